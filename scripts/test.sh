@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds with warnings as errors,
+# runs every ctest test (unit, e2e, mpi), then the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Exits non-zero on any failure.
+#   NDD_TEST_SANITIZE=0   skip the sanitizer pass
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+bash scripts/setup.sh
+
+echo "== build (Release with -Werror) =="
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDD_WERROR=ON
+cmake --build build -j "$(nproc)"
+
+echo "== ctest =="
+ctest --test-dir build --output-on-failure -j 2
+
+if [ "${NDD_TEST_SANITIZE:-1}" != "0" ]; then
+  echo "== build (ASan + UBSan) =="
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNDD_WERROR=ON -DNDD_SANITIZE=ON
+  cmake --build build-asan -j "$(nproc)"
+  echo "== ctest under ASan + UBSan (unit and e2e) =="
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j 2 -L 'unit|e2e'
+fi
+echo "scripts/test.sh: all tests passed"

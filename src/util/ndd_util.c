@@ -1,0 +1,199 @@
+/* ndd_util.c - see ndd_util.h */
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ndd_strerror(int rc)
+{
+    switch (rc) {
+    case NDD_OK: return "ok";
+    case NDD_ERR_NOMEM: return "out of memory";
+    case NDD_ERR_IO: return "input/output error";
+    case NDD_ERR_FORMAT: return "malformed input";
+    case NDD_ERR_INVAL: return "invalid argument";
+    case NDD_ERR_LIMIT: return "limit reached";
+    case NDD_ERR_COMPRESS: return "compression error";
+    case NDD_ERR_UNSUPPORTED: return "unsupported input";
+    case NDD_ERR_INTERNAL: return "internal error";
+    case NDD_ERR_EOF: return "end of input";
+    default: return "unknown error";
+    }
+}
+
+int ndd_buf_reserve(ndd_buf_t *b, size_t extra)
+{
+    if (extra > SIZE_MAX - b->len - 1)
+        return NDD_ERR_NOMEM;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return NDD_OK;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = realloc(b->data, cap);
+    if (!p)
+        return NDD_ERR_NOMEM;
+    b->data = p;
+    b->cap = cap;
+    return NDD_OK;
+}
+
+int ndd_buf_append(ndd_buf_t *b, const void *p, size_t n)
+{
+    int rc = ndd_buf_reserve(b, n);
+    if (rc)
+        return rc;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return NDD_OK;
+}
+
+int ndd_buf_putc(ndd_buf_t *b, char c) { return ndd_buf_append(b, &c, 1); }
+int ndd_buf_puts(ndd_buf_t *b, const char *s) { return ndd_buf_append(b, s, strlen(s)); }
+
+void ndd_buf_clear(ndd_buf_t *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+void ndd_buf_free(ndd_buf_t *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+char *ndd_buf_steal(ndd_buf_t *b, size_t *len)
+{
+    char *p = b->data;
+    if (len)
+        *len = b->len;
+    if (!p)
+        p = calloc(1, 1);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return p;
+}
+
+size_t ndd_utf8_valid_prefix(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        /* fast path: 8 ASCII bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ull)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F; /* no surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (i + len > n)
+            return i;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+        i += len;
+    }
+    return n;
+}
+
+size_t ndd_utf8_encode(uint32_t cp, char out[4])
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+        return 0;
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    if (cp <= 0x10FFFF) {
+        out[0] = (char)(0xF0 | (cp >> 18));
+        out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[3] = (char)(0x80 | (cp & 0x3F));
+        return 4;
+    }
+    return 0;
+}
+
+size_t ndd_utf8_cut(const char *str, size_t n, size_t max)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (n <= max)
+        return n;
+    size_t cut = max;
+    /* back up over continuation bytes to the start of the sequence at s[cut] */
+    while (cut > 0 && (s[cut] & 0xC0) == 0x80)
+        cut--;
+    return cut;
+}
+
+int ndd_read_file(const char *path, size_t limit, char **data, size_t *len)
+{
+    int rc = NDD_OK;
+    ndd_buf_t b = NDD_BUF_INIT;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NDD_ERR_IO;
+    char tmp[65536];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (limit && b.len + n > limit) {
+            rc = NDD_ERR_LIMIT;
+            goto out;
+        }
+        if ((rc = ndd_buf_append(&b, tmp, n)))
+            goto out;
+    }
+    if (ferror(f)) {
+        rc = NDD_ERR_IO;
+        goto out;
+    }
+    *data = ndd_buf_steal(&b, len);
+out:
+    fclose(f);
+    ndd_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/* ndd_util.h - error codes, growable buffers and UTF-8 helpers shared by every
+ * module of the ndd core. Plain C11, no MPI, no printing. */
+#ifndef NDD_UTIL_H
+#define NDD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- errors: functions return 0 (NDD_OK) or a negative NDD_ERR_* ---- */
+enum {
+    NDD_OK = 0,
+    NDD_ERR_NOMEM = -1,       /* allocation failed */
+    NDD_ERR_IO = -2,          /* open/read/write failed (errno kept by caller) */
+    NDD_ERR_FORMAT = -3,      /* malformed input */
+    NDD_ERR_INVAL = -4,       /* bad argument or option value */
+    NDD_ERR_LIMIT = -5,       /* a configured limit was reached */
+    NDD_ERR_COMPRESS = -6,    /* zstd / zlib failure */
+    NDD_ERR_UNSUPPORTED = -7, /* input kind not supported */
+    NDD_ERR_INTERNAL = -8,    /* invariant broken: a bug */
+    NDD_ERR_EOF = -9          /* end of input (for readers) */
+};
+
+/* Human-readable text for an NDD_ERR_* code (static string, never NULL). */
+const char *ndd_strerror(int rc);
+
+/* ---- growable byte buffer ---- */
+typedef struct ndd_buf {
+    char *data;  /* always NUL-terminated when data != NULL */
+    size_t len;
+    size_t cap;
+} ndd_buf_t;
+
+#define NDD_BUF_INIT {NULL, 0, 0}
+
+int ndd_buf_reserve(ndd_buf_t *b, size_t extra);            /* room for len+extra+1 */
+int ndd_buf_append(ndd_buf_t *b, const void *p, size_t n);
+int ndd_buf_putc(ndd_buf_t *b, char c);
+int ndd_buf_puts(ndd_buf_t *b, const char *s);
+void ndd_buf_clear(ndd_buf_t *b);                           /* len = 0, keeps memory */
+void ndd_buf_free(ndd_buf_t *b);                            /* frees, resets to empty */
+/* Moves the buffer contents out (caller frees); the buffer becomes empty. */
+char *ndd_buf_steal(ndd_buf_t *b, size_t *len);
+
+/* ---- UTF-8 ---- */
+/* Length of the longest valid UTF-8 prefix of s[0..n) (RFC 3629: no overlongs,
+ * no surrogates, max U+10FFFF). Returns n when the whole input is valid. */
+size_t ndd_utf8_valid_prefix(const char *s, size_t n);
+static inline int ndd_utf8_valid(const char *s, size_t n) { return ndd_utf8_valid_prefix(s, n) == n; }
+/* Encodes code point cp (<= 0x10FFFF, not a surrogate) into out[0..4); returns bytes written, 0 if invalid. */
+size_t ndd_utf8_encode(uint32_t cp, char out[4]);
+/* Largest cut <= max such that s[0..cut) does not end inside a UTF-8 sequence. */
+size_t ndd_utf8_cut(const char *s, size_t n, size_t max);
+
+/* ---- misc ---- */
+/* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
+ * otherwise a larger file gives NDD_ERR_LIMIT. */
+int ndd_read_file(const char *path, size_t limit, char **data, size_t *len);
+
+#endif

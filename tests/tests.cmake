@@ -1,0 +1,28 @@
+# Unit tests: every tests/unit/test_<module>.c is one cmocka executable registered with ctest.
+pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+set(NDD_SHARED_DATASETS "${CMAKE_SOURCE_DIR}/../shared/datasets" CACHE PATH "Real corpora (tests skip when absent)")
+file(GLOB NDD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(t ${NDD_UNIT_TESTS})
+  get_filename_component(name ${t} NAME_WE)
+  add_executable(${name} ${t})
+  target_link_libraries(${name} PRIVATE ndd_core PkgConfig::CMOCKA)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
+  target_compile_definitions(${name} PRIVATE
+    NDD_DATASETS="${NDD_SHARED_DATASETS}"
+    NDD_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+    NDD_BINARY_DIR="${CMAKE_BINARY_DIR}")
+  add_test(NAME unit.${name} COMMAND ${name})
+  set_tests_properties(unit.${name} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 900)
+endforeach()
+
+# Shell-driven tests (CLI, MPI rank equivalence, real-data end to end):
+# every tests/e2e/*.sh and tests/mpi/*.sh is a ctest test run with the build dir.
+file(GLOB NDD_SHELL_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/*.sh ${CMAKE_SOURCE_DIR}/tests/mpi/*.sh)
+foreach(t ${NDD_SHELL_TESTS})
+  get_filename_component(name ${t} NAME_WE)
+  get_filename_component(dir ${t} DIRECTORY)
+  get_filename_component(label ${dir} NAME)
+  add_test(NAME ${label}.${name} COMMAND bash ${t})
+  set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 1800
+    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endforeach()

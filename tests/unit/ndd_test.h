@@ -1,0 +1,28 @@
+/* ndd_test.h - shared helpers for the cmocka unit tests. */
+#ifndef NDD_TEST_H
+#define NDD_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Path of a real corpus under ../shared/datasets, or NULL when absent
+ * (tests then call skip() with a message: a user outside this setup has none). */
+static inline const char *ndd_test_dataset(const char *sub, char *buf, size_t cap)
+{
+    struct stat st;
+    snprintf(buf, cap, "%s/%s", NDD_DATASETS, sub);
+    if (stat(buf, &st) != 0) {
+        fprintf(stderr, "[  SKIP    ] real dataset %s absent\n", buf);
+        return NULL;
+    }
+    return buf;
+}
+
+#endif

@@ -1,0 +1,65 @@
+#include "ndd_test.h"
+#include "ndd_util.h"
+#include <string.h>
+
+static void test_buf(void **state)
+{
+    (void)state;
+    ndd_buf_t b = NDD_BUF_INIT;
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(ndd_buf_puts(&b, "abc"), NDD_OK);
+    assert_int_equal(b.len, 3000);
+    assert_int_equal(b.data[3000], '\0');
+    assert_memory_equal(b.data + 2997, "abc", 3);
+    ndd_buf_clear(&b);
+    assert_int_equal(b.len, 0);
+    size_t n;
+    char *p = ndd_buf_steal(&b, &n);
+    assert_int_equal(n, 0);
+    free(p);
+    ndd_buf_free(&b);
+}
+
+static void test_utf8_valid(void **state)
+{
+    (void)state;
+    assert_true(ndd_utf8_valid("hello", 5));
+    assert_true(ndd_utf8_valid("\xe4\xb8\xad\xe6\x96\x87", 6));       /* 中文 */
+    assert_true(ndd_utf8_valid("\xf0\x9f\x98\x80", 4));               /* emoji */
+    assert_int_equal(ndd_utf8_valid_prefix("ab\xc0\xaf", 4), 2);      /* overlong */
+    assert_int_equal(ndd_utf8_valid_prefix("ab\xed\xa0\x80", 5), 2);  /* surrogate */
+    assert_int_equal(ndd_utf8_valid_prefix("abc\xe4\xb8", 5), 3);     /* truncated */
+    assert_int_equal(ndd_utf8_valid_prefix("\xff", 1), 0);
+    assert_int_equal(ndd_utf8_valid_prefix("\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
+    assert_int_equal(ndd_utf8_valid_prefix("aaaaaaaaaaaaaaaa\x80", 17), 16);
+}
+
+static void test_utf8_encode_cut(void **state)
+{
+    (void)state;
+    char o[4];
+    assert_int_equal(ndd_utf8_encode(0x41, o), 1);
+    assert_int_equal(ndd_utf8_encode(0xE9, o), 2);
+    assert_memory_equal(o, "\xc3\xa9", 2);
+    assert_int_equal(ndd_utf8_encode(0x4E2D, o), 3);
+    assert_memory_equal(o, "\xe4\xb8\xad", 3);
+    assert_int_equal(ndd_utf8_encode(0x1F600, o), 4);
+    assert_memory_equal(o, "\xf0\x9f\x98\x80", 4);
+    assert_int_equal(ndd_utf8_encode(0xD800, o), 0);
+    assert_int_equal(ndd_utf8_encode(0x110000, o), 0);
+    const char *s = "a\xe4\xb8\xad\xe6\x96\x87";
+    assert_int_equal(ndd_utf8_cut(s, 7, 2), 1);
+    assert_int_equal(ndd_utf8_cut(s, 7, 4), 4);
+    assert_int_equal(ndd_utf8_cut(s, 7, 5), 4);
+    assert_int_equal(ndd_utf8_cut(s, 7, 100), 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buf),
+        cmocka_unit_test(test_utf8_valid),
+        cmocka_unit_test(test_utf8_encode_cut),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
