@@ -1,0 +1,81 @@
+/* ndd_reader.h - corpus readers with provenance: JSONL (plain/.gz/.zst),
+ * WARC/WET (plain, gzip per record, single gzip stream), directories of
+ * .txt/.html files. Bad records never stop a read: each is reported through
+ * the reject callback (file, ordinal or byte offset, reason) and skipped.
+ * Plain C, no MPI, no printing. */
+#ifndef NDD_READER_H
+#define NDD_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    NDD_FMT_AUTO = 0, /* from the file name (.jsonl/.json[.gz|.zst], .warc/.wet[.gz], .txt, .html/.htm) then content */
+    NDD_FMT_JSONL,
+    NDD_FMT_WARC,     /* WARC and WET */
+    NDD_FMT_TEXT,     /* one whole file = one plain-text document */
+    NDD_FMT_HTML      /* one whole file = one HTML document */
+} ndd_format_t;
+
+/* One input file after expansion of directories. */
+typedef struct ndd_input {
+    char *path;          /* path to open */
+    char *name;          /* as shown in ids/rejects: the path given, or the path relative to the directory given */
+    uint32_t file_index; /* position in the expanded, deterministic input list */
+    uint64_t size;       /* bytes on disk */
+    ndd_format_t format; /* resolved (never AUTO after expansion) */
+    int compression;     /* 0 none, 1 gzip, 2 zstd */
+    int splittable;      /* 1 when byte ranges can be read independently (plain JSONL) */
+} ndd_input_t;
+
+/* Expands paths (files and directories, recursively, entries sorted bytewise)
+ * into a deterministic list; file_index follows that order. fmt forces a
+ * format for every file (NDD_FMT_AUTO to detect). Unreadable paths give
+ * NDD_ERR_IO with *bad_path set to the offending argument. */
+int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt,
+                     ndd_input_t **out, size_t *nout, const char **bad_path);
+void ndd_input_free(ndd_input_t *in, size_t n);
+
+/* A document as read. Strings are NUL-terminated and owned by the reader:
+ * valid until the next ndd_reader_next() / ndd_reader_free(). */
+typedef struct ndd_doc {
+    const char *id;      /* JSON "id" (string or number as text), WARC-Record-ID, or relative file path */
+    const char *url;     /* JSON "url", WARC-Target-URI, or "" */
+    const char *date;    /* WARC-Date or "" */
+    const char *body;    /* raw body: HTML (is_html=1) or plain text; valid UTF-8, no NUL bytes */
+    size_t body_len;
+    int is_html;
+    uint32_t file_index;
+    uint64_t ordinal;    /* record number inside the file (0-based), counted over all records incl. rejected;
+                            for a byte-range read of a splittable file: UINT64_MAX (use offset) */
+    uint64_t offset;     /* byte offset of the record start in the decompressed stream: (file_index, offset)
+                            is the rank-count independent order key */
+} ndd_doc_t;
+
+typedef struct ndd_reject {
+    const char *file;    /* input name */
+    uint32_t file_index;
+    uint64_t ordinal;    /* as in ndd_doc_t (UINT64_MAX when unknown) */
+    uint64_t offset;     /* byte offset in the decompressed stream */
+    const char *reason;  /* short, stable text, e.g. "malformed JSON", "invalid UTF-8", "truncated gzip member",
+                            "WARC record length mismatch", "NUL byte in document", "empty document" */
+} ndd_reject_t;
+
+typedef void (*ndd_reject_fn)(void *user, const ndd_reject_t *rej);
+
+typedef struct ndd_reader ndd_reader_t;
+
+/* Opens one input. Reads records whose start offset lies in [start, end)
+ * (start = 0, end = UINT64_MAX for the whole file; a non-zero range is only
+ * allowed when in->splittable). on_reject may be NULL. */
+int ndd_reader_open(ndd_reader_t **r, const ndd_input_t *in, uint64_t start, uint64_t end,
+                    ndd_reject_fn on_reject, void *user);
+/* Next document: 0 ok, NDD_ERR_EOF at the end, another negative code on a
+ * fatal I/O error (rejects are not errors). */
+int ndd_reader_next(ndd_reader_t *r, ndd_doc_t *doc);
+/* Counters so far. */
+uint64_t ndd_reader_nread(const ndd_reader_t *r);
+uint64_t ndd_reader_nrejected(const ndd_reader_t *r);
+void ndd_reader_free(ndd_reader_t *r);
+
+#endif

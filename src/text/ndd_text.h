@@ -1,0 +1,41 @@
+/* ndd_text.h - HTML -> visible text, whitespace normalisation, truncation to
+ * --max-doc-bytes, and sentence splitting (paper 002). Plain C, no MPI.
+ *
+ * Text format produced by the extractors: valid UTF-8; blocks (paragraphs,
+ * block-level elements, <br>) separated by a single '\n'; inside a block, runs
+ * of whitespace collapsed to one ' '; no leading/trailing whitespace. */
+#ifndef NDD_TEXT_H
+#define NDD_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_util.h"
+
+#define NDD_TEXT_DEFAULT_MAX_BYTES 10240  /* paper 002 keeps the first 10 KB */
+#define NDD_TEXT_DEFAULT_MIN_SENTENCE 17  /* paper 002: sentences longer than 16 bytes */
+
+typedef struct ndd_text_opts {
+    size_t max_bytes;   /* keep at most this many bytes, never cutting a UTF-8 character; 0 = no limit */
+    int boilerplate;    /* 1: also drop nav/header/footer/aside/form/select/button-like markup and link-dense blocks (see docs/text.md) */
+} ndd_text_opts_t;
+
+void ndd_text_opts_default(ndd_text_opts_t *o); /* max_bytes 10240, boilerplate 0 */
+
+/* HTML -> visible text (drops script, style, comments, tags; decodes named
+ * and numeric entities). out is cleared first. Never fails on malformed HTML. */
+int ndd_text_from_html(const char *html, size_t n, const ndd_text_opts_t *o, ndd_buf_t *out);
+/* Plain text -> the same normalised form (whitespace, truncation). */
+int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd_buf_t *out);
+
+typedef struct ndd_span {
+    uint32_t off;
+    uint32_t len;
+} ndd_span_t;
+
+/* Splits normalised text into sentences at . ! ? ; and 。！？；(and at block
+ * breaks '\n'); keeps sentences of at least min_len bytes (after trimming
+ * spaces). *spans is a reusable array of capacity *cap (grown with realloc). */
+int ndd_text_sentences(const char *text, size_t n, size_t min_len,
+                       ndd_span_t **spans, size_t *nspans, size_t *cap);
+
+#endif
