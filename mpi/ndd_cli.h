@@ -13,6 +13,13 @@ int ndd_cmd_compare(int argc, char **argv);
 int ndd_cmd_signcd(int argc, char **argv);
 int ndd_cmd_run(int argc, char **argv);
 
+/* 'ndd compare --verifier signcd': compares two already-prepared texts with
+ * SigNCD and prints the human report (json=0) or one JSON object (json=1) to
+ * out; *duplicate receives the verdict. Implemented in compare_signcd.c
+ * (issue 4); options are the argv tail that cmd_compare did not consume. */
+int ndd_compare_signcd(const char *a, size_t na, const char *b, size_t nb, int json,
+                       double tau, int no_signature, FILE *out, int *duplicate);
+
 /* Prints "ndd <cmd>: <message>" to stderr and returns NDD_EXIT_USAGE. */
 int ndd_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses option values strictly; return 0 ok, -1 bad value. */
