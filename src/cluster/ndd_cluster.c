@@ -1,0 +1,425 @@
+/* ndd_cluster.c - see ndd_cluster.h */
+#include "ndd_cluster.h"
+#include "ndd_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* ---------------- union-find ---------------- */
+
+int ndd_uf_init(ndd_uf_t *uf, size_t n)
+{
+    uf->n = n;
+    uf->parent = malloc((n ? n : 1) * sizeof *uf->parent);
+    if (!uf->parent)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        uf->parent[i] = (uint32_t)i;
+    return NDD_OK;
+}
+
+void ndd_uf_free(ndd_uf_t *uf)
+{
+    free(uf->parent);
+    uf->parent = NULL;
+    uf->n = 0;
+}
+
+uint32_t ndd_uf_find(ndd_uf_t *uf, uint32_t x)
+{
+    uint32_t *p = uf->parent;
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+int ndd_uf_union(ndd_uf_t *uf, uint32_t x, uint32_t y)
+{
+    uint32_t a = ndd_uf_find(uf, x), b = ndd_uf_find(uf, y);
+    if (a == b)
+        return 0;
+    /* the smaller element stays root: deterministic component ids */
+    if (a < b)
+        uf->parent[b] = a;
+    else
+        uf->parent[a] = b;
+    return 1;
+}
+
+/* ---------------- postings ---------------- */
+
+void ndd_postings_params_default(ndd_postings_params_t *p)
+{
+    p->max_docs = 10000;
+    p->site_docs = 400;
+    p->site_share = 0.5;
+    p->site_top = 3;
+}
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const ndd_postings_params_t *p,
+                                      uint32_t *scratch)
+{
+    if (n < 2)
+        return NDD_LIST_SINGLE;
+    if (n > p->max_docs)
+        return NDD_LIST_DROP_FREQUENT;
+    if (n <= p->site_docs)
+        return NDD_LIST_LIVE;
+    /* count documents per site: sort site ids, run lengths, take the top ones */
+    size_t known = 0;
+    for (size_t i = 0; i < n; i++)
+        if (list[i].site)
+            scratch[known++] = list[i].site;
+    if (!known)
+        return NDD_LIST_LIVE;
+    qsort(scratch, known, sizeof *scratch, cmp_u32);
+    size_t runs = 0;
+    for (size_t i = 0; i < known;) {
+        size_t j = i;
+        while (j < known && scratch[j] == scratch[i])
+            j++;
+        scratch[runs++] = (uint32_t)(j - i);
+        i = j;
+    }
+    qsort(scratch, runs, sizeof *scratch, cmp_u32_desc);
+    size_t top = 0;
+    for (size_t i = 0; i < runs && i < p->site_top; i++)
+        top += scratch[i];
+    if ((double)top >= p->site_share * (double)n)
+        return NDD_LIST_DROP_SITE;
+    return NDD_LIST_LIVE;
+}
+
+size_t ndd_postings_representative(const ndd_posting_t *list, size_t n)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (list[i].weight > list[best].weight ||
+            (list[i].weight == list[best].weight && list[i].doc > list[best].doc))
+            best = i;
+    return best;
+}
+
+/* stable LSD radix pass on 16-bit digits */
+static int radix_pass(ndd_posting_t *src, ndd_posting_t *dst, size_t n, int use_key, unsigned shift,
+                      size_t *count)
+{
+    memset(count, 0, 65536 * sizeof *count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = use_key ? src[i].key : src[i].doc;
+        count[(v >> shift) & 0xFFFF]++;
+    }
+    for (size_t d = 0; d < 65536; d++)
+        if (count[d] == n)
+            return 0; /* all equal: nothing to do */
+    size_t sum = 0;
+    for (size_t d = 0; d < 65536; d++) {
+        size_t c = count[d];
+        count[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = use_key ? src[i].key : src[i].doc;
+        dst[count[(v >> shift) & 0xFFFF]++] = src[i];
+    }
+    return 1;
+}
+
+int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n)
+{
+    if (n < 2)
+        return NDD_OK;
+    size_t *count = malloc(65536 * sizeof *count);
+    if (!count)
+        return NDD_ERR_NOMEM;
+    ndd_posting_t *src = a, *dst = tmp;
+    for (int pass = 0; pass < 8; pass++) {
+        int use_key = pass >= 4;
+        unsigned shift = (unsigned)(pass % 4) * 16;
+        if (radix_pass(src, dst, n, use_key, shift, count)) {
+            ndd_posting_t *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    free(count);
+    return NDD_OK;
+}
+
+/* ---------------- candidate pairs ---------------- */
+
+void ndd_cand_params_default(ndd_cand_params_t *p)
+{
+    p->per_doc = 8;
+    p->list_cap = 64;
+    p->all_pairs_upto = 8;
+}
+
+typedef struct {
+    uint64_t key;
+    uint32_t member;
+} keymem_t;
+
+typedef struct {
+    uint32_t member, partner, shared, pair;
+} half_t;
+
+struct ndd_cand_ws {
+    keymem_t *km;
+    size_t km_cap;
+    uint64_t *raw; /* (i << 32 | j) pair occurrences */
+    size_t raw_cap, raw_len;
+    ndd_cand_t *pairs;
+    size_t pairs_cap, npairs;
+    half_t *half;
+    size_t half_cap;
+    unsigned char *keep;
+    size_t keep_cap;
+    ndd_cand_t *out;
+    size_t out_cap;
+};
+
+int ndd_cand_ws_create(ndd_cand_ws_t **ws)
+{
+    *ws = calloc(1, sizeof **ws);
+    return *ws ? NDD_OK : NDD_ERR_NOMEM;
+}
+
+void ndd_cand_ws_free(ndd_cand_ws_t *ws)
+{
+    if (!ws)
+        return;
+    free(ws->km);
+    free(ws->raw);
+    free(ws->pairs);
+    free(ws->half);
+    free(ws->keep);
+    free(ws->out);
+    free(ws);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return NDD_OK;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return NDD_ERR_NOMEM;
+    *p = q;
+    *cap = c;
+    return NDD_OK;
+}
+
+static int cmp_keymem(const void *a, const void *b)
+{
+    const keymem_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->member < y->member ? -1 : x->member > y->member;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_half(const void *a, const void *b)
+{
+    const half_t *x = a, *y = b;
+    if (x->member != y->member)
+        return x->member < y->member ? -1 : 1;
+    if (x->shared != y->shared)
+        return x->shared > y->shared ? -1 : 1;
+    return x->partner < y->partner ? -1 : x->partner > y->partner;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const ndd_cand_t *x = a, *y = b;
+    if (x->shared != y->shared)
+        return x->shared > y->shared ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int add_raw(ndd_cand_ws_t *ws, uint32_t i, uint32_t j)
+{
+    if (i == j)
+        return NDD_OK;
+    if (i > j) {
+        uint32_t t = i;
+        i = j;
+        j = t;
+    }
+    int rc = grow((void **)&ws->raw, &ws->raw_cap, ws->raw_len + 1, sizeof *ws->raw);
+    if (rc)
+        return rc;
+    ws->raw[ws->raw_len++] = ((uint64_t)i << 32) | j;
+    return NDD_OK;
+}
+
+int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, const uint64_t *keys,
+                    const size_t *off, const ndd_cand_t **out, size_t *nout)
+{
+    int rc;
+    *out = NULL;
+    *nout = 0;
+    ws->raw_len = 0;
+    ws->npairs = 0;
+    if (n < 2)
+        return NDD_OK;
+    if (n > UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    size_t nk = off[n];
+    if ((rc = grow((void **)&ws->km, &ws->km_cap, nk ? nk : 1, sizeof *ws->km)))
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = off[i]; k < off[i + 1]; k++)
+            ws->km[k] = (keymem_t){keys[k], (uint32_t)i};
+    qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
+    for (size_t a = 0; a < nk;) {
+        size_t b = a + 1;
+        while (b < nk && ws->km[b].key == ws->km[a].key)
+            b++;
+        /* drop repeated members (a key twice in one document) */
+        size_t g = b - a;
+        if (g >= 2) {
+            if (g <= p->list_cap) {
+                for (size_t x = a; x < b; x++)
+                    for (size_t y = x + 1; y < b; y++)
+                        if (ws->km[x].member != ws->km[y].member &&
+                            (rc = add_raw(ws, ws->km[x].member, ws->km[y].member)))
+                            return rc;
+            } else {
+                for (size_t x = a + 1; x < b; x++)
+                    if ((rc = add_raw(ws, ws->km[a].member, ws->km[x].member)))
+                        return rc;
+            }
+        }
+        a = b;
+    }
+    qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
+    /* aggregate into pairs with counts */
+    for (size_t a = 0; a < ws->raw_len;) {
+        size_t b = a + 1;
+        while (b < ws->raw_len && ws->raw[b] == ws->raw[a])
+            b++;
+        if ((rc = grow((void **)&ws->pairs, &ws->pairs_cap, ws->npairs + 1, sizeof *ws->pairs)))
+            return rc;
+        ws->pairs[ws->npairs++] =
+            (ndd_cand_t){(uint32_t)(ws->raw[a] >> 32), (uint32_t)ws->raw[a], (uint32_t)(b - a)};
+        a = b;
+    }
+    size_t nout_ = 0;
+    if (n <= p->all_pairs_upto) {
+        /* every pair; shared counts from the aggregated list (sorted by i, j) */
+        size_t all = n * (n - 1) / 2;
+        if ((rc = grow((void **)&ws->out, &ws->out_cap, all, sizeof *ws->out)))
+            return rc;
+        size_t q = 0;
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++) {
+                uint32_t shared = 0;
+                while (q < ws->npairs && (ws->pairs[q].i < i || (ws->pairs[q].i == i && ws->pairs[q].j < j)))
+                    q++;
+                if (q < ws->npairs && ws->pairs[q].i == i && ws->pairs[q].j == j)
+                    shared = ws->pairs[q].shared;
+                ws->out[nout_++] = (ndd_cand_t){i, j, shared};
+            }
+    } else {
+        size_t nh = 2 * ws->npairs;
+        if ((rc = grow((void **)&ws->half, &ws->half_cap, nh ? nh : 1, sizeof *ws->half)) ||
+            (rc = grow((void **)&ws->keep, &ws->keep_cap, ws->npairs ? ws->npairs : 1, 1)))
+            return rc;
+        for (size_t q = 0; q < ws->npairs; q++) {
+            ws->half[2 * q] = (half_t){ws->pairs[q].i, ws->pairs[q].j, ws->pairs[q].shared, (uint32_t)q};
+            ws->half[2 * q + 1] = (half_t){ws->pairs[q].j, ws->pairs[q].i, ws->pairs[q].shared, (uint32_t)q};
+            ws->keep[q] = 0;
+        }
+        qsort(ws->half, nh, sizeof *ws->half, cmp_half);
+        for (size_t a = 0; a < nh;) {
+            size_t b = a;
+            unsigned taken = 0;
+            while (b < nh && ws->half[b].member == ws->half[a].member) {
+                if (taken < p->per_doc) {
+                    ws->keep[ws->half[b].pair] = 1;
+                    taken++;
+                }
+                b++;
+            }
+            a = b;
+        }
+        if ((rc = grow((void **)&ws->out, &ws->out_cap, ws->npairs ? ws->npairs : 1, sizeof *ws->out)))
+            return rc;
+        for (size_t q = 0; q < ws->npairs; q++)
+            if (ws->keep[q])
+                ws->out[nout_++] = ws->pairs[q];
+    }
+    qsort(ws->out, nout_, sizeof *ws->out, cmp_cand);
+    *out = ws->out;
+    *nout = nout_;
+    return NDD_OK;
+}
+
+/* ---------------- sites ---------------- */
+
+size_t ndd_url_host(const char *url, char *host, size_t cap)
+{
+    if (cap)
+        host[0] = '\0';
+    if (!url || !cap)
+        return 0;
+    const char *s = strstr(url, "://");
+    s = s ? s + 3 : (url[0] == '/' && url[1] == '/' ? url + 2 : NULL);
+    if (!s)
+        return 0;
+    const char *end = s + strcspn(s, "/?#");
+    const char *at = memchr(s, '@', (size_t)(end - s));
+    if (at)
+        s = at + 1;
+    const char *colon = memchr(s, ':', (size_t)(end - s));
+    if (colon && s[0] != '[')
+        end = colon;
+    if (end - s > 4 && (s[0] == 'w' || s[0] == 'W') && (s[1] == 'w' || s[1] == 'W') &&
+        (s[2] == 'w' || s[2] == 'W') && s[3] == '.')
+        s += 4;
+    size_t n = 0;
+    for (const char *c = s; c < end && n + 1 < cap; c++)
+        host[n++] = (*c >= 'A' && *c <= 'Z') ? (char)(*c + 32) : *c;
+    while (n && host[n - 1] == '.')
+        n--;
+    host[n] = '\0';
+    return n;
+}
+
+uint32_t ndd_url_site(const char *url)
+{
+    char host[256];
+    size_t n = ndd_url_host(url, host, sizeof host);
+    if (!n)
+        return 0;
+    uint32_t h = (uint32_t)XXH3_64bits(host, n);
+    return h ? h : 1;
+}

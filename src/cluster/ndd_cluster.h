@@ -1,0 +1,88 @@
+/* ndd_cluster.h - the pure (MPI-free) pieces of the ndd run pipeline:
+ * union-find, the postings rules of paper 002 (frequent / site-concentrated
+ * signatures), candidate-pair selection inside a perhaps-similar set, and the
+ * site (host) of a URL. Plain C, no MPI, no printing. */
+#ifndef NDD_CLUSTER_H
+#define NDD_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- union-find over 0..n-1 (path halving, union by size; the root of a
+ * component is always its smallest element, so results are deterministic) ---- */
+typedef struct ndd_uf {
+    uint32_t *parent;
+    size_t n;
+} ndd_uf_t;
+
+int ndd_uf_init(ndd_uf_t *uf, size_t n);
+void ndd_uf_free(ndd_uf_t *uf);
+uint32_t ndd_uf_find(ndd_uf_t *uf, uint32_t x);
+/* Returns 1 when x and y were in different components (now merged), else 0. */
+int ndd_uf_union(ndd_uf_t *uf, uint32_t x, uint32_t y);
+
+/* ---- postings (paper 002: drop signatures held by > max_docs documents, or
+ * by > site_docs documents concentrated on a few sites) ---- */
+typedef struct ndd_posting {
+    uint64_t key;   /* signature key (ndd_sig_key) */
+    uint64_t doc;   /* global document number */
+    uint32_t site;  /* hash of the document's host (0 = unknown) */
+    uint32_t weight;/* W_d: the document's signature count */
+} ndd_posting_t;
+
+typedef struct ndd_postings_params {
+    size_t max_docs;        /* default 10000: lists longer than this are dropped */
+    size_t site_docs;       /* default 400: lists longer than this are dropped when concentrated */
+    double site_share;      /* default 0.5: "concentrated" = the top site_top sites hold >= this share */
+    unsigned site_top;      /* default 3 */
+} ndd_postings_params_t;
+
+void ndd_postings_params_default(ndd_postings_params_t *p);
+
+typedef enum { NDD_LIST_SINGLE = 0, NDD_LIST_LIVE, NDD_LIST_DROP_FREQUENT, NDD_LIST_DROP_SITE } ndd_list_kind_t;
+
+/* Classifies one posting list (all entries share one key; any order).
+ * scratch must hold n uint32_t. */
+ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const ndd_postings_params_t *p,
+                                      uint32_t *scratch);
+/* Index of the representative of a list: the largest <weight, doc> key. */
+size_t ndd_postings_representative(const ndd_posting_t *list, size_t n);
+/* Sorts postings by (key, doc) (radix sort; tmp must hold n entries). */
+int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
+
+/* ---- candidate pairs inside one perhaps-similar set ----
+ * Input: for each set member i (0..n-1), its signature keys (already without
+ * globally dropped keys). Output: candidate pairs (i < j) with the number of
+ * keys they share, strongest first then (i, j); each member keeps at most
+ * per_doc partners (the strongest); lists longer than list_cap inside the set
+ * only link each member to the list's first member (bounded cost); sets with at
+ * most all_pairs_upto members give every pair. */
+typedef struct ndd_cand {
+    uint32_t i, j;
+    uint32_t shared;
+} ndd_cand_t;
+
+typedef struct ndd_cand_params {
+    unsigned per_doc;        /* default 8 */
+    unsigned list_cap;       /* default 64 */
+    unsigned all_pairs_upto; /* default 8 */
+} ndd_cand_params_t;
+
+void ndd_cand_params_default(ndd_cand_params_t *p);
+
+typedef struct ndd_cand_ws ndd_cand_ws_t;
+int ndd_cand_ws_create(ndd_cand_ws_t **ws);
+void ndd_cand_ws_free(ndd_cand_ws_t *ws);
+/* keys: concatenated keys of all members; off[i]..off[i+1] are member i's.
+ * *out is owned by ws (valid until the next call). */
+int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, const uint64_t *keys,
+                    const size_t *off, const ndd_cand_t **out, size_t *nout);
+
+/* ---- sites ---- */
+/* Host of a URL, lower-cased, without "www." and port: writes at most cap-1
+ * bytes + NUL into host; returns its length (0 when the URL has no host). */
+size_t ndd_url_host(const char *url, char *host, size_t cap);
+/* 32-bit site id of a URL (hash of ndd_url_host; 0 when no host). */
+uint32_t ndd_url_site(const char *url);
+
+#endif

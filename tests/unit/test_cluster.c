@@ -1,0 +1,220 @@
+/* Unit tests for src/cluster: union-find, postings rules (against brute force),
+ * radix sort, candidate selection (against a brute-force count), URL hosts. */
+#include "ndd_test.h"
+#include "ndd_cluster.h"
+#include "ndd_util.h"
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void test_uf(void **state)
+{
+    (void)state;
+    ndd_uf_t uf;
+    assert_int_equal(ndd_uf_init(&uf, 10), NDD_OK);
+    assert_int_equal(ndd_uf_union(&uf, 7, 3), 1);
+    assert_int_equal(ndd_uf_union(&uf, 3, 9), 1);
+    assert_int_equal(ndd_uf_union(&uf, 9, 7), 0);
+    assert_int_equal(ndd_uf_find(&uf, 9), 3); /* smallest element is the root */
+    assert_int_equal(ndd_uf_union(&uf, 9, 1), 1);
+    assert_int_equal(ndd_uf_find(&uf, 7), 1);
+    assert_int_equal(ndd_uf_find(&uf, 5), 5);
+    ndd_uf_free(&uf);
+}
+
+static int cmp_post(const void *a, const void *b)
+{
+    const ndd_posting_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->doc < y->doc ? -1 : x->doc > y->doc;
+}
+
+static void test_postings_sort(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20; round++) {
+        size_t n = 1 + rnd() % 5000;
+        ndd_posting_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *t = malloc(n * sizeof *t);
+        for (size_t i = 0; i < n; i++) {
+            a[i].key = round % 2 ? rnd() % 50 : rnd();
+            a[i].doc = rnd() % (round % 3 ? 1000 : UINT64_MAX);
+            a[i].site = (uint32_t)i;
+            a[i].weight = 1;
+        }
+        memcpy(b, a, n * sizeof *a);
+        assert_int_equal(ndd_postings_sort(a, t, n), NDD_OK);
+        qsort(b, n, sizeof *b, cmp_post);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(a[i].key == b[i].key);
+            assert_true(a[i].doc == b[i].doc);
+        }
+        free(a);
+        free(b);
+        free(t);
+    }
+}
+
+static void test_postings_classify(void **state)
+{
+    (void)state;
+    ndd_postings_params_t p;
+    ndd_postings_params_default(&p);
+    p.max_docs = 100;
+    p.site_docs = 20;
+    ndd_posting_t list[200];
+    uint32_t scratch[200];
+    for (size_t i = 0; i < 200; i++)
+        list[i] = (ndd_posting_t){42, i, (uint32_t)(1 + i % 50), 112};
+    assert_int_equal(ndd_postings_classify(list, 1, &p, scratch), NDD_LIST_SINGLE);
+    assert_int_equal(ndd_postings_classify(list, 20, &p, scratch), NDD_LIST_LIVE);
+    /* 30 docs on 30 sites: long but spread -> live */
+    assert_int_equal(ndd_postings_classify(list, 30, &p, scratch), NDD_LIST_LIVE);
+    assert_int_equal(ndd_postings_classify(list, 101, &p, scratch), NDD_LIST_DROP_FREQUENT);
+    /* 30 docs, 20 on one site -> concentrated */
+    for (size_t i = 0; i < 20; i++)
+        list[i].site = 7;
+    assert_int_equal(ndd_postings_classify(list, 30, &p, scratch), NDD_LIST_DROP_SITE);
+    /* brute force on random lists: top-3 site share >= 0.5 */
+    for (int round = 0; round < 500; round++) {
+        size_t n = 21 + rnd() % 79;
+        unsigned nsites = 1 + (unsigned)(rnd() % 12);
+        size_t per[13] = {0};
+        for (size_t i = 0; i < n; i++) {
+            list[i].site = 1 + (uint32_t)(rnd() % nsites);
+            per[list[i].site]++;
+        }
+        size_t top[3] = {0, 0, 0};
+        for (unsigned s = 1; s <= nsites; s++) {
+            size_t c = per[s];
+            for (int k = 0; k < 3; k++)
+                if (c > top[k]) {
+                    size_t t = top[k];
+                    top[k] = c;
+                    c = t;
+                }
+        }
+        int conc = (double)(top[0] + top[1] + top[2]) >= 0.5 * (double)n;
+        assert_int_equal(ndd_postings_classify(list, n, &p, scratch), conc ? NDD_LIST_DROP_SITE : NDD_LIST_LIVE);
+    }
+    /* representative: largest <weight, doc> */
+    ndd_posting_t r[4] = {{1, 10, 0, 50}, {1, 3, 0, 112}, {1, 11, 0, 112}, {1, 2, 0, 7}};
+    assert_int_equal(ndd_postings_representative(r, 4), 2);
+}
+
+static void test_cand_small_all_pairs(void **state)
+{
+    (void)state;
+    ndd_cand_ws_t *ws;
+    assert_int_equal(ndd_cand_ws_create(&ws), NDD_OK);
+    ndd_cand_params_t p;
+    ndd_cand_params_default(&p);
+    /* 3 members: 0 and 2 share keys {5, 6}; 1 shares {6} with both */
+    uint64_t keys[] = {5, 6, 9, 6, 1, 5, 6};
+    size_t off[] = {0, 3, 5, 7};
+    const ndd_cand_t *c;
+    size_t nc;
+    assert_int_equal(ndd_cand_select(ws, &p, 3, keys, off, &c, &nc), NDD_OK);
+    assert_int_equal(nc, 3);
+    assert_int_equal(c[0].i, 0);
+    assert_int_equal(c[0].j, 2);
+    assert_int_equal(c[0].shared, 2);
+    assert_int_equal(c[1].shared, 1);
+    assert_int_equal(c[2].shared, 1);
+    ndd_cand_ws_free(ws);
+}
+
+static void test_cand_brute(void **state)
+{
+    (void)state;
+    ndd_cand_ws_t *ws;
+    assert_int_equal(ndd_cand_ws_create(&ws), NDD_OK);
+    ndd_cand_params_t p;
+    ndd_cand_params_default(&p);
+    p.all_pairs_upto = 2;
+    p.per_doc = 3;
+    for (int round = 0; round < 50; round++) {
+        size_t n = 3 + rnd() % 40;
+        size_t kper = 1 + rnd() % 10;
+        uint64_t *keys = malloc(n * kper * sizeof *keys);
+        size_t *off = malloc((n + 1) * sizeof *off);
+        for (size_t i = 0; i < n; i++) {
+            off[i] = i * kper;
+            for (size_t k = 0; k < kper; k++)
+                keys[i * kper + k] = k * 1000 + rnd() % 6; /* distinct keys inside one doc */
+        }
+        off[n] = n * kper;
+        const ndd_cand_t *c;
+        size_t nc;
+        assert_int_equal(ndd_cand_select(ws, &p, n, keys, off, &c, &nc), NDD_OK);
+        /* brute-force shared counts; every output pair has the right count, i<j,
+         * order is strongest first; each member's strongest partner is present */
+        for (size_t q = 0; q < nc; q++) {
+            assert_true(c[q].i < c[q].j);
+            uint32_t s = 0;
+            for (size_t a = 0; a < kper; a++)
+                for (size_t b = 0; b < kper; b++)
+                    s += keys[c[q].i * kper + a] == keys[c[q].j * kper + b];
+            assert_int_equal(s, c[q].shared);
+            if (q)
+                assert_true(c[q - 1].shared >= c[q].shared);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t best = 0;
+            for (size_t j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                uint32_t s = 0;
+                for (size_t a = 0; a < kper; a++)
+                    for (size_t b = 0; b < kper; b++)
+                        s += keys[i * kper + a] == keys[j * kper + b];
+                if (s > best)
+                    best = s;
+            }
+            if (!best)
+                continue;
+            int found = 0;
+            for (size_t q = 0; q < nc; q++)
+                if ((c[q].i == i || c[q].j == i) && c[q].shared == best)
+                    found = 1;
+            assert_true(found);
+        }
+        free(keys);
+        free(off);
+    }
+    ndd_cand_ws_free(ws);
+}
+
+static void test_url_host(void **state)
+{
+    (void)state;
+    char h[64];
+    assert_int_equal(ndd_url_host("https://WWW.Example.COM:8080/a/b?c", h, sizeof h), 11);
+    assert_string_equal(h, "example.com");
+    ndd_url_host("http://user:pw@news.site.org/x", h, sizeof h);
+    assert_string_equal(h, "news.site.org");
+    assert_int_equal(ndd_url_host("no-scheme/path", h, sizeof h), 0);
+    assert_int_equal(ndd_url_host("", h, sizeof h), 0);
+    assert_true(ndd_url_site("https://a.com/1") == ndd_url_site("http://www.a.com/2"));
+    assert_true(ndd_url_site("https://a.com/1") != ndd_url_site("https://b.com/1"));
+    assert_int_equal(ndd_url_site(""), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uf),
+        cmocka_unit_test(test_postings_sort),
+        cmocka_unit_test(test_postings_classify),
+        cmocka_unit_test(test_cand_small_all_pairs),
+        cmocka_unit_test(test_cand_brute),
+        cmocka_unit_test(test_url_host),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
