@@ -170,6 +170,65 @@ size_t ndd_utf8_cut(const char *str, size_t n, size_t max)
     return cut;
 }
 
+int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    int rc = ndd_buf_reserve(b, n + 2);
+    if (rc)
+        return rc;
+    ndd_buf_putc(b, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        if ((rc = ndd_buf_append(b, s + run, i - run)))
+            return rc;
+        run = i + 1;
+        char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
+        size_t el = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            el = 6;
+        }
+        if ((rc = ndd_buf_append(b, esc, el)))
+            return rc;
+    }
+    if ((rc = ndd_buf_append(b, s + run, n - run)))
+        return rc;
+    return ndd_buf_putc(b, '"');
+}
+
+int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
+{
+    int rc;
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c != '\t' && c != '\n' && c != '\r' && c != '\\')
+            continue;
+        if ((rc = ndd_buf_append(b, s + run, i - run)))
+            return rc;
+        run = i + 1;
+        char esc[2] = {'\\', c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\'};
+        if ((rc = ndd_buf_append(b, esc, 2)))
+            return rc;
+    }
+    return ndd_buf_append(b, s + run, n - run);
+}
+
 int ndd_read_file(const char *path, size_t limit, char **data, size_t *len)
 {
     int rc = NDD_OK;

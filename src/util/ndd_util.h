@@ -51,6 +51,14 @@ size_t ndd_utf8_encode(uint32_t cp, char out[4]);
 /* Largest cut <= max such that s[0..cut) does not end inside a UTF-8 sequence. */
 size_t ndd_utf8_cut(const char *s, size_t n, size_t max);
 
+/* ---- output escaping ---- */
+/* Appends s as a JSON string literal (with the quotes); control characters
+ * as \uXXXX, '"' and '\\' escaped; UTF-8 passed through. */
+int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n);
+/* Appends s as one TSV field: tab, newline, CR and backslash become
+ * \t \n \r \\ so that every record stays one line. */
+int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
+
 /* ---- misc ---- */
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */

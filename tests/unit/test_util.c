@@ -54,12 +54,25 @@ static void test_utf8_encode_cut(void **state)
     assert_int_equal(ndd_utf8_cut(s, 7, 100), 7);
 }
 
+static void test_escape(void **state)
+{
+    (void)state;
+    ndd_buf_t b = NDD_BUF_INIT;
+    assert_int_equal(ndd_json_append_string(&b, "a\"b\\c\n\x01\xe4\xb8\xad", 9), NDD_OK);
+    assert_string_equal(b.data, "\"a\\\"b\\\\c\\n\\u0001\xe4\xb8\xad\"");
+    ndd_buf_clear(&b);
+    assert_int_equal(ndd_tsv_append_field(&b, "x\ty\nz\\", 6), NDD_OK);
+    assert_string_equal(b.data, "x\\ty\\nz\\\\");
+    ndd_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
+        cmocka_unit_test(test_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
