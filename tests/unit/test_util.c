@@ -58,7 +58,7 @@ static void test_escape(void **state)
 {
     (void)state;
     ndd_buf_t b = NDD_BUF_INIT;
-    assert_int_equal(ndd_json_append_string(&b, "a\"b\\c\n\x01\xe4\xb8\xad", 9), NDD_OK);
+    assert_int_equal(ndd_json_append_string(&b, "a\"b\\c\n\x01\xe4\xb8\xad", 10), NDD_OK);
     assert_string_equal(b.data, "\"a\\\"b\\\\c\\n\\u0001\xe4\xb8\xad\"");
     ndd_buf_clear(&b);
     assert_int_equal(ndd_tsv_append_field(&b, "x\ty\nz\\", 6), NDD_OK);
