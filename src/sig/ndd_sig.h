@@ -10,13 +10,21 @@
 #include "ndd_text.h"
 
 #define NDD_SIG_MAX 256  /* m*n <= NDD_SIG_MAX */
+#define NDD_SIG_K_ALL 0  /* k = 0: every distinct fingerprint of the class (measurement mode) */
+#define NDD_SIG_K_MAX 64 /* largest finite k accepted */
+#define NDD_SIG_DEFAULT_M 7
+#define NDD_SIG_DEFAULT_N 16
+#define NDD_SIG_DEFAULT_K 2  /* chosen by measurement: docs/signatures.md */
 
 typedef struct ndd_sig_params {
     unsigned m;           /* residue classes (default 7) */
     unsigned n;           /* rotations 1..16 (default 16) */
-    unsigned k;           /* smallest fingerprints per class (default: see docs/algorithms.md) */
+    unsigned k;           /* smallest fingerprints per class (default: see docs/signatures.md; 0 = all) */
     size_t min_sentence;  /* bytes (default 17: "longer than 16 bytes") */
 } ndd_sig_params_t;
+/* Fingerprint reading: the rotated 16 bytes as one 128-bit big-endian
+ * integer; its class is that integer mod m and "smallest" is numeric order.
+ * Duplicate sentences of one document count once (fingerprints are a set). */
 
 void ndd_sig_params_default(ndd_sig_params_t *p);
 int ndd_sig_params_check(const ndd_sig_params_t *p); /* NDD_ERR_INVAL when out of range */
@@ -44,5 +52,13 @@ void ndd_sig_ctx_free(ndd_sig_ctx_t *ctx);
  * this count is the document weight W_d); *nsentences = sentences kept. */
 int ndd_sig_doc(ndd_sig_ctx_t *ctx, const char *text, size_t n,
                 ndd_sig_t *out, size_t *nout, size_t *nsentences);
+
+/* The same from sentences already split (spans into text, each hashed as
+ * is: no length filter here). Signatures come out in ascending slot order. */
+int ndd_sig_spans(ndd_sig_ctx_t *ctx, const char *text, const ndd_span_t *spans, size_t nspans,
+                  ndd_sig_t *out, size_t *nout);
+
+/* Parameters the context was created with. */
+const ndd_sig_params_t *ndd_sig_ctx_params(const ndd_sig_ctx_t *ctx);
 
 #endif
