@@ -1,0 +1,162 @@
+/* ndd_verify.h - the trustable-LCS verifier of paper 002: filtered sketches
+ * (Rabin-Karp windows), Myers O(ND) LCS + shortest edit script with a cost
+ * limit, the edit-operation curve, the trustable region (continuity,
+ * centricity, extensity) and its iterative variant, resemblance/containment.
+ * Plain C11, no MPI, no printing. Algorithm and formulas: docs/verify.md. */
+#ifndef NDD_VERIFY_H
+#define NDD_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_util.h"
+
+/* ===================================================================== */
+/* Filtered sketches (paper 002, section 3.3)                            */
+/* ===================================================================== */
+
+#define NDD_SKETCH_DEFAULT_WINDOW 16
+
+/* A run of kept bytes: sketch bytes [sk, sk+len) are document bytes [pos, pos+len). */
+typedef struct ndd_sketch_run {
+    size_t sk;
+    size_t pos;
+    size_t len;
+} ndd_sketch_run_t;
+
+/* Read-only view of one sketch held by a sketch workspace. */
+typedef struct ndd_sketch_view {
+    const char *bytes;            /* the kept bytes, concatenated */
+    size_t len;
+    const ndd_sketch_run_t *runs; /* maximal runs, increasing in sk and pos */
+    size_t nruns;
+} ndd_sketch_view_t;
+
+typedef struct ndd_sketch_ws ndd_sketch_ws_t;
+
+int ndd_sketch_ws_create(ndd_sketch_ws_t **ws);
+void ndd_sketch_ws_free(ndd_sketch_ws_t *ws);
+
+/* Computes both filtered sketches: a byte of A is kept iff it lies in some
+ * window of `window` bytes of A whose content also occurs as a window of B,
+ * and vice versa. Window matches are found with a rolling Rabin-Karp
+ * fingerprint (mod 2^64) in a chained hash table and confirmed with a byte
+ * comparison, so there are no false matches. O(na + nb) time and space.
+ * Documents shorter than `window` give empty sketches. */
+int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void *b, size_t nb,
+                      size_t window);
+/* which = 0: sketch of A, 1: sketch of B (valid until the next filter call). */
+void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
+
+/* ===================================================================== */
+/* Myers O(ND) LCS and shortest edit script                              */
+/* ===================================================================== */
+
+enum { NDD_EDIT_EQ = 0, NDD_EDIT_DEL = 1, NDD_EDIT_INS = 2 };
+
+/* One run of the edit script, in order along both sequences:
+ * EQ : a[a..a+len) == b[b..b+len)
+ * DEL: a[a..a+len) is deleted (b = current position in b)
+ * INS: b[b..b+len) is inserted before a[a] */
+typedef struct ndd_edit {
+    int op;
+    size_t a;
+    size_t b;
+    size_t len;
+} ndd_edit_t;
+
+typedef struct ndd_myers_out {
+    size_t d;         /* size of the shortest edit script (valid when !hit_limit) */
+    size_t lcs;       /* (na + nb - d) / 2 when !hit_limit, else a lower bound
+                         (common prefix + common suffix) */
+    int hit_limit;    /* 1: D > max_d, the run stopped; no script */
+} ndd_myers_out_t;
+
+typedef struct ndd_myers_ws ndd_myers_ws_t;
+
+int ndd_myers_ws_create(ndd_myers_ws_t **ws);
+void ndd_myers_ws_free(ndd_myers_ws_t *ws);
+
+/* Linear-space divide-and-conquer Myers (middle snake) on byte sequences.
+ * Stops when the shortest edit script is longer than max_d (SIZE_MAX: no
+ * limit) and reports hit_limit = 1: never a non-minimal answer. Memory
+ * O(min(D, max_d)) besides the script; no allocation in the inner loop.
+ * Returns NDD_OK (also when the limit was hit) or NDD_ERR_*. */
+int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, size_t nb,
+                   size_t max_d, ndd_myers_out_t *out);
+/* The edit script of the last successful ndd_myers_diff (runs merged, in order). */
+const ndd_edit_t *ndd_myers_script(const ndd_myers_ws_t *ws, size_t *n);
+/* The default cost limit for sequences of total length n: the work of a
+ * Myers run is about n * D, so D is limited to NDD_MYERS_WORK / n (at least
+ * 64, at most n). */
+#define NDD_MYERS_WORK ((size_t)1 << 28)
+size_t ndd_myers_auto_limit(size_t n);
+
+/* ===================================================================== */
+/* Trustable LCS and the verdict                                         */
+/* ===================================================================== */
+
+#define NDD_TLCS_MAX_REGIONS 16
+
+typedef struct ndd_tlcs_params {
+    size_t window;          /* sketch window S (paper: 16 bytes) */
+    double slope;           /* slope threshold of the trustable region (paper: 0.1) */
+    double min_resemblance; /* duplicate if resemblance >= this (paper: 0.28) ... */
+    double min_containment; /* ... or containment >= this (paper: 0.7) */
+    size_t max_d;           /* Myers cost limit per iteration; 0 = ndd_myers_auto_limit */
+    unsigned max_iter;      /* iterative TLCS depth (1 = the paper's basic TLCS); <= NDD_TLCS_MAX_REGIONS */
+    int exact;              /* 1: no sketch filtering, exact LCS of the byte sequences */
+    size_t min_iter_tlcs;   /* iterations after the first stop when their TLCS is shorter */
+    unsigned blocks;        /* k blocks for the base regions; 0 = auto (see docs) */
+    int reserve;            /* 1: also run the exact TLCS to report the reserve rate */
+} ndd_tlcs_params_t;
+
+/* Defaults: window 16, slope 0.1, resemblance 0.28, containment 0.7,
+ * max_d auto, max_iter 4, exact 0, min_iter_tlcs 64, blocks auto, reserve 0. */
+void ndd_tlcs_params_default(ndd_tlcs_params_t *p);
+
+/* One trustable region (one iteration): [a_start, a_end) in A and the span
+ * [b_start, b_end) of its TLCS partners in B, in ORIGINAL byte offsets (a
+ * region of a later iteration may span an earlier, removed one). */
+typedef struct ndd_tlcs_region {
+    size_t a_start, a_end;
+    size_t b_start, b_end;
+    size_t tlcs;
+} ndd_tlcs_region_t;
+
+typedef struct ndd_tlcs_result {
+    size_t len_a, len_b;          /* document lengths (bytes) */
+    size_t sketch_a, sketch_b;    /* filtered sketch lengths (= len with exact) */
+    size_t lcs;                   /* LCS of the sketches (first iteration); a lower bound if hit_cost_limit */
+    size_t lcs_upper;             /* min(sketch_a, sketch_b): the bound checked before any LCS */
+    size_t d;                     /* SES size of the first iteration (0 if not run) */
+    size_t max_d;                 /* cost limit used in the first iteration */
+    size_t tlcs;                  /* total trustable LCS over all iterations */
+    unsigned iterations;          /* Myers runs made */
+    int pruned_by_bound;          /* 1: the upper bound could not reach the thresholds: no LCS run */
+    int hit_cost_limit;           /* 1: some Myers run stopped at max_d (verdict is then conservative) */
+    int duplicate;                /* the verdict */
+    double resemblance;           /* tlcs / (len_a + len_b - tlcs) */
+    double containment;           /* tlcs / min(len_a, len_b) */
+    double strain_away;           /* 1 - (sketch_a + sketch_b) / (len_a + len_b) */
+    double reserve;               /* tlcs(sketches) / tlcs(exact), -1 when not computed or undefined */
+    unsigned nregions;
+    ndd_tlcs_region_t regions[NDD_TLCS_MAX_REGIONS];
+} ndd_tlcs_result_t;
+
+typedef struct ndd_tlcs_ws ndd_tlcs_ws_t; /* sketch tables, sketches, Myers arrays, curve arrays */
+
+int ndd_tlcs_ws_create(ndd_tlcs_ws_t **ws);
+void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws);
+
+/* Verifies one pair. Symmetric: compare(A,B) and compare(B,A) give the same
+ * numbers (regions swapped). Returns NDD_OK or NDD_ERR_INVAL / NOMEM / LIMIT
+ * (a document of 4 GiB or more). Empty documents are never duplicates. */
+int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *a, size_t na,
+                     const char *b, size_t nb, ndd_tlcs_result_t *r);
+
+/* The verdict rule alone: resemblance >= min_resemblance or containment >= min_containment. */
+int ndd_tlcs_verdict(const ndd_tlcs_params_t *p, double resemblance, double containment);
+/* Resemblance and containment of a common length t between lengths na, nb. */
+void ndd_tlcs_scores(size_t t, size_t na, size_t nb, double *resemblance, double *containment);
+
+#endif

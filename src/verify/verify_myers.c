@@ -1,0 +1,351 @@
+/* verify_myers.c - Myers' O(ND) difference algorithm (E. W. Myers, "An O(ND)
+ * difference algorithm and its variations", 1986), linear-space version:
+ * the middle snake splits the problem into two halves whose D values add up
+ * to D, recursively. The bisection follows the well-known port used by
+ * diff-match-patch (forward and reverse furthest-reaching D-paths, diagonals
+ * that left the grid pruned), extended with:
+ *   - common prefix/suffix trimming before every bisection (word-at-a-time),
+ *   - an explicit cost limit: the top-level bisection stops as soon as it
+ *     knows D > max_d (like xdiff's mxcost, but without a heuristic: hitting
+ *     the limit is reported, never answered with a non-minimal script),
+ *   - V arrays sized O(min(D, max_d)) and reused across calls (workspace).
+ * The script is checked at the end: its DEL + INS count must equal D. */
+#include "ndd_verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ndd_myers_ws {
+    int64_t *v1, *v2;
+    size_t vcap;
+    ndd_edit_t *script;
+    size_t n, cap;
+    size_t topd; /* D found by the top-level call */
+};
+
+int ndd_myers_ws_create(ndd_myers_ws_t **ws)
+{
+    *ws = calloc(1, sizeof **ws);
+    return *ws ? NDD_OK : NDD_ERR_NOMEM;
+}
+
+void ndd_myers_ws_free(ndd_myers_ws_t *ws)
+{
+    if (!ws)
+        return;
+    free(ws->v1);
+    free(ws->v2);
+    free(ws->script);
+    free(ws);
+}
+
+const ndd_edit_t *ndd_myers_script(const ndd_myers_ws_t *ws, size_t *n)
+{
+    *n = ws->n;
+    return ws->script;
+}
+
+size_t ndd_myers_auto_limit(size_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t d = NDD_MYERS_WORK / n;
+    if (d < 64)
+        d = 64;
+    if (d > n)
+        d = n;
+    return d;
+}
+
+/* ---- byte-run comparison, 8 bytes at a time on little-endian machines ---- */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MY_WORDS 1
+#else
+#define MY_WORDS 0
+#endif
+
+/* Length of the common prefix of a[0..n) and b[0..n). */
+static inline size_t my_fwd(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+#if MY_WORDS
+    while (i + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* Length of the common suffix of the n bytes before ae and before be. */
+static inline size_t my_bwd(const uint8_t *ae, const uint8_t *be, size_t n)
+{
+    size_t i = 0;
+#if MY_WORDS
+    while (i + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, ae - i - 8, 8);
+        memcpy(&y, be - i - 8, 8);
+        if (x != y)
+            return i + ((size_t)__builtin_clzll(x ^ y) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && ae[-1 - (ptrdiff_t)i] == be[-1 - (ptrdiff_t)i])
+        i++;
+    return i;
+}
+
+static int my_emit(ndd_myers_ws_t *ws, int op, size_t a, size_t b, size_t len)
+{
+    if (!len)
+        return NDD_OK;
+    if (ws->n) {
+        ndd_edit_t *l = &ws->script[ws->n - 1];
+        if (l->op == op) {
+            if ((op == NDD_EDIT_EQ && l->a + l->len == a && l->b + l->len == b) ||
+                (op == NDD_EDIT_DEL && l->a + l->len == a && l->b == b) ||
+                (op == NDD_EDIT_INS && l->a == a && l->b + l->len == b)) {
+                l->len += len;
+                return NDD_OK;
+            }
+        }
+    }
+    if (ws->n == ws->cap) {
+        size_t c = ws->cap ? 2 * ws->cap : 64;
+        ndd_edit_t *s = realloc(ws->script, c * sizeof *s);
+        if (!s)
+            return NDD_ERR_NOMEM;
+        ws->script = s;
+        ws->cap = c;
+    }
+    ws->script[ws->n++] = (ndd_edit_t){op, a, b, len};
+    return NDD_OK;
+}
+
+static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
+{
+    if (vlen <= ws->vcap)
+        return NDD_OK;
+    size_t c = ws->vcap ? ws->vcap : 256;
+    while (c < vlen)
+        c *= 2;
+    int64_t *p = realloc(ws->v1, c * sizeof *p);
+    if (!p)
+        return NDD_ERR_NOMEM;
+    ws->v1 = p;
+    p = realloc(ws->v2, c * sizeof *p);
+    if (!p)
+        return NDD_ERR_NOMEM;
+    ws->v2 = p;
+    ws->vcap = c;
+    return NDD_OK;
+}
+
+/* Finds the middle snake of A[0..N) x B[0..M) (N, M >= 1, first and last
+ * bytes differ). On success *D is the SES size and (*sx, *sy) a split point
+ * on an optimal path; *sx = SIZE_MAX when A and B share no byte (D = N + M).
+ * Returns NDD_ERR_LIMIT when D > dlim. */
+static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                     size_t dlim, size_t *sx, size_t *sy, size_t *D)
+{
+    const int64_t n = (int64_t)N, m = (int64_t)M;
+    const size_t dnat = (N + M + 1) / 2; /* d iterations needed at most */
+    size_t dend = dnat;
+    int limited = 0;
+    if (dlim < N + M) {
+        size_t need = (dlim + 1) / 2 + 1; /* iterations d = 0 .. ceil(dlim/2) */
+        if (need < dend) {
+            dend = need;
+            limited = 1;
+        }
+    }
+    const int64_t off = (int64_t)dend + 1;
+    const size_t vlen = 2 * dend + 3;
+    int rc = my_reserve_v(ws, vlen);
+    if (rc)
+        return rc;
+    int64_t *v1 = ws->v1, *v2 = ws->v2;
+    for (size_t i = 0; i < vlen; i++)
+        v1[i] = v2[i] = -1;
+    v1[off + 1] = 0;
+    v2[off + 1] = 0;
+    const int64_t delta = n - m;
+    const int front = (delta & 1) != 0;
+    int64_t k1start = 0, k1end = 0, k2start = 0, k2end = 0;
+
+    for (int64_t d = 0; d < (int64_t)dend; d++) {
+        /* forward D-paths */
+        for (int64_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
+            const int64_t k1o = off + k1;
+            int64_t x1;
+            if (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1]))
+                x1 = v1[k1o + 1];
+            else
+                x1 = v1[k1o - 1] + 1;
+            int64_t y1 = x1 - k1;
+            if (x1 < n && y1 < m) {
+                size_t lim = (size_t)(n - x1 < m - y1 ? n - x1 : m - y1);
+                int64_t s = (int64_t)my_fwd(A + x1, B + y1, lim);
+                x1 += s;
+                y1 += s;
+            }
+            v1[k1o] = x1;
+            if (x1 > n) {
+                k1end += 2;
+            } else if (y1 > m) {
+                k1start += 2;
+            } else if (front) {
+                const int64_t k2o = off + delta - k1;
+                if (k2o >= 0 && k2o < (int64_t)vlen && v2[k2o] != -1) {
+                    int64_t x2 = n - v2[k2o];
+                    if (x1 >= x2) {
+                        size_t dd = (size_t)(2 * d - 1);
+                        if (dd > dlim)
+                            return NDD_ERR_LIMIT;
+                        *sx = (size_t)x1;
+                        *sy = (size_t)y1;
+                        *D = dd;
+                        return NDD_OK;
+                    }
+                }
+            }
+        }
+        /* reverse D-paths (x2, y2 measured from the end) */
+        for (int64_t k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
+            const int64_t k2o = off + k2;
+            int64_t x2;
+            if (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1]))
+                x2 = v2[k2o + 1];
+            else
+                x2 = v2[k2o - 1] + 1;
+            int64_t y2 = x2 - k2;
+            if (x2 < n && y2 < m) {
+                size_t lim = (size_t)(n - x2 < m - y2 ? n - x2 : m - y2);
+                int64_t s = (int64_t)my_bwd(A + (n - x2), B + (m - y2), lim);
+                x2 += s;
+                y2 += s;
+            }
+            v2[k2o] = x2;
+            if (x2 > n) {
+                k2end += 2;
+            } else if (y2 > m) {
+                k2start += 2;
+            } else if (!front) {
+                const int64_t k1o = off + delta - k2;
+                if (k1o >= 0 && k1o < (int64_t)vlen && v1[k1o] != -1) {
+                    int64_t x1 = v1[k1o];
+                    int64_t y1 = off + x1 - k1o;
+                    if (x1 >= n - x2) {
+                        size_t dd = (size_t)(2 * d);
+                        if (dd > dlim)
+                            return NDD_ERR_LIMIT;
+                        *sx = (size_t)x1;
+                        *sy = (size_t)y1;
+                        *D = dd;
+                        return NDD_OK;
+                    }
+                }
+            }
+        }
+    }
+    if (limited || N + M > dlim)
+        return NDD_ERR_LIMIT;
+    *sx = SIZE_MAX; /* no common byte at all */
+    *sy = SIZE_MAX;
+    *D = N + M;
+    return NDD_OK;
+}
+
+/* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
+ * top = 1: exceeding dlim is a reported limit, else it is a bug. */
+static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, const uint8_t *B,
+                  size_t b0, size_t b1, size_t dlim, int top)
+{
+    int rc;
+    size_t lim = a1 - a0 < b1 - b0 ? a1 - a0 : b1 - b0;
+    size_t p = my_fwd(A + a0, B + b0, lim);
+    if ((rc = my_emit(ws, NDD_EDIT_EQ, a0, b0, p)))
+        return rc;
+    a0 += p;
+    b0 += p;
+    lim -= p;
+    size_t s = my_bwd(A + a1, B + b1, lim);
+    a1 -= s;
+    b1 -= s;
+    if (a0 == a1 || b0 == b1) {
+        if ((a1 - a0) + (b1 - b0) > dlim)
+            return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
+        if (top)
+            ws->topd = (a1 - a0) + (b1 - b0);
+        if ((rc = my_emit(ws, NDD_EDIT_DEL, a0, b0, a1 - a0)) || (rc = my_emit(ws, NDD_EDIT_INS, a1, b0, b1 - b0)))
+            return rc;
+    } else {
+        size_t x, y, D;
+        rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, &x, &y, &D);
+        if (rc == NDD_ERR_LIMIT && !top)
+            return NDD_ERR_INTERNAL;
+        if (rc)
+            return rc;
+        if (top)
+            ws->topd = D;
+        if (x == SIZE_MAX) {
+            if ((rc = my_emit(ws, NDD_EDIT_DEL, a0, b0, a1 - a0)) || (rc = my_emit(ws, NDD_EDIT_INS, a1, b0, b1 - b0)))
+                return rc;
+        } else {
+            if ((x == 0 && y == 0) || (x == a1 - a0 && y == b1 - b0))
+                return NDD_ERR_INTERNAL; /* no progress: would recurse forever */
+            if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0)) ||
+                (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0)))
+                return rc;
+        }
+    }
+    return my_emit(ws, NDD_EDIT_EQ, a1, b1, s);
+}
+
+int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, size_t nb,
+                   size_t max_d, ndd_myers_out_t *out)
+{
+    if (!ws || !out || (!a && na) || (!b && nb))
+        return NDD_ERR_INVAL;
+    static const uint8_t empty[1] = {0};
+    const uint8_t *A = na ? a : empty, *B = nb ? b : empty;
+    memset(out, 0, sizeof *out);
+    ws->n = 0;
+    ws->topd = 0;
+    size_t lim = na < nb ? na : nb;
+    size_t p = my_fwd(A, B, lim);
+    size_t s = my_bwd(A + na, B + nb, lim - p);
+    int rc = my_rec(ws, A, 0, na, B, 0, nb, max_d, 1);
+    if (rc == NDD_ERR_LIMIT) {
+        ws->n = 0;
+        out->hit_limit = 1;
+        out->lcs = p + s;
+        out->d = 0;
+        return NDD_OK;
+    }
+    if (rc) {
+        ws->n = 0;
+        return rc;
+    }
+    size_t eq = 0, ed = 0;
+    for (size_t i = 0; i < ws->n; i++) {
+        if (ws->script[i].op == NDD_EDIT_EQ)
+            eq += ws->script[i].len;
+        else
+            ed += ws->script[i].len;
+    }
+    if (2 * eq + ed != na + nb || ed != ws->topd) {
+        ws->n = 0;
+        return NDD_ERR_INTERNAL;
+    }
+    out->d = ed;
+    out->lcs = eq;
+    return NDD_OK;
+}

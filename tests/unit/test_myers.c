@@ -1,0 +1,265 @@
+/* test_myers.c - Myers O(ND) LCS / SES against a brute-force DP oracle. */
+#include "ndd_test.h"
+#include "ndd_verify.h"
+
+/* xorshift64*: deterministic test randomness */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
+
+/* O(nm) LCS length, two rows. */
+static size_t dp_lcs(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    size_t *prev = calloc(nb + 1, sizeof *prev), *cur = calloc(nb + 1, sizeof *cur);
+    assert_non_null(prev);
+    assert_non_null(cur);
+    for (size_t i = 1; i <= na; i++) {
+        cur[0] = 0;
+        for (size_t j = 1; j <= nb; j++) {
+            if (a[i - 1] == b[j - 1])
+                cur[j] = prev[j - 1] + 1;
+            else
+                cur[j] = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];
+        }
+        size_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    size_t r = prev[nb];
+    free(prev);
+    free(cur);
+    return r;
+}
+
+/* Applies the script to A and checks it rebuilds B; returns the EQ byte count. */
+static size_t check_script(const ndd_myers_ws_t *ws, const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    size_t n;
+    const ndd_edit_t *s = ndd_myers_script(ws, &n);
+    uint8_t *out = malloc(nb + 1);
+    assert_non_null(out);
+    size_t ia = 0, ib = 0, eq = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(s[i].len > 0);
+        assert_int_equal(s[i].a, ia);
+        assert_int_equal(s[i].b, ib);
+        switch (s[i].op) {
+        case NDD_EDIT_EQ:
+            assert_true(ia + s[i].len <= na);
+            assert_true(ib + s[i].len <= nb);
+            memcpy(out + ib, a + ia, s[i].len); /* EQ copies from A */
+            ia += s[i].len;
+            ib += s[i].len;
+            eq += s[i].len;
+            break;
+        case NDD_EDIT_DEL:
+            assert_true(ia + s[i].len <= na);
+            ia += s[i].len;
+            break;
+        case NDD_EDIT_INS:
+            assert_true(ib + s[i].len <= nb);
+            memcpy(out + ib, b + ib, s[i].len);
+            ib += s[i].len;
+            break;
+        default:
+            fail();
+        }
+        if (i > 0) /* runs are merged: no two consecutive runs of the same op */
+            assert_true(s[i].op != s[i - 1].op);
+    }
+    assert_int_equal(ia, na);
+    assert_int_equal(ib, nb);
+    assert_memory_equal(out, b, nb);
+    free(out);
+    return eq;
+}
+
+static void gen_random(uint8_t *s, size_t n, unsigned alpha)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i] = (uint8_t)(alpha >= 256 ? rndn(256) : 'a' + rndn(alpha));
+}
+
+/* B = A with edits at the given rate (percent): substitution, insertion, deletion. */
+static size_t mutate(const uint8_t *a, size_t na, uint8_t *b, size_t cap, unsigned alpha, unsigned rate)
+{
+    size_t nb = 0;
+    for (size_t i = 0; i < na && nb < cap; i++) {
+        if (rndn(100) < rate) {
+            switch (rndn(3)) {
+            case 0: /* substitution */
+                gen_random(b + nb++, 1, alpha);
+                break;
+            case 1: /* insertion */
+                gen_random(b + nb++, 1, alpha);
+                if (nb < cap)
+                    b[nb++] = a[i];
+                break;
+            default: /* deletion */
+                break;
+            }
+        } else {
+            b[nb++] = a[i];
+        }
+    }
+    return nb;
+}
+
+static void test_paper_example(void **state)
+{
+    (void)state;
+    ndd_myers_ws_t *ws;
+    assert_int_equal(ndd_myers_ws_create(&ws), NDD_OK);
+    ndd_myers_out_t o;
+    const char *a = "abcabba", *b = "cbabac"; /* Myers 1986 / paper 002 Fig. 1 */
+    assert_int_equal(ndd_myers_diff(ws, a, 7, b, 6, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.lcs, 4);
+    assert_int_equal(o.d, 5);
+    assert_false(o.hit_limit);
+    assert_int_equal(check_script(ws, (const uint8_t *)a, 7, (const uint8_t *)b, 6), 4);
+    /* empty inputs */
+    assert_int_equal(ndd_myers_diff(ws, "", 0, "", 0, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.d, 0);
+    assert_int_equal(ndd_myers_diff(ws, "abc", 3, "", 0, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.d, 3);
+    assert_int_equal(check_script(ws, (const uint8_t *)"abc", 3, (const uint8_t *)"", 0), 0);
+    assert_int_equal(ndd_myers_diff(ws, NULL, 0, "xy", 2, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.d, 2);
+    /* no common byte at all */
+    assert_int_equal(ndd_myers_diff(ws, "aaaa", 4, "bbb", 3, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.lcs, 0);
+    assert_int_equal(o.d, 7);
+    assert_int_equal(check_script(ws, (const uint8_t *)"aaaa", 4, (const uint8_t *)"bbb", 3), 0);
+    ndd_myers_ws_free(ws);
+}
+
+/* >= 10,000 random small pairs, alphabets 2/4/26/256, edit rates 0-100 %. */
+static void test_random_vs_dp(void **state)
+{
+    (void)state;
+    static const unsigned alphas[] = {2, 4, 26, 256};
+    static const unsigned rates[] = {0, 1, 5, 10, 20, 35, 50, 75, 100};
+    ndd_myers_ws_t *ws;
+    assert_int_equal(ndd_myers_ws_create(&ws), NDD_OK);
+    uint8_t a[200], b[400];
+    size_t pairs = 0, nonzero_d = 0;
+    for (int round = 0; round < 300; round++)
+        for (size_t ai = 0; ai < 4; ai++)
+            for (size_t ri = 0; ri < sizeof rates / sizeof rates[0]; ri++) {
+                unsigned alpha = alphas[ai], rate = rates[ri];
+                size_t na = rndn(round % 10 == 0 ? 200 : 60);
+                gen_random(a, na, alpha);
+                size_t nb;
+                if (rate == 100) { /* independent string */
+                    nb = rndn(round % 10 == 0 ? 200 : 60);
+                    gen_random(b, nb, alpha);
+                } else {
+                    nb = mutate(a, na, b, sizeof b, alpha, rate);
+                }
+                if (rndn(4) == 0) { /* sometimes swap roles */
+                    uint8_t t[400];
+                    memcpy(t, a, na);
+                    memcpy(a, b, nb > 200 ? 200 : nb);
+                    size_t nt = na;
+                    na = nb > 200 ? 200 : nb;
+                    memcpy(b, t, nt);
+                    nb = nt;
+                }
+                ndd_myers_out_t o;
+                assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, SIZE_MAX, &o), NDD_OK);
+                size_t want = dp_lcs(a, na, b, nb);
+                if (o.lcs != want)
+                    fail_msg("pair %zu alpha %u rate %u: myers %zu dp %zu", pairs, alpha, rate, o.lcs, want);
+                assert_int_equal(o.d, na + nb - 2 * want);
+                assert_int_equal(check_script(ws, a, na, b, nb), want);
+                nonzero_d += o.d > 0;
+                /* the cost limit: exactly D passes, D - 1 stops */
+                if (o.d > 0 && pairs % 3 == 0) {
+                    ndd_myers_out_t o2;
+                    assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, o.d, &o2), NDD_OK);
+                    assert_false(o2.hit_limit);
+                    assert_int_equal(o2.lcs, want);
+                    assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, o.d - 1, &o2), NDD_OK);
+                    assert_true(o2.hit_limit);
+                    assert_true(o2.lcs <= want); /* a lower bound */
+                    size_t n;
+                    ndd_myers_script(ws, &n);
+                    assert_int_equal(n, 0);
+                }
+                pairs++;
+            }
+    assert_true(pairs >= 10000);
+    assert_true(nonzero_d > pairs / 2);
+    ndd_myers_ws_free(ws);
+}
+
+/* Longer real-ish sequences: the script must still rebuild B and be minimal
+ * (checked by DP on 3 KB x 3 KB), and the limit must bound the run. */
+static void test_longer(void **state)
+{
+    (void)state;
+    ndd_myers_ws_t *ws;
+    assert_int_equal(ndd_myers_ws_create(&ws), NDD_OK);
+    size_t na = 3000;
+    uint8_t *a = malloc(na), *b = malloc(2 * na);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (unsigned rate = 0; rate <= 40; rate += 8) {
+        gen_random(a, na, 4);
+        size_t nb = mutate(a, na, b, 2 * na, 4, rate);
+        ndd_myers_out_t o;
+        assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, SIZE_MAX, &o), NDD_OK);
+        size_t want = dp_lcs(a, na, b, nb);
+        assert_int_equal(o.lcs, want);
+        assert_int_equal(check_script(ws, a, na, b, nb), want);
+    }
+    /* a large pair with a small difference is fast; with a tiny limit it stops */
+    size_t big = 1 << 20;
+    uint8_t *x = malloc(big), *y = malloc(big + 16);
+    assert_non_null(x);
+    assert_non_null(y);
+    gen_random(x, big, 256);
+    memcpy(y, x, big);
+    y[big / 3] ^= 1;
+    memmove(y + big / 2 + 5, y + big / 2, big - big / 2);
+    memcpy(y + big / 2, "HELLO", 5);
+    ndd_myers_out_t o;
+    assert_int_equal(ndd_myers_diff(ws, x, big, y, big + 5, SIZE_MAX, &o), NDD_OK);
+    assert_int_equal(o.d, 7);
+    assert_int_equal(o.lcs, big - 1);
+    assert_int_equal(check_script(ws, x, big, y, big + 5), big - 1);
+    gen_random(y, big, 256);
+    assert_int_equal(ndd_myers_diff(ws, x, big, y, big, 100, &o), NDD_OK);
+    assert_true(o.hit_limit);
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+    ndd_myers_ws_free(ws);
+}
+
+static void test_auto_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(ndd_myers_auto_limit(0), 0);
+    assert_int_equal(ndd_myers_auto_limit(10), 10);
+    assert_int_equal(ndd_myers_auto_limit(20480), 13107);
+    assert_int_equal(ndd_myers_auto_limit((size_t)200 << 20), 64);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_paper_example),
+        cmocka_unit_test(test_random_vs_dp),
+        cmocka_unit_test(test_longer),
+        cmocka_unit_test(test_auto_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,206 @@
+/* test_sketch.c - filtered sketches against a brute-force window oracle. */
+#include "ndd_test.h"
+#include "ndd_verify.h"
+
+static uint64_t rng_state = 0x243F6A8885A308D3ULL;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
+
+/* keep[i] = 1 iff byte i of x lies in a window of x that occurs in y. */
+static void brute_keep(const uint8_t *x, size_t nx, const uint8_t *y, size_t ny, size_t s, uint8_t *keep)
+{
+    memset(keep, 0, nx);
+    if (nx < s || ny < s)
+        return;
+    for (size_t i = 0; i + s <= nx; i++)
+        for (size_t j = 0; j + s <= ny; j++)
+            if (!memcmp(x + i, y + j, s)) {
+                memset(keep + i, 1, s);
+                break;
+            }
+}
+
+/* The view must hold exactly the kept bytes, with maximal consistent runs. */
+static void check_view(const ndd_sketch_view_t *v, const uint8_t *x, size_t nx, const uint8_t *keep)
+{
+    size_t want = 0;
+    for (size_t i = 0; i < nx; i++)
+        want += keep[i];
+    assert_int_equal(v->len, want);
+    size_t sk = 0;
+    for (size_t r = 0; r < v->nruns; r++) {
+        const ndd_sketch_run_t *run = &v->runs[r];
+        assert_int_equal(run->sk, sk);
+        assert_true(run->len > 0);
+        assert_true(run->pos + run->len <= nx);
+        if (r > 0) /* maximal: runs never touch */
+            assert_true(run->pos > v->runs[r - 1].pos + v->runs[r - 1].len);
+        for (size_t k = 0; k < run->len; k++)
+            assert_true(keep[run->pos + k]);
+        assert_memory_equal(v->bytes + run->sk, x + run->pos, run->len);
+        if (run->pos > 0)
+            assert_false(keep[run->pos - 1]);
+        if (run->pos + run->len < nx)
+            assert_false(keep[run->pos + run->len]);
+        sk += run->len;
+    }
+    assert_int_equal(sk, v->len);
+}
+
+static void test_random_vs_brute(void **state)
+{
+    (void)state;
+    ndd_sketch_ws_t *ws;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    uint8_t a[300], b[300], ka[300], kb[300];
+    size_t checked = 0, nonempty = 0;
+    for (int round = 0; round < 2000; round++) {
+        unsigned alpha = (unsigned[]){2, 3, 4, 26}[round % 4];
+        size_t s = 1 + rndn(10);
+        size_t na = rndn(120), nb = rndn(300);
+        for (size_t i = 0; i < na; i++)
+            a[i] = (uint8_t)('a' + rndn(alpha));
+        if (round % 3 == 0) { /* B shares blocks of A */
+            nb = 0;
+            while (nb < 250 && na) {
+                size_t from = rndn(na), len = 1 + rndn(20);
+                if (from + len > na)
+                    len = na - from;
+                memcpy(b + nb, a + from, len);
+                nb += len;
+                b[nb++] = (uint8_t)('a' + rndn(alpha));
+            }
+        } else {
+            for (size_t i = 0; i < nb; i++)
+                b[i] = (uint8_t)('a' + rndn(alpha));
+        }
+        if (round & 1) { /* exercise both table/stream roles */
+            uint8_t t[300];
+            size_t nt = na;
+            memcpy(t, a, na);
+            memcpy(a, b, nb > 300 ? 300 : nb);
+            na = nb;
+            memcpy(b, t, nt);
+            nb = nt;
+        }
+        assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
+        brute_keep(a, na, b, nb, s, ka);
+        brute_keep(b, nb, a, na, s, kb);
+        ndd_sketch_view_t va, vb;
+        ndd_sketch_get(ws, 0, &va);
+        ndd_sketch_get(ws, 1, &vb);
+        check_view(&va, a, na, ka);
+        check_view(&vb, b, nb, kb);
+        checked++;
+        nonempty += va.len > 0;
+    }
+    assert_true(nonempty > checked / 3);
+    ndd_sketch_ws_free(ws);
+}
+
+/* Repetitive input: every window identical; must stay linear and exact. */
+static void test_repetitive(void **state)
+{
+    (void)state;
+    ndd_sketch_ws_t *ws;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    size_t n = 1 << 20;
+    char *a = malloc(n), *b = malloc(n);
+    assert_non_null(a);
+    assert_non_null(b);
+    memset(a, 'x', n);
+    memset(b, 'x', n / 2);
+    memset(b + n / 2, 'y', n / 2);
+    assert_int_equal(ndd_sketch_filter(ws, a, n, b, n, 16), NDD_OK);
+    ndd_sketch_view_t va, vb;
+    ndd_sketch_get(ws, 0, &va);
+    ndd_sketch_get(ws, 1, &vb);
+    assert_int_equal(va.len, n);
+    assert_int_equal(va.nruns, 1);
+    assert_int_equal(vb.len, n / 2);
+    assert_int_equal(vb.nruns, 1);
+    /* shorter than the window: empty sketches */
+    assert_int_equal(ndd_sketch_filter(ws, a, 15, b, n, 16), NDD_OK);
+    ndd_sketch_get(ws, 0, &va);
+    ndd_sketch_get(ws, 1, &vb);
+    assert_int_equal(va.len, 0);
+    assert_int_equal(vb.len, 0);
+    assert_int_equal(ndd_sketch_filter(ws, a, n, b, n, 0), NDD_ERR_INVAL);
+    free(a);
+    free(b);
+    ndd_sketch_ws_free(ws);
+}
+
+/* Real text: two Clough answers to the same task vs the source. The sketch
+ * of a cut (copy-paste) answer keeps most of it; the strain-away of a
+ * non-reuse answer is high. Checked against the brute-force oracle too. */
+static char *slurp(const char *dir, const char *name, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 16);
+    assert_non_null(buf);
+    *n = fread(buf, 1, 1 << 16, f);
+    fclose(f);
+    return buf;
+}
+
+static void test_clough(void **state)
+{
+    (void)state;
+    char dir[512];
+    if (!ndd_test_dataset("clough", dir, sizeof dir)) {
+        skip();
+        return;
+    }
+    ndd_sketch_ws_t *ws;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    size_t no, nc, nn;
+    char *orig = slurp(dir, "orig_taska.txt", &no);
+    char *cut = slurp(dir, "g0pD_taska.txt", &nc);  /* category cut */
+    char *non = slurp(dir, "g0pA_taska.txt", &nn);  /* category non */
+    uint8_t *k1 = malloc(no), *k2 = malloc(no > nc ? no : nc);
+    assert_non_null(k1);
+    assert_non_null(k2);
+    ndd_sketch_view_t va, vb;
+    assert_int_equal(ndd_sketch_filter(ws, orig, no, cut, nc, 16), NDD_OK);
+    ndd_sketch_get(ws, 0, &va);
+    ndd_sketch_get(ws, 1, &vb);
+    brute_keep((uint8_t *)orig, no, (uint8_t *)cut, nc, 16, k1);
+    brute_keep((uint8_t *)cut, nc, (uint8_t *)orig, no, 16, k2);
+    check_view(&va, (uint8_t *)orig, no, k1);
+    check_view(&vb, (uint8_t *)cut, nc, k2);
+    double keep_cut = (double)vb.len / (double)nc;
+    assert_int_equal(ndd_sketch_filter(ws, orig, no, non, nn, 16), NDD_OK);
+    ndd_sketch_get(ws, 0, &va);
+    ndd_sketch_get(ws, 1, &vb);
+    double strain_non = 1.0 - (double)(va.len + vb.len) / (double)(no + nn);
+    fprintf(stderr, "clough task a: cut answer keeps %.2f of its bytes; non-reuse pair strain-away %.2f\n",
+            keep_cut, strain_non);
+    assert_true(keep_cut > 0.5);
+    assert_true(strain_non > 0.8);
+    free(k1);
+    free(k2);
+    free(orig);
+    free(cut);
+    free(non);
+    ndd_sketch_ws_free(ws);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_vs_brute),
+        cmocka_unit_test(test_repetitive),
+        cmocka_unit_test(test_clough),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
