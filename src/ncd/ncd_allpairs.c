@@ -13,7 +13,7 @@ void ndd_ncd_allpairs_opts_default(ndd_ncd_allpairs_opts_t *o)
     o->p1 = 1;
     o->p2 = 0;
     o->p2_block = NDD_NCD_DEFAULT_P2_BLOCK;
-    o->p2_slack = 0.0;
+    o->p2_slack = NDD_NCD_DEFAULT_P2_SLACK;
 }
 
 void ndd_ncd_hits_free(ndd_ncd_hits_t *h)

@@ -183,7 +183,10 @@ int ndd_ncd_signature_ex(const char *text, size_t n, const ndd_ncd_sig_opts_t *o
     for (size_t i = 0; i < n;) {
         size_t len;
         uint32_t c = ncd_decode(s, n, i, &len);
-        if (ncd_is_spot(c)) {
+        /* a comma between two digits is a thousands separator, not a spot */
+        int in_number = c == ',' && i > 0 && i + 1 < n && s[i - 1] >= '0' && s[i - 1] <= '9' &&
+                        s[i + 1] >= '0' && s[i + 1] <= '9';
+        if (ncd_is_spot(c) && !in_number) {
             size_t ws, we;
             ncd_word_before(s, n, i, o->cjk_max_chars, &ws, &we);
             if (we > ws) {

@@ -4,15 +4,18 @@
  * printing. See docs/signcd.md for the definitions, defaults and measurements.
  *
  * Definitions used everywhere in this module:
- *   C(s)      zstd-compressed size of s (one frame, no checksum, no content
- *             size field; the level of the context). Always >= 1, even for s
- *             empty (frame header), so no division by zero can happen.
+ *   C(s)      |zstd(s)| - |zstd("")|: the zstd frame size of s (no checksum,
+ *             no content size, literals stored raw so that zstd acts as an
+ *             LZ-only compressor like the paper's Snappy; the context's level)
+ *             minus the size of the empty frame, which carries no information.
+ *             So C("") = 0 and C(s) >= 1 for s non-empty (paper 000, Def. 1).
  *   x . y     the concatenation in CANONICAL order: the string with the smaller
  *             C first, ties by bytes (memcmp, then length). So C(x.y) and the
  *             NCD are pure functions of the unordered pair {x, y}.
  *   C'(xy)    = max(C(x.y), C(x), C(y))   (zstd is not a "normal" compressor:
  *             on tiny inputs C(x.y) < max(C(x), C(y)) happens)
- *   NCD(x,y)  = min(1, (C'(xy) - min(C(x),C(y))) / max(C(x),C(y)))  in [0, 1]
+ *   NCD(x,y)  = min(1, (C'(xy) - min(C(x),C(y))) / max(C(x),C(y)))  in [0, 1];
+ *             NCD("", "") = 0 (no division by zero), NCD("", y) = 1.
  *   SigNCD    = NCD(sig(x), sig(y)); a pair is a duplicate when NCD <= tau.
  * With C'(xy) >= max(C(x),C(y)), NCD >= 1 - min/max holds for every pair, so
  * the P1 bound (Lemma 3 of the paper) is exact for this definition.
@@ -27,8 +30,9 @@
 #define NDD_NCD_DEFAULT_TAU 0.7        /* paper 000: best F1 on its Gold Set */
 #define NDD_NCD_DEFAULT_LEVEL 3        /* zstd level, chosen by measurement (docs/signcd.md) */
 #define NDD_NCD_DEFAULT_MIN_SPOTS 3    /* paper 000: fewer spots -> whole document */
-#define NDD_NCD_DEFAULT_CJK_CHARS 2    /* CJK rule: at most this many chars before a comma (measured) */
+#define NDD_NCD_DEFAULT_CJK_CHARS 4    /* CJK rule: at most this many chars before a comma (measured) */
 #define NDD_NCD_DEFAULT_P2_BLOCK 64    /* P2 pivot window: rows of the same block (rank-count independent) */
+#define NDD_NCD_DEFAULT_P2_SLACK 0.1   /* P2 margin for zstd's triangle-inequality violations (paper's epsilon) */
 
 /* ---- signatures ---- */
 
@@ -94,10 +98,10 @@ typedef struct ndd_ncd_allpairs_opts {
     int p1;            /* 1: skip rows past the matching partition (exact) */
     int p2;            /* 1: triangle-inequality pruning (see p2_slack) */
     size_t p2_block;   /* pivots z of row x are the rows of x's block [x - x % p2_block, x) */
-    double p2_slack;   /* P2 skips <x,y> when |NCD(x,z) - NCD(y,z)| > tau + p2_slack (default 0) */
+    double p2_slack;   /* P2 skips <x,y> when |NCD(x,z) - NCD(y,z)| > tau + p2_slack (default 0.1) */
 } ndd_ncd_allpairs_opts_t;
 
-void ndd_ncd_allpairs_opts_default(ndd_ncd_allpairs_opts_t *o); /* tau 0.7, p1 on, p2 off, block 64, slack 0 */
+void ndd_ncd_allpairs_opts_default(ndd_ncd_allpairs_opts_t *o); /* tau 0.7, p1 on, p2 off, block 64, slack 0.1 */
 
 typedef struct ndd_ncd_stats {
     uint64_t pairs;      /* pairs <x,y> (x in the rows, y after x) considered */
