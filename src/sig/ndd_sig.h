@@ -15,6 +15,9 @@
 #define NDD_SIG_DEFAULT_M 7
 #define NDD_SIG_DEFAULT_N 16
 #define NDD_SIG_DEFAULT_K 2  /* chosen by measurement: docs/signatures.md */
+/* Text mode the signature stage should extract with (ndd_text_opts_t.boilerplate):
+ * 1 = boilerplate removal on, chosen by measurement (docs/signatures.md). */
+#define NDD_SIG_DEFAULT_BOILERPLATE 1
 
 typedef struct ndd_sig_params {
     unsigned m;           /* residue classes (default 7) */
