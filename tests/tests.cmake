@@ -26,3 +26,14 @@ foreach(t ${NDD_SHELL_TESTS})
   set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 1800
     ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
+
+# ---- text module (helper "text"): gumbo reference for the HTML -> visible text
+# extractor. A test tool only, never part of ndd_core; skipped without gumbo.
+pkg_check_modules(GUMBO QUIET IMPORTED_TARGET gumbo)
+if(GUMBO_FOUND)
+  add_executable(ndd_gumbo_text ${CMAKE_SOURCE_DIR}/tests/tools/ndd_gumbo_text.c)
+  target_link_libraries(ndd_gumbo_text PRIVATE ndd_core PkgConfig::GUMBO)
+  add_test(NAME e2e.text_gumbo COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/text_gumbo.sh)
+  set_tests_properties(e2e.text_gumbo PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 600
+    ENVIRONMENT "NDD_GUMBO_TEXT=$<TARGET_FILE:ndd_gumbo_text>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS}")
+endif()

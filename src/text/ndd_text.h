@@ -17,9 +17,14 @@
 typedef struct ndd_text_opts {
     size_t max_bytes;   /* keep at most this many bytes, never cutting a UTF-8 character; 0 = no limit */
     int boilerplate;    /* 1: also drop nav/header/footer/aside/form/select/button-like markup and link-dense blocks (see docs/text.md) */
+    /* Added fields: 0 (what a zero-initialised struct gives) is the default. */
+    int keep_title;     /* HTML: 1 = emit the <title> text as a block where it occurs; 0 = drop it (not body text) */
+    int soft_wrap;      /* plain text: 0 = every '\n' is a block break (WET / JSONL: one line per block);
+                         * 1 = a single '\n' is a soft line wrap (a space, or nothing between two CJK
+                         *     characters) and only a blank line breaks a block (hard-wrapped prose) */
 } ndd_text_opts_t;
 
-void ndd_text_opts_default(ndd_text_opts_t *o); /* max_bytes 10240, boilerplate 0 */
+void ndd_text_opts_default(ndd_text_opts_t *o); /* max_bytes 10240, everything else 0 */
 
 /* HTML -> visible text (drops script, style, comments, tags; decodes named
  * and numeric entities). out is cleared first. Never fails on malformed HTML. */
@@ -34,7 +39,12 @@ typedef struct ndd_span {
 
 /* Splits normalised text into sentences at . ! ? ; and 。！？；(and at block
  * breaks '\n'); keeps sentences of at least min_len bytes (after trimming
- * spaces). *spans is a reusable array of capacity *cap (grown with realloc). */
+ * spaces). *spans is a reusable array of capacity *cap (grown with realloc).
+ * Rules (docs/text.md): the terminator (and closing quotes/brackets right after
+ * it) belongs to the sentence; an ASCII terminator only ends a sentence when
+ * followed by a space, '\n' or the end (so 3.5, U.S.A, example.com stay whole),
+ * and '.' after Mr Mrs Ms Dr Prof St Jr Sr vs cf e.g i.e does not end one; the
+ * CJK terminators always end one. n must be < 4 GiB (NDD_ERR_LIMIT). */
 int ndd_text_sentences(const char *text, size_t n, size_t min_len,
                        ndd_span_t **spans, size_t *nspans, size_t *cap);
 
