@@ -73,6 +73,11 @@ int ndd_reader_open(ndd_reader_t **r, const ndd_input_t *in, uint64_t start, uin
 /* Next document: 0 ok, NDD_ERR_EOF at the end, another negative code on a
  * fatal I/O error (rejects are not errors). */
 int ndd_reader_next(ndd_reader_t *r, ndd_doc_t *doc);
+/* Largest record (JSONL line, WARC record block, whole text/HTML file) a
+ * reader holds in memory; larger ones are skipped as "document too large".
+ * May be called at any time; default NDD_READER_MAX_RECORD. */
+#define NDD_READER_MAX_RECORD ((size_t)64 << 20)
+void ndd_reader_set_max_record(ndd_reader_t *r, size_t bytes);
 /* Counters so far. */
 uint64_t ndd_reader_nread(const ndd_reader_t *r);
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r);

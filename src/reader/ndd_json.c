@@ -1,0 +1,418 @@
+/* ndd_json.c - see ndd_json.h. Hand-written because the need is narrow
+ * (validate a line, pick 3-4 top-level keys, decode only the strings used)
+ * and speed matters: strings are scanned 8 bytes at a time. */
+#include "ndd_json.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define J_MALFORMED "malformed JSON"
+#define J_ESCAPE "invalid JSON escape"
+
+typedef struct {
+    const char *p, *e;
+    const char *why;
+} jctx_t;
+
+static inline int j_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static inline void j_skip_ws(jctx_t *j)
+{
+    while (j->p < j->e && j_ws((unsigned char)*j->p))
+        j->p++;
+}
+
+/* non-zero when one of the 8 bytes of w is '"', '\\' or < 0x20 */
+static inline uint64_t j_special8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * (uint64_t)'"');
+    uint64_t b = w ^ (ones * (uint64_t)'\\');
+    uint64_t t = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20u) & ~w);
+    return t & high;
+}
+
+static inline int j_hex(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c |= 0x20;
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+/* j->p just after the opening quote. On success j->p is just after the
+ * closing quote and *end points to it; *esc tells whether escapes occur. */
+static int j_string(jctx_t *j, const char **end, int *esc)
+{
+    const char *p = j->p, *e = j->e;
+    *esc = 0;
+    for (;;) {
+        while (e - p >= 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (j_special8(w))
+                break;
+            p += 8;
+        }
+        if (p >= e)
+            goto malformed;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            *end = p;
+            j->p = p + 1;
+            return NDD_OK;
+        }
+        if (c < 0x20)
+            goto malformed;
+        if (c == '\\') {
+            *esc = 1;
+            if (e - p < 2)
+                goto malformed;
+            switch (p[1]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                p += 2;
+                break;
+            case 'u':
+                if (e - p < 6)
+                    goto escape;
+                for (int k = 2; k < 6; k++)
+                    if (j_hex((unsigned char)p[k]) < 0)
+                        goto escape;
+                p += 6;
+                break;
+            default:
+                goto escape;
+            }
+            continue;
+        }
+        p++;
+    }
+malformed:
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+escape:
+    j->why = J_ESCAPE;
+    return NDD_ERR_FORMAT;
+}
+
+static int j_number(jctx_t *j)
+{
+    const char *p = j->p, *e = j->e;
+    if (p < e && *p == '-')
+        p++;
+    if (p >= e)
+        goto bad;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    } else {
+        goto bad;
+    }
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || *p < '0' || *p > '9')
+            goto bad;
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || *p < '0' || *p > '9')
+            goto bad;
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    }
+    j->p = p;
+    return NDD_OK;
+bad:
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+}
+
+static int j_literal(jctx_t *j, const char *lit, size_t n)
+{
+    if ((size_t)(j->e - j->p) < n || memcmp(j->p, lit, n) != 0) {
+        j->why = J_MALFORMED;
+        return NDD_ERR_FORMAT;
+    }
+    j->p += n;
+    return NDD_OK;
+}
+
+static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn);
+
+static int j_object_body(jctx_t *j, int depth, ndd_json_want_t *want, size_t nwant);
+
+static int j_array_body(jctx_t *j, int depth)
+{
+    ndd_json_type_t t;
+    const char *vp;
+    size_t vn;
+    j_skip_ws(j);
+    if (j->p < j->e && *j->p == ']') {
+        j->p++;
+        return NDD_OK;
+    }
+    for (;;) {
+        int rc = j_value(j, depth, &t, &vp, &vn);
+        if (rc)
+            return rc;
+        j_skip_ws(j);
+        if (j->p >= j->e)
+            break;
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p == ']') {
+            j->p++;
+            return NDD_OK;
+        }
+        break;
+    }
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+}
+
+static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn)
+{
+    int rc;
+    j_skip_ws(j);
+    if (j->p >= j->e)
+        goto bad;
+    *vp = j->p;
+    switch (*j->p) {
+    case '"': {
+        const char *end;
+        int esc;
+        j->p++;
+        *vp = j->p;
+        if ((rc = j_string(j, &end, &esc)))
+            return rc;
+        *type = NDD_JSON_STRING;
+        *vn = (size_t)(end - *vp);
+        return NDD_OK;
+    }
+    case '{':
+        if (depth >= NDD_JSON_MAX_DEPTH)
+            goto bad;
+        j->p++;
+        if ((rc = j_object_body(j, depth + 1, NULL, 0)))
+            return rc;
+        *type = NDD_JSON_OBJECT;
+        break;
+    case '[':
+        if (depth >= NDD_JSON_MAX_DEPTH)
+            goto bad;
+        j->p++;
+        if ((rc = j_array_body(j, depth + 1)))
+            return rc;
+        *type = NDD_JSON_ARRAY;
+        break;
+    case 't':
+        if ((rc = j_literal(j, "true", 4)))
+            return rc;
+        *type = NDD_JSON_BOOL;
+        break;
+    case 'f':
+        if ((rc = j_literal(j, "false", 5)))
+            return rc;
+        *type = NDD_JSON_BOOL;
+        break;
+    case 'n':
+        if ((rc = j_literal(j, "null", 4)))
+            return rc;
+        *type = NDD_JSON_NULL;
+        break;
+    default:
+        if ((rc = j_number(j)))
+            return rc;
+        *type = NDD_JSON_NUMBER;
+        break;
+    }
+    *vn = (size_t)(j->p - *vp);
+    return NDD_OK;
+bad:
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+}
+
+/* Decodes p[0..n) into out (room for n bytes is enough); returns bytes written or -1. */
+static long j_decode(const char *p, size_t n, char *out)
+{
+    const char *e = p + n;
+    char *o = out;
+    while (p < e) {
+        const char *bs = memchr(p, '\\', (size_t)(e - p));
+        size_t run = bs ? (size_t)(bs - p) : (size_t)(e - p);
+        memcpy(o, p, run);
+        o += run;
+        p += run;
+        if (!bs)
+            break;
+        /* the scan checked the escape syntax */
+        char c = p[1];
+        p += 2;
+        switch (c) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            if (e - p < 4)
+                return -1;
+            uint32_t cp = 0;
+            for (int k = 0; k < 4; k++) {
+                int h = j_hex((unsigned char)p[k]);
+                if (h < 0)
+                    return -1;
+                cp = cp << 4 | (uint32_t)h;
+            }
+            p += 4;
+            if (cp >= 0xDC00 && cp <= 0xDFFF)
+                return -1; /* lone low surrogate */
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (e - p < 6 || p[0] != '\\' || p[1] != 'u')
+                    return -1; /* lone high surrogate */
+                uint32_t lo = 0;
+                for (int k = 2; k < 6; k++) {
+                    int h = j_hex((unsigned char)p[k]);
+                    if (h < 0)
+                        return -1;
+                    lo = lo << 4 | (uint32_t)h;
+                }
+                if (lo < 0xDC00 || lo > 0xDFFF)
+                    return -1;
+                p += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            o += ndd_utf8_encode(cp, o);
+            break;
+        }
+        case '"': case '\\': case '/':
+            *o++ = c;
+            break;
+        default:
+            return -1;
+        }
+    }
+    return (long)(o - out);
+}
+
+static int j_key_matches(const char *kp, size_t kn, int esc, const char *key)
+{
+    size_t klen = strlen(key);
+    if (!esc)
+        return kn == klen && memcmp(kp, key, kn) == 0;
+    char tmp[64];
+    if (kn > sizeof tmp)
+        return 0; /* an escaped key this long cannot decode to a short wanted key */
+    long m = j_decode(kp, kn, tmp);
+    return m >= 0 && (size_t)m == klen && memcmp(tmp, key, klen) == 0;
+}
+
+/* j->p just after '{'. */
+static int j_object_body(jctx_t *j, int depth, ndd_json_want_t *want, size_t nwant)
+{
+    int rc;
+    j_skip_ws(j);
+    if (j->p < j->e && *j->p == '}') {
+        j->p++;
+        return NDD_OK;
+    }
+    for (;;) {
+        j_skip_ws(j);
+        if (j->p >= j->e || *j->p != '"')
+            goto bad;
+        j->p++;
+        const char *kp = j->p, *kend;
+        int esc;
+        if ((rc = j_string(j, &kend, &esc)))
+            return rc;
+        j_skip_ws(j);
+        if (j->p >= j->e || *j->p != ':')
+            goto bad;
+        j->p++;
+        ndd_json_type_t t;
+        const char *vp;
+        size_t vn;
+        if ((rc = j_value(j, depth, &t, &vp, &vn)))
+            return rc;
+        for (size_t i = 0; i < nwant; i++) {
+            if (j_key_matches(kp, (size_t)(kend - kp), esc, want[i].key)) {
+                want[i].type = t;
+                want[i].p = vp;
+                want[i].n = vn;
+            }
+        }
+        j_skip_ws(j);
+        if (j->p >= j->e)
+            goto bad;
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p == '}') {
+            j->p++;
+            return NDD_OK;
+        }
+        goto bad;
+    }
+bad:
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+}
+
+int ndd_json_object_scan(const char *s, size_t n, ndd_json_want_t *want, size_t nwant, const char **why)
+{
+    jctx_t j = {s, s + n, NULL};
+    for (size_t i = 0; i < nwant; i++) {
+        want[i].type = NDD_JSON_ABSENT;
+        want[i].p = NULL;
+        want[i].n = 0;
+    }
+    int rc;
+    j_skip_ws(&j);
+    if (j.p >= j.e || *j.p != '{') {
+        j.why = J_MALFORMED;
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    j.p++;
+    if ((rc = j_object_body(&j, 1, want, nwant)))
+        goto out;
+    j_skip_ws(&j);
+    if (j.p != j.e) {
+        j.why = J_MALFORMED; /* garbage after the object */
+        rc = NDD_ERR_FORMAT;
+    }
+out:
+    if (rc && why)
+        *why = j.why;
+    return rc;
+}
+
+int ndd_json_string_decode(const char *p, size_t n, ndd_buf_t *out, const char **why)
+{
+    ndd_buf_clear(out);
+    int rc = ndd_buf_reserve(out, n);
+    if (rc)
+        return rc;
+    long m = j_decode(p, n, out->data);
+    if (m < 0) {
+        if (why)
+            *why = J_ESCAPE;
+        out->data[0] = '\0';
+        return NDD_ERR_FORMAT;
+    }
+    out->len = (size_t)m;
+    out->data[out->len] = '\0';
+    return NDD_OK;
+}

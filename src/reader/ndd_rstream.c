@@ -1,0 +1,445 @@
+/* ndd_rstream.c - see ndd_rstream.h */
+#include "ndd_rstream.h"
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <zstd_errors.h>
+
+#define RS_IN_MAX (1u << 20)        /* compressed input buffer */
+#define RS_IN_MIN (64u << 10)
+#define RS_SCAN (64u << 10)         /* scan chunk when looking for the next member */
+#define RS_PROBE_OUT (256u << 10)   /* a candidate member must decode this much (or end) */
+#define RS_PROBE_IN (8u << 20)      /* ... reading at most this much input */
+
+static ssize_t rs_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+    for (;;) {
+        ssize_t k = pread(fd, buf, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        return k;
+    }
+}
+
+void ndd_rstream_close(ndd_rstream_t *s)
+{
+    int e = errno;
+    free(s->w);
+    free(s->in);
+    free(s->scratch);
+    if (s->z_ready)
+        inflateEnd(&s->z);
+    ZSTD_freeDCtx(s->zd);
+    if (s->fd >= 0)
+        close(s->fd);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    errno = e;
+}
+
+int ndd_rstream_open(ndd_rstream_t *s, const char *path, size_t init_cap, size_t max_cap)
+{
+    int rc = NDD_OK;
+    memset(s, 0, sizeof *s);
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0)
+        return NDD_ERR_IO;
+    unsigned char m[4] = {0, 0, 0, 0};
+    ssize_t k = rs_pread(s->fd, m, 4, 0);
+    if (k < 0) {
+        rc = NDD_ERR_IO;
+        goto out;
+    }
+    if (k >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+        s->comp = NDD_RS_GZIP;
+    else if (k >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
+        s->comp = NDD_RS_ZSTD;
+    else
+        s->comp = NDD_RS_PLAIN;
+
+    if (max_cap < 256)
+        max_cap = 256;
+    if (init_cap < 256)
+        init_cap = 256;
+    if (init_cap > max_cap)
+        init_cap = max_cap;
+    s->max_cap = max_cap;
+    s->cap = init_cap;
+    s->w = malloc(s->cap);
+    if (!s->w) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    s->w[0] = '\0';
+    if (s->comp != NDD_RS_PLAIN) {
+        s->in_cap = init_cap < RS_IN_MIN ? RS_IN_MIN : init_cap > RS_IN_MAX ? RS_IN_MAX : init_cap;
+        s->in = malloc(s->in_cap);
+        if (!s->in) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+    }
+    if (s->comp == NDD_RS_GZIP) {
+        if (inflateInit2(&s->z, 15 + 32) != Z_OK) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        s->z_ready = 1;
+    } else if (s->comp == NDD_RS_ZSTD) {
+        s->zd = ZSTD_createDCtx();
+        if (!s->zd) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        ZSTD_DCtx_setParameter(s->zd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
+    }
+out:
+    if (rc)
+        ndd_rstream_close(s);
+    return rc;
+}
+
+int ndd_rstream_seek(ndd_rstream_t *s, uint64_t off)
+{
+    if (s->comp != NDD_RS_PLAIN)
+        return NDD_ERR_INVAL;
+    s->pos = s->len = 0;
+    s->base = off;
+    s->file_off = off;
+    s->eof = 0;
+    return NDD_OK;
+}
+
+/* ---- compressed input ---- */
+
+/* Reads more compressed input, keeping the unread tail. */
+static int rs_in_more(ndd_rstream_t *s)
+{
+    if (s->in_pos > 0) {
+        memmove(s->in, s->in + s->in_pos, s->in_len - s->in_pos);
+        s->in_off += s->in_pos;
+        s->in_len -= s->in_pos;
+        s->in_pos = 0;
+    }
+    if (s->in_len == s->in_cap || s->in_eof)
+        return NDD_OK;
+    ssize_t k = rs_pread(s->fd, s->in + s->in_len, s->in_cap - s->in_len, s->in_off + s->in_len);
+    if (k < 0)
+        return NDD_ERR_IO;
+    if (k == 0)
+        s->in_eof = 1;
+    s->in_len += (size_t)k;
+    return NDD_OK;
+}
+
+static int rs_is_magic(const ndd_rstream_t *s, const unsigned char *b)
+{
+    if (s->comp == NDD_RS_GZIP)
+        return b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 && (b[3] & 0xE0) == 0;
+    return b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd;
+}
+
+/* Does a member/frame starting at file offset off decode (RS_PROBE_OUT bytes,
+ * or its end, or the end of the file without error)? 1 yes, 0 no, <0 error.
+ * Uses s->in and the decoder state, which the caller discards afterwards. */
+static int rs_probe(ndd_rstream_t *s, uint64_t off)
+{
+    unsigned char *out = s->scratch + RS_SCAN;
+    size_t total_out = 0, total_in = 0;
+    if (s->comp == NDD_RS_GZIP)
+        inflateReset(&s->z);
+    else
+        ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+    for (;;) {
+        ssize_t k = rs_pread(s->fd, s->in, s->in_cap, off);
+        if (k < 0)
+            return NDD_ERR_IO;
+        if (k == 0)
+            return 1; /* decodes up to the end of the file: a (truncated) member */
+        off += (uint64_t)k;
+        total_in += (size_t)k;
+        if (s->comp == NDD_RS_GZIP) {
+            s->z.next_in = s->in;
+            s->z.avail_in = (uInt)k;
+            while (s->z.avail_in > 0) {
+                s->z.next_out = out;
+                s->z.avail_out = RS_PROBE_OUT / 4;
+                int ret = inflate(&s->z, Z_NO_FLUSH);
+                total_out += RS_PROBE_OUT / 4 - s->z.avail_out;
+                if (ret == Z_STREAM_END)
+                    return 1;
+                if (ret == Z_MEM_ERROR)
+                    return NDD_ERR_NOMEM;
+                if (ret != Z_OK && ret != Z_BUF_ERROR)
+                    return 0;
+                if (total_out >= RS_PROBE_OUT)
+                    return 1;
+            }
+        } else {
+            ZSTD_inBuffer ib = {s->in, (size_t)k, 0};
+            while (ib.pos < ib.size) {
+                ZSTD_outBuffer ob = {out, RS_PROBE_OUT / 4, 0};
+                size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
+                if (ZSTD_isError(r))
+                    return ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation ? NDD_ERR_NOMEM : 0;
+                total_out += ob.pos;
+                if (r == 0 || total_out >= RS_PROBE_OUT)
+                    return 1;
+            }
+        }
+        if (total_in >= RS_PROBE_IN)
+            return 1;
+    }
+}
+
+/* First offset >= from where a member/frame that decodes begins. */
+static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
+{
+    *found = 0;
+    if (!s->scratch) {
+        s->scratch = malloc(RS_SCAN + RS_PROBE_OUT / 4);
+        if (!s->scratch)
+            return NDD_ERR_NOMEM;
+    }
+    unsigned char *buf = s->scratch;
+    const unsigned char first = s->comp == NDD_RS_GZIP ? 0x1f : 0x28;
+    uint64_t off = from;
+    for (;;) {
+        ssize_t k = rs_pread(s->fd, buf, RS_SCAN, off);
+        if (k < 0)
+            return NDD_ERR_IO;
+        if (k < 4)
+            return NDD_OK;
+        size_t n = (size_t)k, i = 0;
+        while (i + 4 <= n) {
+            const unsigned char *p = memchr(buf + i, first, n - 3 - i);
+            if (!p)
+                break;
+            i = (size_t)(p - buf);
+            if (rs_is_magic(s, p)) {
+                uint64_t at = off + i;
+                int ok = rs_probe(s, at);
+                if (ok < 0)
+                    return ok;
+                if (ok) {
+                    *cand = at;
+                    *found = 1;
+                    return NDD_OK;
+                }
+                /* rs_probe clobbered buf? no: it uses scratch + RS_SCAN and s->in */
+            }
+            i++;
+        }
+        off += n - 3;
+    }
+}
+
+/* Damage at the current member/frame. kind 0: input ended inside it;
+ * 1: decoder error; 2: bytes that are no member at a member boundary. */
+static int rs_damage(ndd_rstream_t *s, int kind, uint64_t scan_from)
+{
+    uint64_t err_pos = s->in_off + s->in_pos;
+    uint64_t cand = 0;
+    int found = 0;
+    int rc = rs_scan(s, scan_from, &cand, &found);
+    if (rc < 0)
+        return rc;
+    int gz = s->comp == NDD_RS_GZIP;
+    s->brk = 1;
+    s->resume_ok = found;
+    s->resume_at = cand;
+    s->in_unit = 0;
+    /* A decodable member starting before the point where the decoder failed
+     * means the failing member was cut short by it. */
+    if (kind == 0 || (kind == 1 && found && cand < err_pos))
+        s->brk_reason = gz ? "truncated gzip member" : "truncated zstd frame";
+    else
+        s->brk_reason = gz ? "corrupt gzip data" : "corrupt zstd data";
+    return NDD_OK;
+}
+
+/* At a member/frame boundary: skips zero padding, checks the gzip magic. */
+static int rs_unit_start(ndd_rstream_t *s)
+{
+    int rc;
+    for (;;) {
+        while (s->in_pos < s->in_len && s->in[s->in_pos] == 0)
+            s->in_pos++;
+        if (s->in_pos < s->in_len)
+            break;
+        if (s->in_eof) {
+            s->eof = 1;
+            return NDD_OK;
+        }
+        if ((rc = rs_in_more(s)) < 0)
+            return rc;
+    }
+    if (s->comp == NDD_RS_GZIP) {
+        if (s->in_len - s->in_pos < 2 && !s->in_eof && (rc = rs_in_more(s)) < 0)
+            return rc;
+        const unsigned char *p = s->in + s->in_pos;
+        if (s->in_len - s->in_pos < 2 || p[0] != 0x1f || p[1] != 0x8b)
+            return rs_damage(s, 2, s->in_off + s->in_pos);
+        inflateReset(&s->z);
+    }
+    s->unit_start = s->in_off + s->in_pos;
+    s->in_unit = 1;
+    return NDD_OK;
+}
+
+static int rs_decode(ndd_rstream_t *s)
+{
+    int rc;
+    if (s->in_pos == s->in_len && !s->in_eof && (rc = rs_in_more(s)) < 0)
+        return rc;
+    if (!s->in_unit) {
+        if ((rc = rs_unit_start(s)) < 0)
+            return rc;
+        if (s->eof || s->brk)
+            return NDD_OK;
+    }
+    size_t len0 = s->len, in0 = s->in_pos;
+    size_t room = s->cap - 1 - s->len;
+    if (s->comp == NDD_RS_GZIP) {
+        s->z.next_in = s->in + s->in_pos;
+        s->z.avail_in = (uInt)(s->in_len - s->in_pos);
+        s->z.next_out = (Bytef *)(s->w + s->len);
+        s->z.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
+        int ret = inflate(&s->z, Z_NO_FLUSH);
+        s->in_pos = s->in_len - s->z.avail_in;
+        s->len = (size_t)((char *)s->z.next_out - s->w);
+        if (ret == Z_STREAM_END) {
+            s->in_unit = 0;
+            return NDD_OK;
+        }
+        if (ret == Z_MEM_ERROR)
+            return NDD_ERR_NOMEM;
+        if (ret != Z_OK && ret != Z_BUF_ERROR)
+            return rs_damage(s, 1, s->unit_start + 1);
+    } else {
+        ZSTD_inBuffer ib = {s->in, s->in_len, s->in_pos};
+        ZSTD_outBuffer ob = {s->w, s->cap - 1, s->len};
+        size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
+        s->in_pos = ib.pos;
+        s->len = ob.pos;
+        if (ZSTD_isError(r)) {
+            if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
+                return NDD_ERR_NOMEM;
+            return rs_damage(s, 1, s->unit_start + 1);
+        }
+        if (r == 0) {
+            s->in_unit = 0;
+            return NDD_OK;
+        }
+    }
+    if (s->len == len0 && s->in_pos == in0) {
+        /* no progress: the decoder wants input that is not there */
+        if (s->in_eof)
+            return rs_damage(s, 0, s->unit_start + 1);
+        if ((rc = rs_in_more(s)) < 0)
+            return rc;
+    }
+    return NDD_OK;
+}
+
+static int rs_plain(ndd_rstream_t *s)
+{
+    ssize_t k = rs_pread(s->fd, s->w + s->len, s->cap - 1 - s->len, s->file_off);
+    if (k < 0)
+        return NDD_ERR_IO;
+    if (k == 0)
+        s->eof = 1;
+    s->len += (size_t)k;
+    s->file_off += (uint64_t)k;
+    return NDD_OK;
+}
+
+int ndd_rstream_fill(ndd_rstream_t *s, size_t need)
+{
+    if (s->len - s->pos >= need)
+        return NDD_RS_OK;
+    if (s->brk)
+        return NDD_RS_BREAK;
+    if (s->eof)
+        return NDD_RS_EOF;
+    if (need >= s->max_cap)
+        return NDD_ERR_LIMIT;
+    if (s->pos > 0) {
+        memmove(s->w, s->w + s->pos, s->len - s->pos);
+        s->base += s->pos;
+        s->len -= s->pos;
+        s->pos = 0;
+    }
+    /* grow when the request does not fit or the free room got small */
+    if (need + 1 > s->cap || (s->cap - 1 - s->len < s->cap / 4 && s->cap < s->max_cap)) {
+        size_t cap = s->cap;
+        while (cap < need + 1 || cap - 1 - s->len < cap / 4) {
+            if (cap >= s->max_cap / 2) {
+                cap = s->max_cap;
+                break;
+            }
+            cap *= 2;
+        }
+        char *w = realloc(s->w, cap);
+        if (!w)
+            return NDD_ERR_NOMEM;
+        s->w = w;
+        s->cap = cap;
+    }
+    while (s->len - s->pos < need) {
+        if (s->brk)
+            return NDD_RS_BREAK;
+        if (s->eof)
+            return NDD_RS_EOF;
+        int rc = s->comp == NDD_RS_PLAIN ? rs_plain(s) : rs_decode(s);
+        if (rc < 0)
+            return rc;
+    }
+    return NDD_RS_OK;
+}
+
+int ndd_rstream_resume(ndd_rstream_t *s)
+{
+    if (!s->brk)
+        return NDD_OK;
+    s->brk = 0;
+    s->pos = s->len;
+    if (!s->resume_ok) {
+        s->eof = 1;
+        return NDD_OK;
+    }
+    s->in_off = s->resume_at;
+    s->in_pos = s->in_len = 0;
+    s->in_eof = 0;
+    s->in_unit = 0;
+    if (s->comp == NDD_RS_ZSTD)
+        ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+    return NDD_OK;
+}
+
+int ndd_rstream_sniff(const char *path, char *buf, size_t cap, size_t *n, int *comp)
+{
+    ndd_rstream_t s;
+    *n = 0;
+    int rc = ndd_rstream_open(&s, path, 64u << 10, (64u << 10) + cap + 1);
+    if (rc)
+        return rc;
+    *comp = s.comp;
+    rc = ndd_rstream_fill(&s, cap);
+    if (rc >= 0) {
+        size_t k = ndd_rstream_avail(&s);
+        if (k > cap)
+            k = cap;
+        memcpy(buf, ndd_rstream_ptr(&s), k);
+        *n = k;
+        rc = NDD_OK;
+    }
+    ndd_rstream_close(&s);
+    return rc;
+}

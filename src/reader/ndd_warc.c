@@ -1,0 +1,613 @@
+/* ndd_warc.c - WARC / WET records (ISO 28500, WARC/0.x and 1.x headers).
+ *
+ * A record is "WARC/x.y" CRLF, header lines, CRLF, Content-Length bytes of
+ * block, CRLF CRLF. The record is trusted only when its end is followed by
+ * that trailer and then the end of data or the next "WARC/" line; otherwise
+ * it is rejected ("WARC record length mismatch") and reading resynchronises
+ * at the next line starting with "WARC/" after the record's header.
+ * response (HTTP payload), resource (text/html) and conversion (WET text)
+ * records give documents; other record types are skipped. */
+#include "ndd_reader_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WARC_MAX_HEADER ((size_t)256 << 10)
+#define WARC_MAX_PEEK 4096
+
+enum { WH_OK = 0, WH_EOF = 1, WH_BREAK = 2, WH_NOTREC = 3, WH_BADHDR = 4, WH_TRUNC = 5 };
+
+typedef struct {
+    size_t off, n; /* relative to the record start */
+} wspan_t;
+
+typedef struct {
+    size_t hdr_len; /* record start to block start */
+    uint64_t clen;
+    int has_clen;
+    wspan_t type, id, uri, date, ctype;
+} whdr_t;
+
+static int w_trim(const char *p, size_t *a, size_t *b)
+{
+    while (*a < *b && (p[*a] == ' ' || p[*a] == '\t'))
+        (*a)++;
+    while (*b > *a && (p[*b - 1] == ' ' || p[*b - 1] == '\t'))
+        (*b)--;
+    return *b > *a;
+}
+
+/* Skips blank lines, then reads the header at the record start (left at
+ * s->pos). */
+static int w_header(ndd_reader_t *r, whdr_t *h)
+{
+    ndd_rstream_t *s = &r->s;
+    int rc;
+    memset(h, 0, sizeof *h);
+    for (;;) {
+        size_t a = ndd_rstream_avail(s), i = 0;
+        const char *p = ndd_rstream_ptr(s);
+        while (i < a && (p[i] == '\r' || p[i] == '\n'))
+            i++;
+        s->pos += i;
+        if (i < a)
+            break;
+        rc = ndd_rstream_fill(s, 1);
+        if (rc == NDD_RS_EOF)
+            return WH_EOF;
+        if (rc == NDD_RS_BREAK)
+            return WH_BREAK;
+        if (rc < 0)
+            return rc;
+    }
+    size_t i = 0;
+    int first = 1;
+    for (;;) {
+        const char *p = ndd_rstream_ptr(s);
+        size_t a = ndd_rstream_avail(s);
+        const char *nl = memchr(p + i, '\n', a - i);
+        if (!nl) {
+            if (first && a >= 5 && memcmp(p, "WARC/", 5) != 0)
+                return WH_NOTREC;
+            if (a >= WARC_MAX_HEADER)
+                return first ? WH_NOTREC : WH_BADHDR;
+            rc = ndd_rstream_fill(s, a + 1);
+            if (rc == NDD_RS_OK)
+                continue;
+            if (rc == NDD_RS_EOF)
+                return first && (a < 5 ? memcmp(p, "WARC/", a) != 0 : memcmp(p, "WARC/", 5) != 0) ? WH_NOTREC
+                                                                                               : WH_TRUNC;
+            if (rc == NDD_RS_BREAK)
+                return WH_BREAK;
+            return rc;
+        }
+        size_t le = (size_t)(nl - p), ce = le;
+        if (ce > i && p[ce - 1] == '\r')
+            ce--;
+        if (first) {
+            if (ce - i < 5 || memcmp(p + i, "WARC/", 5) != 0)
+                return WH_NOTREC;
+            first = 0;
+        } else if (ce == i) {
+            h->hdr_len = le + 1;
+            break;
+        } else if (p[i] != ' ' && p[i] != '\t') {
+            const char *colon = memchr(p + i, ':', ce - i);
+            if (colon) {
+                size_t na = i, nb = (size_t)(colon - p), va = nb + 1, vb = ce;
+                w_trim(p, &na, &nb);
+                w_trim(p, &va, &vb);
+                const char *name = p + na;
+                size_t nn = nb - na;
+                wspan_t v = {va, vb - va};
+                if (ndd_reader_ieq(name, nn, "WARC-Type"))
+                    h->type = v;
+                else if (ndd_reader_ieq(name, nn, "WARC-Record-ID"))
+                    h->id = v;
+                else if (ndd_reader_ieq(name, nn, "WARC-Target-URI"))
+                    h->uri = v;
+                else if (ndd_reader_ieq(name, nn, "WARC-Date"))
+                    h->date = v;
+                else if (ndd_reader_ieq(name, nn, "Content-Type"))
+                    h->ctype = v;
+                else if (ndd_reader_ieq(name, nn, "Content-Length")) {
+                    uint64_t x = 0;
+                    size_t k = va;
+                    if (k == vb)
+                        return WH_BADHDR;
+                    for (; k < vb; k++) {
+                        if (p[k] < '0' || p[k] > '9' || x > (UINT64_MAX - 9) / 10)
+                            return WH_BADHDR;
+                        x = x * 10 + (uint64_t)(p[k] - '0');
+                    }
+                    h->clen = x;
+                    h->has_clen = 1;
+                }
+            }
+        }
+        i = le + 1;
+        if (i >= WARC_MAX_HEADER)
+            return WH_BADHDR;
+    }
+    return h->has_clen ? WH_OK : WH_BADHDR;
+}
+
+/* First "\nWARC/" in p[0..n), or NULL. */
+static const char *w_find(const char *p, size_t n)
+{
+    const char *e = p + n;
+    while (e - p >= 6) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p) - 5);
+        if (!nl)
+            return NULL;
+        if (memcmp(nl + 1, "WARC/", 5) == 0)
+            return nl;
+        p = nl + 1;
+    }
+    return NULL;
+}
+
+/* Moves s->pos to the next line starting with "WARC/" at or after relative
+ * index from (>= 1). NDD_RS_OK, NDD_RS_EOF (none: window emptied),
+ * NDD_RS_BREAK or <0. */
+static int w_resync(ndd_reader_t *r, size_t from)
+{
+    ndd_rstream_t *s = &r->s;
+    size_t st = from - 1;
+    for (;;) {
+        const char *p = ndd_rstream_ptr(s);
+        size_t a = ndd_rstream_avail(s);
+        if (a >= st + 6) {
+            const char *f = w_find(p + st, a - st);
+            if (f) {
+                s->pos += (size_t)(f - p) + 1;
+                return NDD_RS_OK;
+            }
+            s->pos += a - 5;
+            st = 0;
+            a = 5;
+        }
+        int rc = ndd_rstream_fill(s, a + 1);
+        if (rc == NDD_RS_EOF) {
+            s->pos = s->len;
+            return NDD_RS_EOF;
+        }
+        if (rc != NDD_RS_OK)
+            return rc;
+    }
+}
+
+/* Looks for a "WARC/" line in the bytes already held, from relative index
+ * from; moves there and returns 1 when found. */
+static int w_resync_held(ndd_reader_t *r, size_t from)
+{
+    ndd_rstream_t *s = &r->s;
+    const char *p = ndd_rstream_ptr(s);
+    size_t a = ndd_rstream_avail(s), st = from - 1;
+    if (a < st + 6)
+        return 0;
+    const char *f = w_find(p + st, a - st);
+    if (!f)
+        return 0;
+    s->pos += (size_t)(f - p) + 1;
+    return 1;
+}
+
+/* w_resync, and when it meets a break: reject it and resume after it. */
+static int w_resync_rb(ndd_reader_t *r, size_t from)
+{
+    int rc = w_resync(r, from);
+    if (rc == NDD_RS_BREAK) {
+        ndd_reader_reject_emit(r, r->next_ordinal++, ndd_rstream_offset(&r->s), r->s.brk_reason);
+        if ((rc = ndd_rstream_resume(&r->s)) < 0)
+            return rc;
+        r->after_break = 1;
+        return NDD_OK;
+    }
+    return rc < 0 ? rc : NDD_OK;
+}
+
+static int w_crlf_only(const char *p, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (p[i] != '\r' && p[i] != '\n')
+            return 0;
+    return 1;
+}
+
+/* Checks the record end at relative index bend (block fully held). *ok = 1
+ * when followed by CRLF CRLF (or LF LF) and then the end of data, a break
+ * or a "WARC/" line; *next = index after the trailer and blank lines. */
+static int w_trailer(ndd_reader_t *r, size_t bend, int *ok, size_t *next)
+{
+    ndd_rstream_t *s = &r->s;
+    *ok = 0;
+    int rc = ndd_rstream_fill(s, bend + 4);
+    if (rc < 0)
+        return rc;
+    const char *p = ndd_rstream_ptr(s);
+    size_t a = ndd_rstream_avail(s);
+    if (rc != NDD_RS_OK) { /* data ends within the trailer: accept a partial CR/LF trailer */
+        *ok = a >= bend && w_crlf_only(p, bend, a);
+        *next = a;
+        return NDD_OK;
+    }
+    size_t i;
+    if (memcmp(p + bend, "\r\n\r\n", 4) == 0)
+        i = bend + 4;
+    else if (p[bend] == '\n' && p[bend + 1] == '\n')
+        i = bend + 2;
+    else
+        return NDD_OK;
+    for (;;) {
+        rc = ndd_rstream_fill(s, i + 5);
+        if (rc == NDD_ERR_LIMIT) {
+            *ok = 1;
+            *next = i;
+            return NDD_OK;
+        }
+        if (rc < 0)
+            return rc;
+        p = ndd_rstream_ptr(s);
+        a = ndd_rstream_avail(s);
+        while (i < a && (p[i] == '\r' || p[i] == '\n'))
+            i++;
+        *next = i;
+        if (i + 5 <= a) {
+            *ok = memcmp(p + i, "WARC/", 5) == 0;
+            return NDD_OK;
+        }
+        if (rc == NDD_RS_EOF) {
+            *ok = i == a;
+            return NDD_OK;
+        }
+        if (rc == NDD_RS_BREAK || i - bend > WARC_MAX_PEEK) {
+            *ok = 1;
+            return NDD_OK;
+        }
+    }
+}
+
+/* Copies a header value, without surrounding angle brackets. */
+static int w_copy(ndd_buf_t *b, const char *p, size_t n)
+{
+    if (n >= 2 && p[0] == '<' && p[n - 1] == '>') {
+        p++;
+        n -= 2;
+    }
+    ndd_buf_clear(b);
+    int rc = ndd_buf_append(b, p, n);
+    if (rc)
+        return rc;
+    if (!ndd_utf8_valid(b->data, b->len) || memchr(b->data, 0, b->len)) {
+        /* keep ids printable and valid: replace bad bytes by '?' */
+        for (size_t i = 0; i < b->len;) {
+            size_t k = ndd_utf8_valid_prefix(b->data + i, b->len - i);
+            i += k;
+            if (i < b->len)
+                b->data[i++] = '?';
+        }
+        for (size_t i = 0; i < b->len; i++)
+            if (!b->data[i])
+                b->data[i] = '?';
+    }
+    return NDD_OK;
+}
+
+/* HTTP response block b[0..n): status, headers, payload. */
+typedef struct {
+    int status;
+    const char *ct, *te, *ce;
+    size_t ctn, ten, cen;
+    size_t body; /* index of the payload */
+} whttp_t;
+
+static int w_http(const char *b, size_t n, whttp_t *h)
+{
+    memset(h, 0, sizeof *h);
+    const char *nl = memchr(b, '\n', n);
+    if (!nl || n < 5 || memcmp(b, "HTTP/", 5) != 0)
+        return NDD_ERR_FORMAT;
+    const char *sp = memchr(b, ' ', (size_t)(nl - b));
+    if (!sp || nl - sp < 4)
+        return NDD_ERR_FORMAT;
+    int code = 0;
+    for (int k = 1; k <= 3; k++) {
+        if (sp[k] < '0' || sp[k] > '9')
+            return NDD_ERR_FORMAT;
+        code = code * 10 + (sp[k] - '0');
+    }
+    h->status = code;
+    size_t i = (size_t)(nl - b) + 1;
+    for (;;) {
+        if (i >= n)
+            return NDD_ERR_FORMAT; /* no blank line after the headers */
+        nl = memchr(b + i, '\n', n - i);
+        size_t le = nl ? (size_t)(nl - b) : n, ce = le;
+        if (ce > i && b[ce - 1] == '\r')
+            ce--;
+        if (ce == i) {
+            if (!nl)
+                return NDD_ERR_FORMAT;
+            h->body = le + 1;
+            return NDD_OK;
+        }
+        const char *colon = memchr(b + i, ':', ce - i);
+        if (colon) {
+            size_t na = i, nb = (size_t)(colon - b), va = nb + 1, vb = ce;
+            w_trim(b, &na, &nb);
+            w_trim(b, &va, &vb);
+            if (ndd_reader_ieq(b + na, nb - na, "Content-Type")) {
+                h->ct = b + va;
+                h->ctn = vb - va;
+            } else if (ndd_reader_ieq(b + na, nb - na, "Transfer-Encoding")) {
+                h->te = b + va;
+                h->ten = vb - va;
+            } else if (ndd_reader_ieq(b + na, nb - na, "Content-Encoding")) {
+                h->ce = b + va;
+                h->cen = vb - va;
+            }
+        }
+        if (!nl)
+            return NDD_ERR_FORMAT;
+        i = le + 1;
+    }
+}
+
+static int w_contains_ci(const char *p, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    for (size_t i = 0; i + m <= n; i++)
+        if (ndd_reader_ieq(p + i, m, lit))
+            return 1;
+    return 0;
+}
+
+/* Payload of a response/resource record: content type, transfer and
+ * content codings, then the common body checks. */
+static int w_payload(ndd_reader_t *r, char *p, size_t n, const char *ct, size_t ctn, const whttp_t *http,
+                     ndd_doc_t *doc, const char **why)
+{
+    const char *cs;
+    size_t csn;
+    int kind = ndd_reader_ctype(ct, ctn, &cs, &csn);
+    if (kind == -1) {
+        *why = "non-text payload";
+        return NDD_ERR_FORMAT;
+    }
+    int rc;
+    if (http && http->ten && w_contains_ci(http->te, http->ten, "chunked")) {
+        rc = ndd_reader_dechunk(p, n, &r->tmp1);
+        if (rc == NDD_OK) {
+            p = r->tmp1.data;
+            n = r->tmp1.len;
+        } else if (rc != NDD_ERR_FORMAT) {
+            return rc;
+        }
+    }
+    if (http && http->cen && !ndd_reader_ieq(http->ce, http->cen, "identity")) {
+        if (ndd_reader_ieq(http->ce, http->cen, "gzip") || ndd_reader_ieq(http->ce, http->cen, "x-gzip") ||
+            ndd_reader_ieq(http->ce, http->cen, "deflate")) {
+            rc = ndd_reader_inflate(r, p, n, &r->body, r->max_record);
+            if (rc == NDD_ERR_LIMIT) {
+                *why = "document too large";
+                return NDD_ERR_FORMAT;
+            }
+            if (rc == NDD_ERR_FORMAT) {
+                *why = "corrupt content encoding";
+                return rc;
+            }
+            if (rc)
+                return rc;
+            p = r->body.data;
+            n = r->body.len;
+        } else {
+            *why = "unsupported content encoding";
+            return NDD_ERR_FORMAT;
+        }
+    }
+    if (kind == -2) { /* no type given: HTML when it starts with '<' */
+        size_t i = 0;
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        if (n - i >= 3 && (unsigned char)p[i] == 0xEF && (unsigned char)p[i + 1] == 0xBB &&
+            (unsigned char)p[i + 2] == 0xBF)
+            i += 3;
+        kind = i < n && p[i] == '<';
+    }
+    return ndd_reader_payload(r, p, n, kind == 1, cs, csn, doc, why);
+}
+
+/* The block of a good record, at p (p[n] writable). Returns NDD_OK with a
+ * document, 1 when the record type gives none, NDD_ERR_FORMAT with *why. */
+static int w_record(ndd_reader_t *r, const char *rec, const whdr_t *h, char *p, size_t n, ndd_doc_t *doc,
+                    const char **why)
+{
+    const char *type = rec + h->type.off, *ct = rec + h->ctype.off;
+    size_t tn = h->type.n, ctn = h->ctype.n;
+    int rc;
+    if (ndd_reader_ieq(type, tn, "response")) {
+        if ((ctn && ndd_reader_iprefix(ct, ctn, "application/http")) ||
+            (!ctn && n >= 5 && memcmp(p, "HTTP/", 5) == 0)) {
+            whttp_t http;
+            if (w_http(p, n, &http)) {
+                *why = "malformed HTTP response";
+                return NDD_ERR_FORMAT;
+            }
+            if (http.status < 200 || http.status > 299) {
+                *why = "HTTP status not 2xx";
+                return NDD_ERR_FORMAT;
+            }
+            rc = w_payload(r, p + http.body, n - http.body, http.ct, http.ctn, &http, doc, why);
+        } else {
+            rc = w_payload(r, p, n, ct, ctn, NULL, doc, why);
+        }
+    } else if (ndd_reader_ieq(type, tn, "resource")) {
+        const char *cs;
+        size_t csn;
+        if (ndd_reader_ctype(ct, ctn, &cs, &csn) != 1)
+            return 1; /* crawler logs, images, ...: not pages */
+        rc = w_payload(r, p, n, ct, ctn, NULL, doc, why);
+    } else if (ndd_reader_ieq(type, tn, "conversion")) {
+        const char *cs;
+        size_t csn;
+        ndd_reader_ctype(ct, ctn, &cs, &csn);
+        rc = ndd_reader_payload(r, p, n, 0, cs, csn, doc, why);
+    } else {
+        return 1; /* warcinfo, request, metadata, revisit, continuation */
+    }
+    return rc;
+}
+
+int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc)
+{
+    ndd_rstream_t *s = &r->s;
+    int rc;
+    for (;;) {
+        whdr_t h;
+        int wr = w_header(r, &h);
+        uint64_t rec_off = ndd_rstream_offset(s);
+        if (wr < 0)
+            return wr;
+        if (wr == WH_EOF)
+            return NDD_ERR_EOF;
+        if (wr == WH_BREAK) {
+            ndd_reader_reject_emit(r, r->next_ordinal++, rec_off, s->brk_reason);
+            if ((rc = ndd_rstream_resume(s)) < 0)
+                return rc;
+            r->after_break = 1;
+            continue;
+        }
+        if (wr == WH_TRUNC) {
+            ndd_reader_reject_emit(r, r->next_ordinal++, rec_off, "truncated WARC record");
+            s->pos = s->len;
+            continue;
+        }
+        if (wr == WH_NOTREC || wr == WH_BADHDR) {
+            if (wr == WH_BADHDR || !r->after_break)
+                ndd_reader_reject_emit(r, r->next_ordinal++, rec_off,
+                                       wr == WH_BADHDR ? "malformed WARC header" : "malformed WARC record");
+            r->after_break = 0;
+            if ((rc = w_resync_rb(r, 1)) < 0)
+                return rc;
+            continue;
+        }
+        r->after_break = 0;
+        uint64_t ord = r->next_ordinal++;
+        size_t blk = h.hdr_len;
+        int doc_type = ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "response") ||
+                       ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "resource") ||
+                       ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "conversion");
+        int ok = 0;
+        size_t next = 0;
+
+        if (h.clen > r->max_record) {
+            /* too big to hold: stream past it, then check its end */
+            uint64_t left = blk + h.clen;
+            while (left) {
+                size_t a = ndd_rstream_avail(s);
+                if (a == 0) {
+                    rc = ndd_rstream_fill(s, 1);
+                    if (rc == NDD_RS_EOF) {
+                        ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
+                        break;
+                    }
+                    if (rc == NDD_RS_BREAK) {
+                        ndd_reader_reject_emit(r, ord, rec_off, s->brk_reason);
+                        if ((rc = ndd_rstream_resume(s)) < 0)
+                            return rc;
+                        r->after_break = 1;
+                        break;
+                    }
+                    if (rc < 0)
+                        return rc;
+                    continue;
+                }
+                size_t take = (uint64_t)a < left ? a : (size_t)left;
+                s->pos += take;
+                left -= take;
+            }
+            if (left)
+                continue;
+            if ((rc = w_trailer(r, 0, &ok, &next)) < 0)
+                return rc;
+            if (!ok) {
+                ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+                if ((rc = w_resync_rb(r, 1)) < 0)
+                    return rc;
+                continue;
+            }
+            s->pos += next;
+            if (doc_type)
+                ndd_reader_reject_emit(r, ord, rec_off, "document too large");
+            continue;
+        }
+
+        size_t bend = blk + (size_t)h.clen;
+        rc = ndd_rstream_fill(s, bend);
+        if (rc < 0)
+            return rc;
+        if (rc != NDD_RS_OK) {
+            /* the data ends inside the block */
+            if (w_resync_held(r, blk)) {
+                ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+                continue;
+            }
+            if (rc == NDD_RS_EOF) {
+                ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
+                s->pos = s->len;
+            } else {
+                ndd_reader_reject_emit(r, ord, rec_off, s->brk_reason);
+                if ((rc = ndd_rstream_resume(s)) < 0)
+                    return rc;
+                r->after_break = 1;
+            }
+            continue;
+        }
+        if ((rc = w_trailer(r, bend, &ok, &next)) < 0)
+            return rc;
+        if (!ok) {
+            ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+            if ((rc = w_resync_rb(r, blk)) < 0)
+                return rc;
+            continue;
+        }
+        /* a good record: the window holds [pos, pos + next) */
+        char *rec = ndd_rstream_ptr(s);
+        s->pos += next;
+        const char *why = NULL;
+        rc = w_record(r, rec, &h, rec + blk, (size_t)h.clen, doc, &why);
+        if (rc == 1)
+            continue;
+        if (rc == NDD_ERR_FORMAT) {
+            ndd_reader_reject_emit(r, ord, rec_off, why);
+            continue;
+        }
+        if (rc)
+            return rc;
+        if (h.id.n) {
+            if ((rc = w_copy(&r->id, rec + h.id.off, h.id.n)))
+                return rc;
+        } else {
+            char tmp[64];
+            snprintf(tmp, sizeof tmp, "@%llu", (unsigned long long)rec_off);
+            ndd_buf_clear(&r->id);
+            if ((rc = ndd_buf_puts(&r->id, r->name)) || (rc = ndd_buf_puts(&r->id, tmp)))
+                return rc;
+        }
+        ndd_buf_clear(&r->url);
+        ndd_buf_clear(&r->date);
+        if (h.uri.n && (rc = w_copy(&r->url, rec + h.uri.off, h.uri.n)))
+            return rc;
+        if (h.date.n && (rc = w_copy(&r->date, rec + h.date.off, h.date.n)))
+            return rc;
+        doc->id = r->id.data;
+        doc->url = r->url.data ? r->url.data : "";
+        doc->date = r->date.data ? r->date.data : "";
+        doc->file_index = r->file_index;
+        doc->ordinal = ord;
+        doc->offset = rec_off;
+        r->nread++;
+        return NDD_OK;
+    }
+}
