@@ -1,13 +1,708 @@
-/* cmd_signcd.c - 'ndd signcd' (placeholder until its issue lands: exits 1 with a message). */
+/* cmd_signcd.c - 'ndd signcd': every pair of documents with SigNCD <= tau
+ * (paper 000), with the exact P1 pruning and optionally P2, split across MPI
+ * ranks. Output does not depend on the rank count.
+ *
+ * Stages (each ends with ndd_mpi_agree so that all ranks branch alike):
+ *   1. read: each rank reads whole input files (greedy balance by bytes),
+ *      extracts text, computes the signature and C(sig) of each document.
+ *   2. exchange: Allgatherv of (file_index, offset, C, id, sig) records, so
+ *      every rank holds every signature (fine for tens of thousands of
+ *      documents; the gathered bytes must stay below 2 GiB).
+ *   3. compare: documents sorted by (C, doc index); rows split by
+ *      ndd_ncd_split (contiguous, P2-block aligned, balanced by P1 widths);
+ *      each rank runs ndd_ncd_allpairs on its rows.
+ *   4. gather: pairs to rank 0, printed sorted by (doc a, doc b); counters
+ *      summed. */
 #include "ndd_cli.h"
+#include "ndd_mpi.h"
+#include "ndd_ncd.h"
+#include "ndd_reader.h"
+#include "ndd_text.h"
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+typedef struct signcd_opts {
+    const char *outdir;
+    double tau;
+    int no_signature;
+    int p1, p2;
+    size_t p2_block;
+    double p2_slack;
+    int level;
+    size_t cjk_chars;
+    ndd_format_t format;
+    size_t max_doc_bytes;
+    int boilerplate;
+    const char **inputs;
+    size_t ninputs;
+} signcd_opts_t;
+
+/* One document after the exchange. */
+typedef struct signcd_doc {
+    uint32_t file_index;
+    uint64_t offset;
+    uint64_t csize;
+    const char *id;
+    uint32_t id_len;
+    const char *sig;
+    uint32_t sig_len;
+} signcd_doc_t;
+
+typedef struct signcd_reject_ctx {
+    uint64_t n;
+} signcd_reject_ctx_t;
+
+static void signcd_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ndd signcd [options] INPUT...\n"
+            "\n"
+            "Finds every pair of documents whose SigNCD (paper 000: normalized compression\n"
+            "distance of punctuation-spot signatures, zstd) is <= tau, with the exact P1\n"
+            "size-ratio pruning and optionally the P2 triangle-inequality pruning. Under\n"
+            "mpirun the comparisons are split across ranks; the output does not depend on\n"
+            "the rank count. INPUT: JSONL (.jsonl[.gz|.zst]), WARC/WET (.warc[.gz]), .txt,\n"
+            ".html files or directories of them. Document order key: (input file, offset).\n"
+            "\n"
+            "options:\n"
+            "  -o, --output DIR     write DIR/pairs.tsv and DIR/stats.json (default: pairs to\n"
+            "                       stdout, counters to stderr)\n"
+            "  --tau T              duplicate when NCD <= T (default %.1f, paper 000)\n"
+            "  --no-signature       plain NCD on whole documents instead of signatures\n"
+            "  --no-p1              compare every pair (brute force; for benchmarks)\n"
+            "  --p2                 also prune with the triangle inequality (P2)\n"
+            "  --p2-block N         P2 pivots: earlier rows of the same block of N rows (default %d)\n"
+            "  --p2-slack S         P2 skips a pair when |NCD(x,z)-NCD(y,z)| > tau + S (default %.1f)\n"
+            "  --level L            zstd level (default %d)\n"
+            "  --cjk-chars K        CJK rule: characters before a comma (default %d)\n"
+            "  --format F           auto|jsonl|warc|text|html (default auto)\n"
+            "  --max-doc-bytes B    keep the first B bytes of each text (default %d, 0 = all)\n"
+            "  --boilerplate        drop navigation-like HTML blocks (see docs/text.md)\n"
+            "  -h, --help           this help\n"
+            "\n"
+            "pairs.tsv: id_a <TAB> id_b <TAB> ncd (%%.6f), sorted by document order, a before b.\n"
+            "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n",
+            NDD_NCD_DEFAULT_TAU, NDD_NCD_DEFAULT_P2_BLOCK, NDD_NCD_DEFAULT_P2_SLACK, NDD_NCD_DEFAULT_LEVEL,
+            NDD_NCD_DEFAULT_CJK_CHARS, NDD_TEXT_DEFAULT_MAX_BYTES);
+}
+
+/* Local. Parses argv; returns 0, or NDD_EXIT_USAGE after printing (rank 0). */
+static int signcd_parse(int argc, char **argv, signcd_opts_t *o, int *help)
+{
+    const char *cmd = "signcd";
+    int quiet = ndd_mpi_rank() != 0;
+    memset(o, 0, sizeof *o);
+    o->tau = NDD_NCD_DEFAULT_TAU;
+    o->p1 = 1;
+    o->p2_block = NDD_NCD_DEFAULT_P2_BLOCK;
+    o->p2_slack = NDD_NCD_DEFAULT_P2_SLACK;
+    o->level = NDD_NCD_DEFAULT_LEVEL;
+    o->cjk_chars = NDD_NCD_DEFAULT_CJK_CHARS;
+    o->format = NDD_FMT_AUTO;
+    o->max_doc_bytes = NDD_TEXT_DEFAULT_MAX_BYTES;
+    *help = 0;
+    o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
+    if (!o->inputs)
+        return NDD_EXIT_RUNTIME;
+#define SIGNCD_ERR(...) (quiet ? NDD_EXIT_USAGE : ndd_cli_usage_error(cmd, __VA_ARGS__))
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long lv;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            *help = 1;
+            return 0;
+        } else if (!strcmp(a, "--")) {
+            for (i++; i < argc; i++)
+                o->inputs[o->ninputs++] = argv[i];
+        } else if (!strcmp(a, "--no-signature")) {
+            o->no_signature = 1;
+        } else if (!strcmp(a, "--no-p1")) {
+            o->p1 = 0;
+        } else if (!strcmp(a, "--p2")) {
+            o->p2 = 1;
+        } else if (!strcmp(a, "--boilerplate")) {
+            o->boilerplate = 1;
+        } else if (a[0] == '-' && a[1]) {
+            if (!v)
+                return SIGNCD_ERR("option %s needs a value", a);
+            i++;
+            if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+                o->outdir = v;
+            } else if (!strcmp(a, "--tau")) {
+                if (ndd_cli_parse_double(v, &o->tau) || !(o->tau >= 0.0 && o->tau <= 1.0))
+                    return SIGNCD_ERR("--tau wants a number in [0, 1], not '%s'", v);
+            } else if (!strcmp(a, "--p2-block")) {
+                if (ndd_cli_parse_long(v, 1, 1 << 20, &lv))
+                    return SIGNCD_ERR("--p2-block wants an integer in [1, 1048576], not '%s'", v);
+                o->p2_block = (size_t)lv;
+            } else if (!strcmp(a, "--p2-slack")) {
+                if (ndd_cli_parse_double(v, &o->p2_slack) || !(o->p2_slack >= 0.0 && o->p2_slack <= 1.0))
+                    return SIGNCD_ERR("--p2-slack wants a number in [0, 1], not '%s'", v);
+            } else if (!strcmp(a, "--level")) {
+                if (ndd_cli_parse_long(v, -50, 22, &lv) || lv == 0)
+                    return SIGNCD_ERR("--level wants a zstd level in [-50, 22] other than 0, not '%s'", v);
+                o->level = (int)lv;
+            } else if (!strcmp(a, "--cjk-chars")) {
+                if (ndd_cli_parse_long(v, 1, 1 << 20, &lv))
+                    return SIGNCD_ERR("--cjk-chars wants an integer >= 1, not '%s'", v);
+                o->cjk_chars = (size_t)lv;
+            } else if (!strcmp(a, "--max-doc-bytes")) {
+                if (ndd_cli_parse_size(v, &o->max_doc_bytes))
+                    return SIGNCD_ERR("--max-doc-bytes wants a size, not '%s'", v);
+            } else if (!strcmp(a, "--format")) {
+                if (!strcmp(v, "auto"))
+                    o->format = NDD_FMT_AUTO;
+                else if (!strcmp(v, "jsonl"))
+                    o->format = NDD_FMT_JSONL;
+                else if (!strcmp(v, "warc"))
+                    o->format = NDD_FMT_WARC;
+                else if (!strcmp(v, "text"))
+                    o->format = NDD_FMT_TEXT;
+                else if (!strcmp(v, "html"))
+                    o->format = NDD_FMT_HTML;
+                else
+                    return SIGNCD_ERR("--format wants auto|jsonl|warc|text|html, not '%s'", v);
+            } else {
+                return SIGNCD_ERR("unknown option %s", a);
+            }
+        } else {
+            o->inputs[o->ninputs++] = a;
+        }
+    }
+    if (!o->ninputs)
+        return SIGNCD_ERR("no INPUT given");
+#undef SIGNCD_ERR
+    return 0;
+}
+
+static void signcd_on_reject(void *user, const ndd_reject_t *rej)
+{
+    signcd_reject_ctx_t *rc = user;
+    rc->n++;
+    NDD_LOG(2, "signcd: rejected %s record %llu (offset %llu): %s", rej->file,
+            (unsigned long long)rej->ordinal, (unsigned long long)rej->offset, rej->reason);
+}
+
+static int signcd_put(ndd_buf_t *b, const void *p, size_t n) { return ndd_buf_append(b, p, n); }
+
+/* Local. Greedy balance by bytes: files in decreasing size (ties by index)
+ * go to the least loaded rank (ties by rank). owner[i] receives the rank. */
+static int signcd_assign(const ndd_input_t *in, size_t n, int nranks, int *owner)
+{
+    size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    uint64_t *load = calloc((size_t)nranks, sizeof *load);
+    if (!ord || !load) {
+        free(ord);
+        free(load);
+        return NDD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        ord[i] = i;
+    for (size_t i = 1; i < n; i++) { /* insertion sort: few files */
+        size_t t = ord[i], j = i;
+        while (j > 0 && (in[ord[j - 1]].size < in[t].size ||
+                         (in[ord[j - 1]].size == in[t].size && ord[j - 1] > t))) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = t;
+    }
+    for (size_t k = 0; k < n; k++) {
+        int best = 0;
+        for (int r = 1; r < nranks; r++)
+            if (load[r] < load[best])
+                best = r;
+        owner[ord[k]] = best;
+        load[best] += in[ord[k]].size + 1;
+    }
+    free(ord);
+    free(load);
+    return NDD_OK;
+}
+
+/* Local. Reads this rank's files and appends one record per document to
+ * recs: u32 file_index, u64 offset, u64 csize, u32 id_len, u32 sig_len, id, sig. */
+static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin, const int *owner,
+                       ndd_buf_t *recs, uint64_t *ndocs, uint64_t *nrej, uint64_t *text_bytes,
+                       uint64_t *sig_bytes)
+{
+    ndd_ncd_ctx_t *ctx = NULL;
+    ndd_reader_t *rd = NULL;
+    ndd_buf_t text = NDD_BUF_INIT, sig = NDD_BUF_INIT;
+    ndd_text_opts_t to;
+    ndd_ncd_sig_opts_t so;
+    signcd_reject_ctx_t rej = {0};
+    int me = ndd_mpi_rank();
+    int rc;
+
+    ndd_text_opts_default(&to);
+    to.max_bytes = o->max_doc_bytes;
+    to.boilerplate = o->boilerplate;
+    ndd_ncd_sig_opts_default(&so);
+    so.cjk_max_chars = o->cjk_chars;
+    if ((rc = ndd_ncd_ctx_create(&ctx, o->level)))
+        goto out;
+    for (size_t f = 0; f < nin; f++) {
+        if (owner[f] != me)
+            continue;
+        if ((rc = ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, signcd_on_reject, &rej))) {
+            NDD_LOG(0, "signcd: cannot open %s: %s", in[f].name, ndd_strerror(rc));
+            goto out;
+        }
+        for (;;) {
+            ndd_doc_t d;
+            rc = ndd_reader_next(rd, &d);
+            if (rc == NDD_ERR_EOF)
+                break;
+            if (rc) {
+                NDD_LOG(0, "signcd: reading %s: %s", in[f].name, ndd_strerror(rc));
+                goto out;
+            }
+            rc = d.is_html ? ndd_text_from_html(d.body, d.body_len, &to, &text)
+                           : ndd_text_from_plain(d.body, d.body_len, &to, &text);
+            if (rc)
+                goto out;
+            if (o->no_signature) {
+                ndd_buf_clear(&sig);
+                rc = ndd_buf_append(&sig, text.data, text.len);
+            } else {
+                rc = ndd_ncd_signature_ex(text.data, text.len, &so, &sig, NULL);
+            }
+            if (rc)
+                goto out;
+            size_t cs;
+            if ((rc = ndd_ncd_csize(ctx, sig.data, sig.len, &cs)))
+                goto out;
+            size_t idlen = strlen(d.id);
+            if (idlen > UINT32_MAX || sig.len > UINT32_MAX) {
+                rc = NDD_ERR_LIMIT;
+                goto out;
+            }
+            uint32_t fi = d.file_index, il = (uint32_t)idlen, sl = (uint32_t)sig.len;
+            uint64_t off = d.offset, c64 = cs;
+            if ((rc = signcd_put(recs, &fi, sizeof fi)) || (rc = signcd_put(recs, &off, sizeof off)) ||
+                (rc = signcd_put(recs, &c64, sizeof c64)) || (rc = signcd_put(recs, &il, sizeof il)) ||
+                (rc = signcd_put(recs, &sl, sizeof sl)) || (rc = signcd_put(recs, d.id, idlen)) ||
+                (rc = signcd_put(recs, sig.data, sig.len)))
+                goto out;
+            (*ndocs)++;
+            *text_bytes += text.len;
+            *sig_bytes += sig.len;
+        }
+        rc = NDD_OK;
+        ndd_reader_free(rd);
+        rd = NULL;
+    }
+out:
+    *nrej = rej.n;
+    ndd_reader_free(rd);
+    ndd_ncd_ctx_free(ctx);
+    ndd_buf_free(&text);
+    ndd_buf_free(&sig);
+    return rc;
+}
+
+/* Collective on MPI_COMM_WORLD. Every rank receives the concatenation of all
+ * ranks' bytes (*all, *nall). */
+static int signcd_allgather(const ndd_buf_t *mine, char **all, size_t *nall)
+{
+    int P = ndd_mpi_size();
+    int rc = NDD_OK;
+    int *counts = calloc((size_t)P, sizeof *counts), *displs = calloc((size_t)P, sizeof *displs);
+    long long mylen = (long long)mine->len, *lens = calloc((size_t)P, sizeof *lens);
+    *all = NULL;
+    *nall = 0;
+    if (!counts || !displs || !lens) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    if (MPI_Allgather(&mylen, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rc = NDD_ERR_INTERNAL;
+        goto out;
+    }
+    long long total = 0;
+    for (int r = 0; r < P; r++) {
+        if (lens[r] > INT_MAX || total + lens[r] > INT_MAX) {
+            rc = NDD_ERR_LIMIT; /* same decision on every rank: all see the same lens */
+            goto out;
+        }
+        counts[r] = (int)lens[r];
+        displs[r] = (int)total;
+        total += lens[r];
+    }
+    *all = malloc((size_t)total + 1);
+    if (!*all) {
+        MPI_Abort(MPI_COMM_WORLD, NDD_EXIT_RUNTIME);
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    if (MPI_Allgatherv(mine->len ? mine->data : *all, counts[ndd_mpi_rank()], MPI_BYTE, *all, counts, displs,
+                       MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rc = NDD_ERR_INTERNAL;
+        goto out;
+    }
+    *nall = (size_t)total;
+out:
+    free(counts);
+    free(displs);
+    free(lens);
+    if (rc) {
+        free(*all);
+        *all = NULL;
+    }
+    return rc;
+}
+
+static int signcd_doc_cmp(const void *pa, const void *pb)
+{
+    const signcd_doc_t *a = pa, *b = pb;
+    if (a->file_index != b->file_index)
+        return a->file_index < b->file_index ? -1 : 1;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return 0;
+}
+
+/* Local. Parses the gathered records into docs sorted by (file_index, offset). */
+static int signcd_parse_records(const char *all, size_t nall, uint64_t ndocs, signcd_doc_t **docs)
+{
+    signcd_doc_t *d = calloc(ndocs ? ndocs : 1, sizeof *d);
+    size_t p = 0;
+    if (!d)
+        return NDD_ERR_NOMEM;
+    for (uint64_t k = 0; k < ndocs; k++) {
+        uint32_t il, sl;
+        if (nall - p < 28) {
+            free(d);
+            return NDD_ERR_INTERNAL;
+        }
+        memcpy(&d[k].file_index, all + p, 4);
+        memcpy(&d[k].offset, all + p + 4, 8);
+        memcpy(&d[k].csize, all + p + 12, 8);
+        memcpy(&il, all + p + 20, 4);
+        memcpy(&sl, all + p + 24, 4);
+        p += 28;
+        if (nall - p < (size_t)il + sl) {
+            free(d);
+            return NDD_ERR_INTERNAL;
+        }
+        d[k].id = all + p;
+        d[k].id_len = il;
+        d[k].sig = all + p + il;
+        d[k].sig_len = sl;
+        p += (size_t)il + sl;
+    }
+    if (p != nall) {
+        free(d);
+        return NDD_ERR_INTERNAL;
+    }
+    qsort(d, ndocs, sizeof *d, signcd_doc_cmp);
+    *docs = d;
+    return NDD_OK;
+}
+
+typedef struct signcd_pair {
+    uint64_t a, b; /* doc indices, a < b */
+    double ncd;
+} signcd_pair_t;
+
+static int signcd_pair_cmp(const void *pa, const void *pb)
+{
+    const signcd_pair_t *a = pa, *b = pb;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return 0;
+}
+
+/* Collective. Gathers the pairs of every rank to rank 0 (*all, *nall there). */
+static int signcd_gather_pairs(const signcd_pair_t *mine, size_t n, signcd_pair_t **all, size_t *nall)
+{
+    int P = ndd_mpi_size(), me = ndd_mpi_rank();
+    int rc = NDD_OK;
+    long long myb = (long long)(n * sizeof *mine), *lens = NULL;
+    int *counts = NULL, *displs = NULL;
+    *all = NULL;
+    *nall = 0;
+    lens = calloc((size_t)P, sizeof *lens);
+    counts = calloc((size_t)P, sizeof *counts);
+    displs = calloc((size_t)P, sizeof *displs);
+    if (!lens || !counts || !displs) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    if (MPI_Allgather(&myb, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rc = NDD_ERR_INTERNAL;
+        goto out;
+    }
+    long long total = 0;
+    for (int r = 0; r < P; r++) {
+        if (lens[r] > INT_MAX || total + lens[r] > INT_MAX) {
+            rc = NDD_ERR_LIMIT;
+            goto out;
+        }
+        counts[r] = (int)lens[r];
+        displs[r] = (int)total;
+        total += lens[r];
+    }
+    if (me == 0) {
+        *all = malloc((size_t)total + sizeof **all);
+        if (!*all)
+            MPI_Abort(MPI_COMM_WORLD, NDD_EXIT_RUNTIME);
+    }
+    if (MPI_Gatherv(n ? (const void *)mine : (const void *)&myb, counts[me], MPI_BYTE, *all, counts, displs,
+                    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rc = NDD_ERR_INTERNAL;
+        goto out;
+    }
+    if (me == 0)
+        *nall = (size_t)total / sizeof **all;
+out:
+    free(lens);
+    free(counts);
+    free(displs);
+    if (rc) {
+        free(*all);
+        *all = NULL;
+    }
+    return rc;
+}
+
+/* Local (rank 0). Writes the pairs as TSV to f. */
+static int signcd_write_pairs(FILE *f, const signcd_doc_t *docs, const signcd_pair_t *pairs, size_t n)
+{
+    ndd_buf_t line = NDD_BUF_INIT;
+    int rc = NDD_OK;
+    for (size_t k = 0; k < n; k++) {
+        char num[64];
+        ndd_buf_clear(&line);
+        snprintf(num, sizeof num, "\t%.6f\n", pairs[k].ncd);
+        if ((rc = ndd_tsv_append_field(&line, docs[pairs[k].a].id, docs[pairs[k].a].id_len)) ||
+            (rc = ndd_buf_putc(&line, '\t')) ||
+            (rc = ndd_tsv_append_field(&line, docs[pairs[k].b].id, docs[pairs[k].b].id_len)) ||
+            (rc = ndd_buf_puts(&line, num)))
+            break;
+        if (fwrite(line.data, 1, line.len, f) != line.len) {
+            rc = NDD_ERR_IO;
+            break;
+        }
+    }
+    ndd_buf_free(&line);
+    return rc;
+}
+
+static FILE *signcd_open_out(const char *dir, const char *name)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+        return NULL;
+    return fopen(path, "w");
+}
 
 int ndd_cmd_signcd(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: ndd signcd ...\n(not available in this build yet)\n");
-        return NDD_EXIT_OK;
+    signcd_opts_t o;
+    int help = 0, ret = NDD_EXIT_RUNTIME, rc;
+    ndd_input_t *in = NULL;
+    size_t nin = 0;
+    int *owner = NULL;
+    ndd_buf_t recs = NDD_BUF_INIT;
+    char *all = NULL;
+    size_t nall = 0;
+    signcd_doc_t *docs = NULL;
+    ndd_ncd_item_t *items = NULL;
+    ndd_ncd_ctx_t *ctx = NULL;
+    ndd_ncd_hits_t hits = {0};
+    signcd_pair_t *mine = NULL, *pairs = NULL;
+    size_t npairs = 0;
+    ndd_ncd_stats_t st = {0, 0, 0, 0, 0};
+    FILE *fp = NULL, *fs = NULL;
+
+    if (ndd_mpi_init(NULL, NULL)) {
+        fprintf(stderr, "ndd signcd: cannot initialise MPI\n");
+        return NDD_EXIT_RUNTIME;
     }
-    fprintf(stderr, "ndd signcd: not available in this build yet\n");
-    return NDD_EXIT_RUNTIME;
+    int me = ndd_mpi_rank(), P = ndd_mpi_size();
+    double t0 = ndd_mpi_now();
+    memset(&o, 0, sizeof o);
+    int prc = signcd_parse(argc, argv, &o, &help);
+    if (help) {
+        if (me == 0)
+            signcd_usage(stdout);
+        ret = NDD_EXIT_OK;
+        goto done;
+    }
+    if (prc) {
+        ret = prc;
+        goto done;
+    }
+
+    /* ---- 1. read, text, signature, C(sig) ---- */
+    const char *bad = NULL;
+    rc = ndd_input_expand(o.inputs, o.ninputs, o.format, &in, &nin, &bad);
+    if (rc) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: %s: %s\n", bad ? bad : "inputs", ndd_strerror(rc));
+        goto done;
+    }
+    owner = calloc(nin ? nin : 1, sizeof *owner);
+    rc = owner ? signcd_assign(in, nin, P, owner) : NDD_ERR_NOMEM;
+    uint64_t loc[4] = {0, 0, 0, 0}; /* docs, rejected, text bytes, signature bytes */
+    if (!rc)
+        rc = signcd_read(&o, in, nin, owner, &recs, &loc[0], &loc[1], &loc[2], &loc[3]);
+    if ((rc = ndd_mpi_agree(rc))) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: reading inputs failed: %s\n", ndd_strerror(rc));
+        goto done;
+    }
+    uint64_t glob[4];
+    if (MPI_Allreduce(loc, glob, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+        goto done;
+    double t_read = ndd_mpi_now() - t0;
+
+    /* ---- 2. exchange ---- */
+    rc = signcd_allgather(&recs, &all, &nall);
+    ndd_buf_free(&recs);
+    if (!rc)
+        rc = signcd_parse_records(all, nall, glob[0], &docs);
+    if ((rc = ndd_mpi_agree(rc))) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: exchanging signatures failed: %s\n", ndd_strerror(rc));
+        goto done;
+    }
+    size_t n = (size_t)glob[0];
+    double t_exch = ndd_mpi_now() - t0 - t_read;
+
+    /* ---- 3. compare ---- */
+    double t_cmp0 = ndd_mpi_now();
+    ndd_ncd_allpairs_opts_t ao;
+    ndd_ncd_allpairs_opts_default(&ao);
+    ao.tau = o.tau;
+    ao.p1 = o.p1;
+    ao.p2 = o.p2;
+    ao.p2_block = o.p2_block;
+    ao.p2_slack = o.p2_slack;
+    items = calloc(n ? n : 1, sizeof *items);
+    rc = items ? ndd_ncd_ctx_create(&ctx, o.level) : NDD_ERR_NOMEM;
+    size_t lo = 0, hi = 0;
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) {
+            items[i].s = docs[i].sig;
+            items[i].len = docs[i].sig_len;
+            items[i].csize = (size_t)docs[i].csize;
+            items[i].key = i;
+        }
+        ndd_ncd_sort(items, n);
+        rc = ndd_ncd_split(items, n, &ao, (size_t)P, (size_t)me, &lo, &hi);
+    }
+    if (!rc)
+        rc = ndd_ncd_allpairs(ctx, items, n, lo, hi, &ao, &hits, &st);
+    if (!rc && hits.n) {
+        mine = malloc(hits.n * sizeof *mine);
+        if (!mine)
+            rc = NDD_ERR_NOMEM;
+        for (size_t k = 0; mine && k < hits.n; k++) {
+            uint64_t a = items[hits.v[k].a].key, b = items[hits.v[k].b].key;
+            mine[k].a = a < b ? a : b;
+            mine[k].b = a < b ? b : a;
+            mine[k].ncd = hits.v[k].ncd;
+        }
+    }
+    double t_cmp = ndd_mpi_now() - t_cmp0;
+    if ((rc = ndd_mpi_agree(rc))) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: comparing failed: %s\n", ndd_strerror(rc));
+        goto done;
+    }
+
+    /* ---- 4. gather pairs and counters ---- */
+    uint64_t cl[5] = {st.pairs, st.compared, st.pruned_p1, st.pruned_p2, st.found}, cg[5];
+    double tl[2] = {t_cmp, -t_cmp}, tg[2];
+    if (MPI_Reduce(cl, cg, 5, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        MPI_Reduce(tl, tg, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        goto done;
+    rc = signcd_gather_pairs(mine, mine ? hits.n : 0, &pairs, &npairs);
+    if ((rc = ndd_mpi_agree(rc))) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: gathering pairs failed: %s\n", ndd_strerror(rc));
+        goto done;
+    }
+    rc = NDD_OK;
+    if (me == 0) {
+        qsort(pairs, npairs, sizeof *pairs, signcd_pair_cmp);
+        double t_total = ndd_mpi_now() - t0;
+        if (o.outdir) {
+            if (mkdir(o.outdir, 0777) && errno != EEXIST)
+                rc = NDD_ERR_IO;
+            if (!rc && (!(fp = signcd_open_out(o.outdir, "pairs.tsv")) || !(fs = signcd_open_out(o.outdir, "stats.json"))))
+                rc = NDD_ERR_IO;
+        }
+        if (!rc)
+            rc = signcd_write_pairs(fp ? fp : stdout, docs, pairs, npairs);
+        if (!rc) {
+            char js[2048];
+            snprintf(js, sizeof js,
+                     "{\"command\":\"signcd\",\"ranks\":%d,\"docs\":%llu,\"rejected\":%llu,"
+                     "\"text_bytes\":%llu,\"sig_bytes\":%llu,\"signature\":%s,\"tau\":%.6f,"
+                     "\"p1\":%s,\"p2\":%s,\"p2_block\":%zu,\"p2_slack\":%.6f,\"zstd_level\":%d,"
+                     "\"cjk_chars\":%zu,\"max_doc_bytes\":%zu,"
+                     "\"pairs\":%llu,\"compared\":%llu,\"pruned_p1\":%llu,\"pruned_p2\":%llu,\"found\":%llu,"
+                     "\"time_read_s\":%.3f,\"time_exchange_s\":%.3f,\"time_compare_max_s\":%.3f,"
+                     "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f}\n",
+                     P, (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)glob[2],
+                     (unsigned long long)glob[3], o.no_signature ? "false" : "true", o.tau, o.p1 ? "true" : "false",
+                     o.p2 ? "true" : "false", o.p2_block, o.p2_slack, o.level, o.cjk_chars, o.max_doc_bytes,
+                     (unsigned long long)cg[0], (unsigned long long)cg[1], (unsigned long long)cg[2],
+                     (unsigned long long)cg[3], (unsigned long long)cg[4], t_read, t_exch, tg[0], -tg[1], t_total);
+            if (fs) {
+                if (fputs(js, fs) == EOF)
+                    rc = NDD_ERR_IO;
+            }
+            fprintf(stderr,
+                    "ndd signcd: %llu docs (%llu rejected), %llu pairs: compared %llu, pruned by P1 %llu, "
+                    "by P2 %llu; %llu with %s <= %.2f; %.3f s on %d rank%s\n",
+                    (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)cg[0],
+                    (unsigned long long)cg[1], (unsigned long long)cg[2], (unsigned long long)cg[3],
+                    (unsigned long long)cg[4], o.no_signature ? "NCD" : "SigNCD", o.tau, t_total, P,
+                    P == 1 ? "" : "s");
+        }
+        if (fp && fclose(fp) && !rc)
+            rc = NDD_ERR_IO;
+        if (fs && fclose(fs) && !rc)
+            rc = NDD_ERR_IO;
+        fp = fs = NULL;
+        if (!rc && fflush(stdout))
+            rc = NDD_ERR_IO;
+        if (rc)
+            fprintf(stderr, "ndd signcd: writing output failed: %s\n", ndd_strerror(rc));
+    }
+    if ((rc = ndd_mpi_agree(rc)))
+        goto done;
+    ret = NDD_EXIT_OK;
+done:
+    if (fp)
+        fclose(fp);
+    if (fs)
+        fclose(fs);
+    free(o.inputs);
+    ndd_input_free(in, nin);
+    free(owner);
+    ndd_buf_free(&recs);
+    free(all);
+    free(docs);
+    free(items);
+    ndd_ncd_ctx_free(ctx);
+    ndd_ncd_hits_free(&hits);
+    free(mine);
+    free(pairs);
+    ndd_mpi_finalize();
+    return ret;
 }

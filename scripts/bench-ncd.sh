@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# SigNCD benchmarks and measurements (paper 000). Prints its figures; the
+# commands and the figures measured go to docs/BENCHMARKS.md ("## SigNCD
+# (bench-ncd)") and docs/signcd.md.
+#
+# usage: scripts/bench-ncd.sh [speed|level|clough|cjk|all]   (default: speed)
+#   speed   all-pairs SigNCD vs whole-document NCD on N Reuters-21578 bodies,
+#           with and without pruning, in one run: wall-time ratios and the
+#           comparisons pruned by P1 / P2
+#   level   zstd level sweep: all-pairs time on the same corpus + Clough quality
+#   clough  Clough & Stevenson: mean SigNCD per category (answer vs its source),
+#           precision / recall of reuse vs non at tau 0.7 and at the best tau,
+#           for SigNCD and whole-text NCD
+#   cjk     zh-fortunes: entries + edited copies, CJK rule K = 1,2,3,4,6,unbounded:
+#           spots per entry, signature size, recall of copies / false pairs at tau 0.7
+# env: NDD_BIN (default build/ndd, built if absent), N (default 3000 documents),
+#      NDD_DATASETS (default ../shared/datasets), RANKS (default 1: mpirun -n RANKS)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-speed}
+N=${N:-3000}
+RANKS=${RANKS:-1}
+DATA=${NDD_DATASETS:-$root/../shared/datasets}
+NDD_BIN=${NDD_BIN:-$root/build/ndd}
+if [ ! -x "$NDD_BIN" ]; then
+  bash "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  NDD_BIN=$root/build/ndd
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run_ndd() { # run_ndd OUTDIR args... ; prints nothing, leaves OUTDIR/{pairs.tsv,stats.json}
+  local out=$1; shift
+  if [ "$RANKS" -gt 1 ]; then
+    mpirun -n "$RANKS" --oversubscribe "$NDD_BIN" signcd -o "$out" "$@" 2>"$out.log"
+  else
+    "$NDD_BIN" signcd -o "$out" "$@" 2>"$out.log"
+  fi
+}
+
+stat() { # stat DIR key
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]+"/stats.json"))[sys.argv[2]])' "$1" "$2"
+}
+
+need() {
+  if [ ! -e "$DATA/$1" ]; then
+    echo "bench-ncd: dataset $DATA/$1 absent: skipped" >&2
+    exit 77
+  fi
+}
+
+# Reuters-21578 bodies -> JSONL (first N non-empty bodies in file order; id = NEWID)
+reuters_jsonl() {
+  need reuters21578
+  python3 - "$DATA/reuters21578" "$N" >"$tmp/reuters.jsonl" <<'EOF'
+import html, json, re, sys
+d, n = sys.argv[1], int(sys.argv[2])
+out = 0
+for k in range(22):
+    s = open('%s/reut2-%03d.sgm' % (d, k), encoding='latin-1').read()
+    for m in re.finditer(r'<REUTERS[^>]*NEWID="(\d+)"[^>]*>(.*?)</REUTERS>', s, re.S):
+        b = re.search(r'<BODY>(.*?)</BODY>', m.group(2), re.S)
+        if not b:
+            continue
+        body = html.unescape(b.group(1)).replace('\x03', '').strip()
+        if not body:
+            continue
+        print(json.dumps({'id': 'reuters-' + m.group(1), 'text': body}, ensure_ascii=False))
+        out += 1
+        if out >= n:
+            sys.exit(0)
+EOF
+  echo "corpus: $(wc -l <"$tmp/reuters.jsonl") Reuters-21578 bodies, $(wc -c <"$tmp/reuters.jsonl") bytes of JSONL"
+}
+
+# Clough -> JSONL (id = file name; Latin-1 files decoded as such)
+clough_jsonl() {
+  need clough
+  python3 - "$DATA/clough" >"$tmp/clough.jsonl" <<'EOF'
+import csv, json, sys
+d = sys.argv[1]
+for row in csv.DictReader(open(d + '/file_information.csv')):
+    raw = open(d + '/' + row['File'], 'rb').read()
+    try:
+        t = raw.decode('utf-8')
+    except UnicodeDecodeError:
+        t = raw.decode('latin-1')
+    print(json.dumps({'id': row['File'], 'text': t}, ensure_ascii=False))
+EOF
+}
+
+clough_eval() { # clough_eval DIR label  (DIR from a --tau 1 run: every pair)
+  python3 - "$DATA/clough" "$1/pairs.tsv" "$2" <<'EOF'
+import csv, sys
+d, pairs, label = sys.argv[1], sys.argv[2], sys.argv[3]
+info = {r['File']: (r['Task'], r['Category']) for r in csv.DictReader(open(d + '/file_information.csv'))}
+ncd = {}
+for line in open(pairs):
+    a, b, v = line.rstrip('\n').split('\t')
+    ncd[(a, b)] = ncd[(b, a)] = float(v)
+vals = []
+for f, (task, cat) in info.items():
+    if cat == 'orig':
+        continue
+    vals.append((cat, ncd.get((f, 'orig_task%s.txt' % task), 1.0)))
+cats = ['cut', 'light', 'heavy', 'non']
+mean = {c: sum(v for k, v in vals if k == c) / sum(1 for k, v in vals if k == c) for c in cats}
+def pr(t):
+    tp = sum(1 for c, v in vals if c != 'non' and v <= t)
+    fp = sum(1 for c, v in vals if c == 'non' and v <= t)
+    fn = sum(1 for c, v in vals if c != 'non' and v > t)
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn)
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+best = max((pr(t / 100.0)[2], t / 100.0) for t in range(1, 101))
+p7, r7, f7 = pr(0.7)
+pb, rb, fb = pr(best[1])
+order = 'yes' if mean['cut'] < mean['light'] < mean['heavy'] < mean['non'] else 'NO'
+print('%-22s mean cut %.3f light %.3f heavy %.3f non %.3f (ordered: %s) | tau 0.70: P %.3f R %.3f F1 %.3f | best tau %.2f: P %.3f R %.3f F1 %.3f'
+      % (label, mean['cut'], mean['light'], mean['heavy'], mean['non'], order, p7, r7, f7, best[1], pb, rb, fb))
+EOF
+}
+
+do_speed() {
+  reuters_jsonl
+  local c="$tmp/reuters.jsonl"
+  echo "ranks: $RANKS; tau 0.7; ndd: $NDD_BIN"
+  printf '%-34s %9s %12s %12s %12s %10s %8s\n' run seconds compared "pruned P1" "pruned P2" found "sig/text"
+  for spec in "sig_p1::" "sig_p1p2:--p2:" "sig_none:--no-p1:" "ncd_p1:--no-signature:" "ncd_p1p2:--no-signature --p2:" "ncd_none:--no-signature --no-p1:"; do
+    local name=${spec%%:*} args=${spec#*:}
+    args=${args%:}
+    # shellcheck disable=SC2086
+    run_ndd "$tmp/$name" $args "$c"
+    local t cmp p1 p2 f sb tb
+    t=$(stat "$tmp/$name" time_total_s); cmp=$(stat "$tmp/$name" compared)
+    p1=$(stat "$tmp/$name" pruned_p1); p2=$(stat "$tmp/$name" pruned_p2); f=$(stat "$tmp/$name" found)
+    sb=$(stat "$tmp/$name" sig_bytes); tb=$(stat "$tmp/$name" text_bytes)
+    eval "T_$name=$t"
+    printf '%-34s %9s %12s %12s %12s %10s %7.1f%%\n' "$name (${args:-defaults})" "$t" "$cmp" "$p1" "$p2" "$f" \
+      "$(python3 -c "print(100.0*$sb/max($tb,1))")"
+  done
+  python3 - "$T_sig_p1" "$T_sig_p1p2" "$T_sig_none" "$T_ncd_p1" "$T_ncd_p1p2" "$T_ncd_none" <<'EOF'
+import sys
+sp1, sp12, snone, np1, np12, nnone = map(float, sys.argv[1:])
+print('wall-time ratios (same run, same corpus):')
+print('  NCD without pruning / SigNCD w/ P1    = %5.2fx   (paper 000, Gold Set: 7.3x)' % (nnone / sp1))
+print('  NCD w/ P1           / SigNCD w/ P1    = %5.2fx' % (np1 / sp1))
+print('  SigNCD w/o pruning  / SigNCD w/ P1    = %5.2fx   (gain of P1)' % (snone / sp1))
+print('  SigNCD w/ P1        / SigNCD w/ P1+P2 = %5.2fx   (gain of P2 on top of P1; < 1 = P2 costs more than it saves)' % (sp1 / sp12))
+EOF
+  # pairs found by SigNCD vs by whole-document NCD (no ground truth on Reuters)
+  python3 - "$tmp/sig_p1/pairs.tsv" "$tmp/ncd_p1/pairs.tsv" <<'EOF'
+import sys
+def load(p):
+    return {tuple(l.split('\t')[:2]) for l in open(p)}
+s, n = load(sys.argv[1]), load(sys.argv[2])
+print('pairs with NCD <= 0.7: SigNCD %d, whole-document NCD %d, both %d' % (len(s), len(n), len(s & n)))
+EOF
+  cmp -s "$tmp/sig_p1/pairs.tsv" "$tmp/sig_p1p2/pairs.tsv" && echo "SigNCD P1+P2 pairs == P1 pairs: yes" || echo "SigNCD P1+P2 pairs == P1 pairs: NO"
+  cmp -s "$tmp/sig_p1/pairs.tsv" "$tmp/sig_none/pairs.tsv" && echo "SigNCD P1 pairs == brute-force pairs: yes" || echo "SigNCD P1 pairs == brute-force pairs: NO"
+  cmp -s "$tmp/ncd_p1/pairs.tsv" "$tmp/ncd_none/pairs.tsv" && echo "NCD P1 pairs == brute-force pairs: yes" || echo "NCD P1 pairs == brute-force pairs: NO"
+}
+
+do_level() {
+  reuters_jsonl
+  clough_jsonl
+  printf '%-6s %10s %10s\n' level "seconds" "found"
+  for l in -5 -1 1 3 6 9 19; do
+    run_ndd "$tmp/lv$l" --level "$l" "$tmp/reuters.jsonl"
+    printf '%-6s %10s %10s\n' "$l" "$(stat "$tmp/lv$l" time_total_s)" "$(stat "$tmp/lv$l" found)"
+  done
+  for l in -5 -1 1 3 6 9 19; do
+    run_ndd "$tmp/cl$l" --level "$l" --tau 1 "$tmp/clough.jsonl"
+    clough_eval "$tmp/cl$l" "clough level $l"
+  done
+}
+
+do_clough() {
+  clough_jsonl
+  run_ndd "$tmp/cl_sig" --tau 1 "$tmp/clough.jsonl"
+  clough_eval "$tmp/cl_sig" "SigNCD"
+  run_ndd "$tmp/cl_ncd" --tau 1 --no-signature "$tmp/clough.jsonl"
+  clough_eval "$tmp/cl_ncd" "whole-text NCD"
+}
+
+do_cjk() {
+  need zh-fortunes
+  local M=${CJK_N:-1500}
+  python3 - "$DATA/zh-fortunes" "$M" >"$tmp/zh.jsonl" <<'EOF'
+import json, random, re, sys
+d, m = sys.argv[1], int(sys.argv[2])
+rng = random.Random(4)
+entries = []
+for f in ('chinese', 'tang300', 'song100'):
+    t = open(d + '/' + f, encoding='utf-8').read()
+    t = re.sub(r'\x1b\[[0-9;]*m', '', t)
+    entries += [e.strip() for e in re.split(r'\n%\n', t) if len(e.strip().encode()) >= 60]
+rng.shuffle(entries)
+entries = entries[:m]
+han = [c for e in entries for c in e if '\u4e00' <= c <= '\u9fff']
+for i, e in enumerate(entries):
+    print(json.dumps({'id': 'e%05d' % i, 'text': e}, ensure_ascii=False))
+    # edited copy: each Han character deleted with p 0.05, replaced with p 0.05
+    out = []
+    for c in e:
+        r = rng.random()
+        if '\u4e00' <= c <= '\u9fff' and r < 0.05:
+            continue
+        out.append(rng.choice(han) if '\u4e00' <= c <= '\u9fff' and r < 0.10 else c)
+    print(json.dumps({'id': 'e%05d-copy' % i, 'text': ''.join(out)}, ensure_ascii=False))
+EOF
+  echo "corpus: $M zh-fortunes entries (>= 60 bytes, shuffled) + one edited copy each (5% Han chars deleted, 5% replaced)"
+  printf '%-10s %10s %12s %14s %14s %10s\n' K "sig/text" "seconds" "copies found" "other pairs" precision
+  for K in 1 2 3 4 6 100000; do
+    run_ndd "$tmp/zh$K" --cjk-chars "$K" "$tmp/zh.jsonl"
+    python3 - "$tmp/zh$K" "$K" "$M" <<'EOF'
+import json, sys
+d, k, m = sys.argv[1], sys.argv[2], int(sys.argv[3])
+st = json.load(open(d + '/stats.json'))
+tp = fp = 0
+for line in open(d + '/pairs.tsv'):
+    a, b, v = line.rstrip('\n').split('\t')
+    if a.replace('-copy', '') == b.replace('-copy', ''):
+        tp += 1
+    else:
+        fp += 1
+print('%-10s %9.1f%% %12.3f %8d/%-5d %14d %10.4f' % (k if k != '100000' else 'unbounded', 100.0 * st['sig_bytes'] / st['text_bytes'],
+      st['time_total_s'], tp, m, fp, tp / max(tp + fp, 1)))
+EOF
+  done
+}
+
+case "$mode" in
+  speed) do_speed ;;
+  level) do_level ;;
+  clough) do_clough ;;
+  cjk) do_cjk ;;
+  all) do_speed; echo; do_clough; echo; do_cjk; echo; do_level ;;
+  *) echo "usage: $0 [speed|level|clough|cjk|all]" >&2; exit 2 ;;
+esac
