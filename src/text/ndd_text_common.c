@@ -280,31 +280,38 @@ void ndd_text_em_utf8(ndd_text_em_t *e, const char *p, size_t k)
     }
 }
 
-/* Replaces every byte that does not start a valid UTF-8 sequence by U+FFFD. */
-static int ndd_text_repair_utf8(ndd_buf_t *b)
+int ndd_text_utf8_repair(const char *s, size_t n, ndd_buf_t *dst)
 {
-    ndd_buf_t t = NDD_BUF_INIT;
     size_t i = 0;
     int rc = NDD_OK;
-    while (i < b->len) {
-        size_t v = ndd_utf8_valid_prefix(b->data + i, b->len - i);
-        if ((rc = ndd_buf_append(&t, b->data + i, v)))
-            goto out;
+    ndd_buf_clear(dst);
+    if ((rc = ndd_buf_reserve(dst, n + 16)))
+        return rc;
+    while (i < n) {
+        size_t v = ndd_utf8_valid_prefix(s + i, n - i);
+        if ((rc = ndd_buf_append(dst, s + i, v)))
+            return rc;
         i += v;
-        if (i < b->len) {
-            if ((rc = ndd_buf_append(&t, "\xEF\xBF\xBD", 3)))
-                goto out;
+        if (i < n) {
+            if ((rc = ndd_buf_append(dst, "\xEF\xBF\xBD", 3)))
+                return rc;
             i++;
         }
     }
-    if ((rc = ndd_buf_reserve(&t, 0)))
-        goto out;
+    return NDD_OK;
+}
+
+static int ndd_text_repair_utf8(ndd_buf_t *b)
+{
+    ndd_buf_t t = NDD_BUF_INIT;
+    int rc = ndd_text_utf8_repair(b->data, b->len, &t);
+    if (rc) {
+        ndd_buf_free(&t);
+        return rc;
+    }
     ndd_buf_free(b);
     *b = t;
-    t.data = NULL;
-out:
-    ndd_buf_free(&t);
-    return rc;
+    return NDD_OK;
 }
 
 int ndd_text_em_finish(ndd_text_em_t *e, size_t max_bytes)

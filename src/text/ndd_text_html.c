@@ -23,6 +23,7 @@
 #define CP NDD_TAG_CLOSE_P
 #define SC NDD_TAG_SCOPE
 #define AR NDD_TAG_ARTICLE
+#define LI NDD_TAG_LIST
 #define O NDD_TAG_ID_OTHER
 
 typedef struct ndd_tag_info {
@@ -49,9 +50,9 @@ static const ndd_tag_info_t ndd_tags[] = {
     {"bgsound", V, O},
     {"big", 0, O},
     {"blockquote", B | CP, O},
-    {"body", B | SC, NDD_TAG_ID_BODY},
+    {"body", B, NDD_TAG_ID_BODY},
     {"br", B | V, NDD_TAG_ID_BR},
-    {"button", B | SC | BP, O},
+    {"button", B | BP, O},
     {"canvas", SP, O},
     {"caption", B | SC, O},
     {"center", B | CP, O},
@@ -68,7 +69,7 @@ static const ndd_tag_info_t ndd_tags[] = {
     {"dialog", B | CP | BP, O},
     {"dir", B | CP, O},
     {"div", B | CP, O},
-    {"dl", B | CP, O},
+    {"dl", B | CP | LI, O},
     {"dt", B | CP, NDD_TAG_ID_DT},
     {"em", 0, O},
     {"embed", V | SP, O},
@@ -109,7 +110,7 @@ static const ndd_tag_info_t ndd_tags[] = {
     {"mark", 0, O},
     {"marquee", SC, O},
     {"math", 0, NDD_TAG_ID_MATH},
-    {"menu", B | CP | BP | SC, O},
+    {"menu", B | CP | BP | LI, O},
     {"menuitem", BP, O},
     {"meta", V, O},
     {"meter", 0, O},
@@ -119,7 +120,7 @@ static const ndd_tag_info_t ndd_tags[] = {
     {"noframes", RAW | DR, O},
     {"noscript", RAW | DR, O},
     {"object", SC | SP, O},
-    {"ol", B | CP | SC, O},
+    {"ol", B | CP | LI, O},
     {"optgroup", B, NDD_TAG_ID_OPTGROUP},
     {"option", B, NDD_TAG_ID_OPTION},
     {"output", 0, O},
@@ -163,7 +164,7 @@ static const ndd_tag_info_t ndd_tags[] = {
     {"track", V, O},
     {"tt", 0, O},
     {"u", 0, O},
-    {"ul", B | CP | SC, O},
+    {"ul", B | CP | LI, O},
     {"var", 0, O},
     {"video", SP, O},
     {"wbr", V, O},
@@ -179,6 +180,7 @@ static const ndd_tag_info_t ndd_tags[] = {
 #undef CP
 #undef SC
 #undef AR
+#undef LI
 #undef O
 
 unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
@@ -511,12 +513,12 @@ static void ndd_implied_ends(ndd_html_t *h, int id, unsigned tflags)
     }
     switch (id) {
     case NDD_TAG_ID_LI:
-        if ((k = ndd_find(h, NDD_TAG_ID_LI, -1, NDD_TAG_SCOPE)))
+        if ((k = ndd_find(h, NDD_TAG_ID_LI, -1, NDD_TAG_SCOPE | NDD_TAG_LIST)))
             ndd_pop_to(h, k - 1);
         break;
     case NDD_TAG_ID_DD:
     case NDD_TAG_ID_DT:
-        if ((k = ndd_find(h, NDD_TAG_ID_DD, NDD_TAG_ID_DT, NDD_TAG_SCOPE)))
+        if ((k = ndd_find(h, NDD_TAG_ID_DD, NDD_TAG_ID_DT, NDD_TAG_SCOPE | NDD_TAG_LIST)))
             ndd_pop_to(h, k - 1);
         break;
     case NDD_TAG_ID_TR:
@@ -593,10 +595,13 @@ static void ndd_push(ndd_html_t *h, uint32_t hash, int id, unsigned tflags, unsi
 
 static void ndd_end_tag(ndd_html_t *h, uint32_t hash, int id, unsigned tflags)
 {
-    if (tflags & NDD_TAG_BLOCK)
+    if (h->supp) {
+        /* inside suppressed content: no separators */
+    } else if (tflags & NDD_TAG_BLOCK) {
         ndd_text_em_break(&h->em);
-    else if (tflags & NDD_TAG_SPACE)
+    } else if (tflags & NDD_TAG_SPACE) {
         ndd_text_em_space(&h->em);
+    }
     if (id == NDD_TAG_ID_BR || id == NDD_TAG_ID_BODY || id == NDD_TAG_ID_HTML)
         return; /* </br> is a <br>; </body> and </html> do not close anything (HTML5) */
     /* table structure end tags close cells; block end tags stop at scope
@@ -813,10 +818,13 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
 
     /* start tag */
     int bp = (h->o->boilerplate && !h->supp) ? ndd_bp_drop(h, id, tflags, &a) : 0;
-    if (tflags & NDD_TAG_BLOCK)
+    if (h->supp) {
+        /* inside suppressed content: no separators */
+    } else if (tflags & NDD_TAG_BLOCK) {
         ndd_text_em_break(&h->em);
-    else if (tflags & NDD_TAG_SPACE)
+    } else if (tflags & NDD_TAG_SPACE) {
         ndd_text_em_space(&h->em);
+    }
 
     if (tflags & (NDD_TAG_RAW | NDD_TAG_RCDATA)) {
         size_t ce = ndd_find_end_tag(str, after, n, lname, lnlen);
@@ -869,6 +877,16 @@ int ndd_text_from_html(const char *html, size_t n, const ndd_text_opts_t *o, ndd
     }
     ndd_html_t hs; /* ~4 KB on the stack: no allocation per document */
     ndd_html_t *h = &hs;
+    ndd_buf_t fixed = NDD_BUF_INIT;
+    int rc;
+    if (!ndd_utf8_valid(html, n)) { /* rare: repair first, so bytes split by tags cannot join */
+        if ((rc = ndd_text_utf8_repair(html, n, &fixed))) {
+            ndd_buf_free(&fixed);
+            return rc;
+        }
+        html = fixed.data;
+        n = fixed.len;
+    }
     h->o = o;
     h->supp = h->links = h->article = h->foreign = 0;
     h->depth = 0;
@@ -895,5 +913,7 @@ int ndd_text_from_html(const char *html, size_t n, const ndd_text_opts_t *o, ndd
             break;
     }
     ndd_pop_to(h, 0); /* end of input closes every element (evaluates weak ones) */
-    return ndd_text_em_finish(&h->em, o->max_bytes);
+    rc = ndd_text_em_finish(&h->em, o->max_bytes);
+    ndd_buf_free(&fixed);
+    return rc;
 }

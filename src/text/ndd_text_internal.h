@@ -43,8 +43,9 @@ enum {
     NDD_TAG_DROP = 0x0020,    /* content is not visible text (script, style, noscript, template, svg, iframe, ...) */
     NDD_TAG_BP = 0x0040,      /* boilerplate mode drops the element with its content (nav, footer, aside, form, ...) */
     NDD_TAG_CLOSE_P = 0x0080, /* its start tag closes an open <p> */
-    NDD_TAG_SCOPE = 0x0100,   /* scope boundary for implied end tags (ul, ol, table, td, th, template, ...) */
-    NDD_TAG_ARTICLE = 0x0200  /* article / main: header/masthead inside them is content */
+    NDD_TAG_SCOPE = 0x0100,   /* HTML5 scope boundary: end tags do not close elements beyond it (table, td, th, template, ...) */
+    NDD_TAG_ARTICLE = 0x0200, /* article / main: header/masthead inside them is content */
+    NDD_TAG_LIST = 0x0400     /* ul, ol, menu, dl: boundary for the implied end of li / dd / dt */
 };
 
 /* Tag ids the HTML extractor handles specially (0 = unknown tag). */
@@ -115,6 +116,9 @@ static inline void ndd_text_em_text(ndd_text_em_t *e, const char *p, size_t k)
 void ndd_text_em_cp(ndd_text_em_t *e, uint32_t cp);
 /* Emits a decoded UTF-8 string code point by code point (entity values). */
 void ndd_text_em_utf8(ndd_text_em_t *e, const char *p, size_t k);
+/* Copies s[0..n) into dst (cleared first) replacing every byte that does not
+ * start a valid UTF-8 sequence by U+FFFD. */
+int ndd_text_utf8_repair(const char *s, size_t n, ndd_buf_t *dst);
 /* Finishes: closes the block, repairs invalid UTF-8 (U+FFFD), keeps the first
  * max_bytes (0 = all) without cutting a character, trims trailing whitespace. */
 int ndd_text_em_finish(ndd_text_em_t *e, size_t max_bytes);

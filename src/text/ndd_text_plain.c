@@ -28,9 +28,12 @@ static size_t ndd_ansi_len(const unsigned char *s, size_t i, size_t n)
             k += s[k] == 0x07 ? 1 : 2;
         return k - i;
     }
-    if (s[k] >= 0x40 && s[k] <= 0x5F)
-        return 2;
-    return 1;
+    /* other escapes: intermediates 0x20-0x2F then one final byte 0x30-0x7E */
+    while (k < n && s[k] >= 0x20 && s[k] <= 0x2F)
+        k++;
+    if (k < n && s[k] >= 0x30 && s[k] <= 0x7E)
+        k++;
+    return k - i;
 }
 
 int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd_buf_t *out)
@@ -43,6 +46,17 @@ int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd
     if (!o) {
         ndd_text_opts_default(&def);
         o = &def;
+    }
+    ndd_buf_t fixed = NDD_BUF_INIT;
+    int rc;
+    if (!ndd_utf8_valid(txt, n)) { /* rare: repair first (U+FFFD) */
+        if ((rc = ndd_text_utf8_repair(txt, n, &fixed))) {
+            ndd_buf_free(&fixed);
+            return rc;
+        }
+        txt = fixed.data;
+        n = fixed.len;
+        s = (const unsigned char *)txt;
     }
     ndd_text_em_init(&e, out, 0);
     size_t stop = o->max_bytes ? o->max_bytes + 8 : (size_t)-1;
@@ -105,5 +119,7 @@ int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd
                 e.pend |= NDD_EM_SOFT;
         }
     }
-    return ndd_text_em_finish(&e, o->max_bytes);
+    rc = ndd_text_em_finish(&e, o->max_bytes);
+    ndd_buf_free(&fixed);
+    return rc;
 }
