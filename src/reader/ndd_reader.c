@@ -314,6 +314,10 @@ static int jsonl_next(ndd_reader_t *r, ndd_doc_t *doc)
                 continue; /* blank line: not a record */
             uint64_t ord = r->next_ordinal++;
             const char *why = NULL;
+            if (n > r->max_record) {
+                ndd_reader_reject_emit(r, ord, off, "document too large");
+                continue;
+            }
             rc = jsonl_record(r, line, n, doc, &why);
             if (rc == NDD_ERR_FORMAT) {
                 ndd_reader_reject_emit(r, ord, off, why);

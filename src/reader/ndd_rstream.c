@@ -14,6 +14,8 @@
 #define RS_IN_MAX (1u << 20)        /* compressed input buffer */
 #define RS_IN_MIN (64u << 10)
 #define RS_SCAN (64u << 10)         /* scan chunk when looking for the next member */
+#define RS_PIN (64u << 10)          /* probe input chunk */
+#define RS_POUT (64u << 10)         /* probe output chunk */
 #define RS_PROBE_OUT (256u << 10)   /* a candidate member must decode this much (or end) */
 #define RS_PROBE_IN (8u << 20)      /* ... reading at most this much input */
 
@@ -35,7 +37,10 @@ void ndd_rstream_close(ndd_rstream_t *s)
     free(s->scratch);
     if (s->z_ready)
         inflateEnd(&s->z);
+    if (s->pz_ready)
+        inflateEnd(&s->pz);
     ZSTD_freeDCtx(s->zd);
+    ZSTD_freeDCtx(s->pzd);
     if (s->fd >= 0)
         close(s->fd);
     memset(s, 0, sizeof *s);
@@ -145,19 +150,42 @@ static int rs_is_magic(const ndd_rstream_t *s, const unsigned char *b)
     return b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd;
 }
 
-/* Does a member/frame starting at file offset off decode (RS_PROBE_OUT bytes,
- * or its end, or the end of the file without error)? 1 yes, 0 no, <0 error.
- * Uses s->in and the decoder state, which the caller discards afterwards. */
+static int rs_scratch(ndd_rstream_t *s)
+{
+    if (s->scratch)
+        return NDD_OK;
+    s->scratch = malloc(RS_SCAN + RS_PIN + RS_POUT);
+    return s->scratch ? NDD_OK : NDD_ERR_NOMEM;
+}
+
+/* Does a member/frame starting at file offset off decode (RS_PROBE_OUT
+ * bytes, or its end, or up to the end of the file without error)? 1 yes,
+ * 0 no, <0 error. Uses its own decoder and buffers: the main decoder state
+ * is left alone. */
 static int rs_probe(ndd_rstream_t *s, uint64_t off)
 {
-    unsigned char *out = s->scratch + RS_SCAN;
+    int rc = rs_scratch(s);
+    if (rc)
+        return rc;
+    unsigned char *pin = s->scratch + RS_SCAN, *pout = pin + RS_PIN;
     size_t total_out = 0, total_in = 0;
-    if (s->comp == NDD_RS_GZIP)
-        inflateReset(&s->z);
-    else
-        ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+    if (s->comp == NDD_RS_GZIP) {
+        if (!s->pz_ready) {
+            memset(&s->pz, 0, sizeof s->pz);
+            if (inflateInit2(&s->pz, 15 + 32) != Z_OK)
+                return NDD_ERR_NOMEM;
+            s->pz_ready = 1;
+        } else {
+            inflateReset(&s->pz);
+        }
+    } else {
+        if (!s->pzd && !(s->pzd = ZSTD_createDCtx()))
+            return NDD_ERR_NOMEM;
+        ZSTD_DCtx_setParameter(s->pzd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
+        ZSTD_DCtx_reset(s->pzd, ZSTD_reset_session_only);
+    }
     for (;;) {
-        ssize_t k = rs_pread(s->fd, s->in, s->in_cap, off);
+        ssize_t k = rs_pread(s->fd, pin, RS_PIN, off);
         if (k < 0)
             return NDD_ERR_IO;
         if (k == 0)
@@ -165,13 +193,13 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
         off += (uint64_t)k;
         total_in += (size_t)k;
         if (s->comp == NDD_RS_GZIP) {
-            s->z.next_in = s->in;
-            s->z.avail_in = (uInt)k;
-            while (s->z.avail_in > 0) {
-                s->z.next_out = out;
-                s->z.avail_out = RS_PROBE_OUT / 4;
-                int ret = inflate(&s->z, Z_NO_FLUSH);
-                total_out += RS_PROBE_OUT / 4 - s->z.avail_out;
+            s->pz.next_in = pin;
+            s->pz.avail_in = (uInt)k;
+            while (s->pz.avail_in > 0) {
+                s->pz.next_out = pout;
+                s->pz.avail_out = RS_POUT;
+                int ret = inflate(&s->pz, Z_NO_FLUSH);
+                total_out += RS_POUT - s->pz.avail_out;
                 if (ret == Z_STREAM_END)
                     return 1;
                 if (ret == Z_MEM_ERROR)
@@ -182,10 +210,10 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
                     return 1;
             }
         } else {
-            ZSTD_inBuffer ib = {s->in, (size_t)k, 0};
+            ZSTD_inBuffer ib = {pin, (size_t)k, 0};
             while (ib.pos < ib.size) {
-                ZSTD_outBuffer ob = {out, RS_PROBE_OUT / 4, 0};
-                size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
+                ZSTD_outBuffer ob = {pout, RS_POUT, 0};
+                size_t r = ZSTD_decompressStream(s->pzd, &ob, &ib);
                 if (ZSTD_isError(r))
                     return ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation ? NDD_ERR_NOMEM : 0;
                 total_out += ob.pos;
@@ -202,11 +230,9 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
 static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
 {
     *found = 0;
-    if (!s->scratch) {
-        s->scratch = malloc(RS_SCAN + RS_PROBE_OUT / 4);
-        if (!s->scratch)
-            return NDD_ERR_NOMEM;
-    }
+    int rc = rs_scratch(s);
+    if (rc)
+        return rc;
     unsigned char *buf = s->scratch;
     const unsigned char first = s->comp == NDD_RS_GZIP ? 0x1f : 0x28;
     uint64_t off = from;
@@ -223,16 +249,14 @@ static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
                 break;
             i = (size_t)(p - buf);
             if (rs_is_magic(s, p)) {
-                uint64_t at = off + i;
-                int ok = rs_probe(s, at);
+                int ok = rs_probe(s, off + i);
                 if (ok < 0)
                     return ok;
                 if (ok) {
-                    *cand = at;
+                    *cand = off + i;
                     *found = 1;
                     return NDD_OK;
                 }
-                /* rs_probe clobbered buf? no: it uses scratch + RS_SCAN and s->in */
             }
             i++;
         }
@@ -240,27 +264,30 @@ static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
     }
 }
 
-/* Damage at the current member/frame. kind 0: input ended inside it;
- * 1: decoder error; 2: bytes that are no member at a member boundary. */
+static void rs_break(ndd_rstream_t *s, int truncated, int found, uint64_t at)
+{
+    int gz = s->comp == NDD_RS_GZIP;
+    s->brk = 1;
+    s->resume_ok = found;
+    s->resume_at = at;
+    s->in_unit = 0;
+    if (truncated)
+        s->brk_reason = gz ? "truncated gzip member" : "truncated zstd frame";
+    else
+        s->brk_reason = gz ? "corrupt gzip data" : "corrupt zstd data";
+}
+
+/* Damage found by the decoder. kind 0: the input ended inside a member;
+ * 1: decoder error; 2: bytes that are no member at a member boundary.
+ * Members are looked for from scan_from on. */
 static int rs_damage(ndd_rstream_t *s, int kind, uint64_t scan_from)
 {
-    uint64_t err_pos = s->in_off + s->in_pos;
     uint64_t cand = 0;
     int found = 0;
     int rc = rs_scan(s, scan_from, &cand, &found);
     if (rc < 0)
         return rc;
-    int gz = s->comp == NDD_RS_GZIP;
-    s->brk = 1;
-    s->resume_ok = found;
-    s->resume_at = cand;
-    s->in_unit = 0;
-    /* A decodable member starting before the point where the decoder failed
-     * means the failing member was cut short by it. */
-    if (kind == 0 || (kind == 1 && found && cand < err_pos))
-        s->brk_reason = gz ? "truncated gzip member" : "truncated zstd frame";
-    else
-        s->brk_reason = gz ? "corrupt gzip data" : "corrupt zstd data";
+    rs_break(s, kind == 0, found, cand);
     return NDD_OK;
 }
 
@@ -289,8 +316,39 @@ static int rs_unit_start(ndd_rstream_t *s)
         inflateReset(&s->z);
     }
     s->unit_start = s->in_off + s->in_pos;
+    s->magic_from = s->unit_start + 1;
     s->in_unit = 1;
     return NDD_OK;
+}
+
+/* How far the decoder may read now: up to the next place where another
+ * member/frame could begin (its magic), which must be looked at before the
+ * decoder goes past it. *at_cand tells whether the limit is such a place. */
+static size_t rs_limit(ndd_rstream_t *s, int *at_cand)
+{
+    *at_cand = 0;
+    size_t from = s->in_pos;
+    if (s->magic_from > s->in_off + from)
+        from = (size_t)(s->magic_from - s->in_off);
+    size_t end4 = s->in_len >= 4 ? s->in_len - 3 : 0; /* a magic needs 4 bytes */
+    const unsigned char first = s->comp == NDD_RS_GZIP ? 0x1f : 0x28;
+    size_t i = from;
+    while (i < end4) {
+        const unsigned char *p = memchr(s->in + i, first, end4 - i);
+        if (!p)
+            break;
+        i = (size_t)(p - s->in);
+        if (rs_is_magic(s, p)) {
+            *at_cand = 1;
+            return i;
+        }
+        i++;
+    }
+    if (end4 > from)
+        s->magic_from = s->in_off + end4;
+    if (s->in_eof)
+        return s->in_len;
+    return end4 > s->in_pos ? end4 : s->in_pos;
 }
 
 static int rs_decode(ndd_rstream_t *s)
@@ -304,15 +362,20 @@ static int rs_decode(ndd_rstream_t *s)
         if (s->eof || s->brk)
             return NDD_OK;
     }
+    int at_cand;
+    size_t lim = rs_limit(s, &at_cand);
+    if (lim == s->in_pos && !at_cand && !s->in_eof)
+        return rs_in_more(s); /* only a possible magic's first bytes are left */
     size_t len0 = s->len, in0 = s->in_pos;
     size_t room = s->cap - 1 - s->len;
+    int out_full;
     if (s->comp == NDD_RS_GZIP) {
         s->z.next_in = s->in + s->in_pos;
-        s->z.avail_in = (uInt)(s->in_len - s->in_pos);
+        s->z.avail_in = (uInt)(lim - s->in_pos);
         s->z.next_out = (Bytef *)(s->w + s->len);
         s->z.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
         int ret = inflate(&s->z, Z_NO_FLUSH);
-        s->in_pos = s->in_len - s->z.avail_in;
+        s->in_pos = lim - s->z.avail_in;
         s->len = (size_t)((char *)s->z.next_out - s->w);
         if (ret == Z_STREAM_END) {
             s->in_unit = 0;
@@ -321,9 +384,10 @@ static int rs_decode(ndd_rstream_t *s)
         if (ret == Z_MEM_ERROR)
             return NDD_ERR_NOMEM;
         if (ret != Z_OK && ret != Z_BUF_ERROR)
-            return rs_damage(s, 1, s->unit_start + 1);
+            return rs_damage(s, 1, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
+        out_full = s->z.avail_out == 0;
     } else {
-        ZSTD_inBuffer ib = {s->in, s->in_len, s->in_pos};
+        ZSTD_inBuffer ib = {s->in, lim, s->in_pos};
         ZSTD_outBuffer ob = {s->w, s->cap - 1, s->len};
         size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
         s->in_pos = ib.pos;
@@ -331,17 +395,32 @@ static int rs_decode(ndd_rstream_t *s)
         if (ZSTD_isError(r)) {
             if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
                 return NDD_ERR_NOMEM;
-            return rs_damage(s, 1, s->unit_start + 1);
+            return rs_damage(s, 1, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
         }
         if (r == 0) {
             s->in_unit = 0;
             return NDD_OK;
         }
+        out_full = ob.pos == ob.size;
+    }
+    if (at_cand && s->in_pos == lim && !out_full) {
+        /* the member goes on past the start of what looks like another one:
+         * if that one decodes, this member was cut short there */
+        uint64_t at = s->in_off + lim;
+        int ok = rs_probe(s, at);
+        if (ok < 0)
+            return ok;
+        if (ok) {
+            rs_break(s, 1, 1, at);
+            return NDD_OK;
+        }
+        s->magic_from = at + 1; /* a chance match inside compressed data */
+        return NDD_OK;
     }
     if (s->len == len0 && s->in_pos == in0) {
         /* no progress: the decoder wants input that is not there */
-        if (s->in_eof)
-            return rs_damage(s, 0, s->unit_start + 1);
+        if (s->in_eof && s->in_pos == s->in_len)
+            return rs_damage(s, 0, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
         if ((rc = rs_in_more(s)) < 0)
             return rc;
     }

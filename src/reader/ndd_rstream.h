@@ -49,6 +49,10 @@ typedef struct ndd_rstream {
     ZSTD_DCtx *zd;
     int in_unit;         /* inside a gzip member / zstd frame */
     uint64_t unit_start; /* file offset where that member/frame began */
+    uint64_t magic_from; /* no other member can begin in [unit_start, magic_from) */
+    z_stream pz;         /* probe decoders: does a member begin at a given offset? */
+    int pz_ready;
+    ZSTD_DCtx *pzd;
     /* state */
     int eof;
     int brk;
