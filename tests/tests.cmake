@@ -37,3 +37,10 @@ if(GUMBO_FOUND)
   set_tests_properties(e2e.text_gumbo PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 600
     ENVIRONMENT "NDD_GUMBO_TEXT=$<TARGET_FILE:ndd_gumbo_text>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS}")
 endif()
+
+# ---- sig module (helper "sig"): signature-stage benchmark binary for
+# scripts/bench-sig.sh. Built, never registered as a test.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/bench/bench_sig.c)
+  add_executable(bench_sig ${CMAKE_SOURCE_DIR}/tests/bench/bench_sig.c)
+  target_link_libraries(bench_sig PRIVATE ndd_core)
+endif()

@@ -2,11 +2,20 @@
  *
  * Per sentence: one MD5 (OpenSSL's low-level MD5(), see below), then for each
  * of the n rotations the rotated 128-bit value (two 64-bit words, big-endian
- * reading of the rotated bytes) and its residue mod m. The residue of
- * rotation 0 is a sum of 16 table entries (b * 256^(15-j) mod m); rotation
- * r+1 follows from rotation r by one lookup, since rotating left by one byte
- * is a' = a*256 - top*2^128 + top, i.e.
- *     a' mod m = (a mod m) * 256 + top * (1 - 2^128)   (mod m).
+ * reading of the rotated bytes) and its residue mod m.
+ *
+ * Residues of all 16 rotations at once, without a division: byte i of the
+ * digest sits at big-endian position (i - r) mod 16 of rotation r, so it
+ * adds b * 256^e mod m with e = (15 - i + r) mod 16. The table row of byte
+ * value b lists b * 256^e mod m for e = 0..15, twice (32 entries), so the
+ * 16 contributions of byte i to rotations r = 0..15 are the 16 consecutive
+ * entries starting at e = 15 - i: two unaligned 64-bit loads. Summing the
+ * 16 byte positions lane-wise (SWAR: 8 lanes of 8 bits per word when
+ * m <= 16, since 16 * 15 < 256; 4 lanes of 16 bits otherwise) gives every
+ * rotation's residue sum, and one small table lookup reduces it mod m.
+ * The lanes never carry into each other, so the result does not depend on
+ * the byte order of the machine (words go through memcpy both ways).
+ *
  * Each (rotation, class) slot keeps its k smallest distinct values in a tiny
  * insertion-sorted array that lives in the context (no allocation per
  * document). The projection sums +-w over the kept values in ascending order
@@ -68,6 +77,8 @@ void ndd_ring_rotate(const uint8_t in[16], unsigned r, uint8_t out[16])
 /* One kept fingerprint: the rotated value as two big-endian words and the
  * index of its sentence (the weight lives in a per-document array). Empty
  * entries hold the sentinel hi = lo = UINT64_MAX (see slot_insert_small). */
+#define SIG_WTAB 2048 /* sentence lengths whose weight is tabulated */
+
 typedef struct sig_ent {
     uint64_t hi, lo;
     uint32_t idx;
@@ -76,9 +87,10 @@ typedef struct sig_ent {
 struct ndd_sig_ctx {
     ndd_sig_params_t p;
     unsigned nslots;             /* m * n */
-    uint8_t tab_init[16 * 256];  /* [j][b] = b * 256^(15-j) mod m (m <= 256: fits a byte) */
-    uint8_t tab_mod[16 * 256];   /* [s] = s mod m for sums of 16 tab_init entries */
-    uint8_t *tab_step;           /* [res][b] = (res*256 + b*(1 - 2^128)) mod m, m*256 entries */
+    uint8_t tab8[256 * 32];      /* m <= 16: [b][e] = b * 256^(e mod 16) mod m */
+    uint16_t *tab16;             /* m > 16: the same in 16-bit lanes (256 * 32) */
+    uint8_t tab_mod[16 * 256];   /* [s] = s mod m for sums of 16 entries */
+    double wtab[SIG_WTAB];       /* [len] = 1 + ln(len) */
     sig_ent_t *ent;              /* nslots * kcap */
     uint32_t *cnt;               /* nslots */
     size_t kcap;                 /* entries per slot allocated (k, or grown for k = all) */
@@ -103,24 +115,31 @@ int ndd_sig_ctx_create(ndd_sig_ctx_t **ctxp, const ndd_sig_params_t *p)
     c->p = *p;
     c->nslots = p->m * p->n;
     unsigned m = p->m;
-    /* 256^e mod m for e = 0..16 */
-    unsigned pw[17];
+    /* 256^e mod m for e = 0..15 */
+    unsigned pw[16];
     pw[0] = 1 % m;
-    for (int e = 1; e <= 16; e++)
+    for (int e = 1; e < 16; e++)
         pw[e] = (pw[e - 1] * 256u) % m;
-    for (unsigned j = 0; j < 16; j++)
-        for (unsigned b = 0; b < 256; b++)
-            c->tab_init[j * 256 + b] = (uint8_t)((b * pw[15 - j]) % m);
+    if (m > 16) {
+        c->tab16 = malloc(256 * 32 * sizeof *c->tab16);
+        if (!c->tab16)
+            goto out;
+    }
+    for (unsigned b = 0; b < 256; b++)
+        for (unsigned e = 0; e < 32; e++) {
+            unsigned v = (b * pw[e & 15]) % m;
+            if (m > 16)
+                c->tab16[b * 32 + e] = (uint16_t)v;
+            else
+                c->tab8[b * 32 + e] = (uint8_t)v;
+        }
     for (unsigned v = 0; v < 16 * 256; v++)
         c->tab_mod[v] = (uint8_t)(v % m);
-    unsigned cw = (1 + m - pw[16]) % m; /* (1 - 2^128) mod m */
-    c->tab_step = malloc((size_t)m * 256 * sizeof *c->tab_step);
+    for (unsigned l = 0; l < SIG_WTAB; l++)
+        c->wtab[l] = 1.0 + log((double)l);
     c->cnt = calloc(c->nslots, sizeof *c->cnt);
-    if (!c->tab_step || !c->cnt)
+    if (!c->cnt)
         goto out;
-    for (unsigned r = 0; r < m; r++)
-        for (unsigned b = 0; b < 256; b++)
-            c->tab_step[r * 256 + b] = (uint8_t)((r * pw[1] + b * cw) % m);
     c->kcap = p->k ? p->k : 16;
     c->ent = malloc(c->nslots * c->kcap * sizeof *c->ent);
     c->wcap = 256;
@@ -139,7 +158,7 @@ void ndd_sig_ctx_free(ndd_sig_ctx_t *c)
 {
     if (!c)
         return;
-    free(c->tab_step);
+    free(c->tab16);
     free(c->ent);
     free(c->cnt);
     free(c->w);
@@ -301,29 +320,47 @@ static void project(const sig_ent_t *e, size_t c, const double *w, uint8_t bits[
     store_be64(bits + 8, lo);
 }
 
+/* Residues mod m of the n rotations of digest d (see the top of the file). */
+static inline void sig_residues(const ndd_sig_ctx_t *c, const uint8_t d[16], unsigned nrot,
+                                uint8_t rv[16])
+{
+    if (c->p.m <= 16) {
+        uint64_t a0 = 0, a1 = 0, x;
+        for (unsigned i = 0; i < 16; i++) {
+            const uint8_t *t = c->tab8 + (size_t)d[i] * 32 + (15 - i);
+            memcpy(&x, t, 8);
+            a0 += x;
+            memcpy(&x, t + 8, 8);
+            a1 += x;
+        }
+        memcpy(rv, &a0, 8);
+        memcpy(rv + 8, &a1, 8);
+        for (unsigned r = 0; r < nrot; r++)
+            rv[r] = c->tab_mod[rv[r]];
+    } else {
+        uint64_t a[4] = {0, 0, 0, 0}, x;
+        uint16_t s16[16];
+        for (unsigned i = 0; i < 16; i++) {
+            const uint16_t *t = c->tab16 + (size_t)d[i] * 32 + (15 - i);
+            for (unsigned q = 0; q < 4; q++) {
+                memcpy(&x, t + 4 * q, 8);
+                a[q] += x;
+            }
+        }
+        memcpy(s16, a, sizeof s16);
+        for (unsigned r = 0; r < nrot; r++)
+            rv[r] = c->tab_mod[s16[r]];
+    }
+}
+
 /* The per-sentence loop, specialised on K so slot_insert_small unrolls. */
-/* The per-sentence loop, specialised on K so slot_insert_small unrolls.
- * Residues: rotations 0, 4, 8, 12 directly (16 independent lookups each:
- * byte i sits at big-endian position (i - r) mod 16 of rotation r), the
- * three after each by the one-lookup recurrence: four short dependency
- * chains instead of one of length 16. */
 #define SIG_SENTENCE_LOOP(INSERT)                                                          \
     for (size_t s = 0; s < nspans; s++) {                                                  \
         uint8_t d[16], rv[16];                                                             \
         const size_t len = spans[s].len;                                                   \
         ndd_md5(text + spans[s].off, len, d);                                              \
-        w[s] = 1.0 + log((double)len);                                                     \
-        for (unsigned q = 0; q < nrot; q += 4) {                                           \
-            unsigned sum = 0;                                                              \
-            for (unsigned i = 0; i < 16; i++)                                              \
-                sum += ti[((i - q) & 15) * 256 + d[i]];                                    \
-            unsigned res = tm[sum];                                                        \
-            rv[q] = (uint8_t)res;                                                          \
-            for (unsigned r = q + 1; r < q + 4 && r < nrot; r++) {                         \
-                res = ts[res * 256 + d[r - 1]];                                            \
-                rv[r] = (uint8_t)res;                                                      \
-            }                                                                              \
-        }                                                                                  \
+        w[s] = len < SIG_WTAB ? ctx->wtab[len] : 1.0 + log((double)len);                   \
+        sig_residues(ctx, d, nrot, rv);                                                    \
         const uint64_t H = load_be64(d), L = load_be64(d + 8);                             \
         for (unsigned r = 0; r < nrot; r++) {                                              \
             const uint64_t a = r < 8 ? H : L, b = r < 8 ? L : H;                           \
@@ -371,7 +408,6 @@ int ndd_sig_spans(ndd_sig_ctx_t *ctx, const char *text, const ndd_span_t *spans,
     sig_ent_t *ent = ctx->ent;
     uint32_t *cnt = ctx->cnt;
     double *w = ctx->w;
-    const uint8_t *ti = ctx->tab_init, *tm = ctx->tab_mod, *ts = ctx->tab_step;
     memset(cnt, 0, nslots * sizeof *cnt);
     /* Empty entries: the all-ones sentinel, and a sentence index whose weight
      * is 0 (w[nspans]) so that the k = 2 projection below needs no branch. */
