@@ -214,7 +214,9 @@ enum { /* stack entry flags */
     NDD_SE_LINK = 2,    /* <a href> */
     NDD_SE_ARTICLE = 4, /* article / main */
     NDD_SE_FOREIGN = 8, /* svg / math */
-    NDD_SE_WEAK = 16    /* boilerplate mode: dropped at its end if its text is short */
+    NDD_SE_WEAK = 16,   /* boilerplate mode: dropped at its end if its text is short */
+    NDD_SE_INFOREIGN = 32, /* svg / math or an element opened inside them */
+    NDD_SE_TABLE = 64   /* table */
 };
 
 #define NDD_WEAK_MAX 16          /* nested weak elements tracked */
@@ -230,7 +232,7 @@ typedef struct ndd_stack_ent {
 typedef struct ndd_html {
     ndd_text_em_t em;
     const ndd_text_opts_t *o;
-    unsigned supp, links, article, foreign;
+    unsigned supp, links, article, foreign, tables;
     size_t depth;
     size_t nweak;
     size_t weak_mark[NDD_WEAK_MAX]; /* out->len when the weak element opened */
@@ -477,6 +479,8 @@ static void ndd_pop_to(ndd_html_t *h, size_t k) /* pops entries k..depth-1 */
             h->article--;
         if (e->flags & NDD_SE_FOREIGN)
             h->foreign--;
+        if (e->flags & NDD_SE_TABLE)
+            h->tables--;
         if (e->flags & NDD_SE_WEAK)
             ndd_weak_end(h);
     }
@@ -590,27 +594,40 @@ static void ndd_push(ndd_html_t *h, uint32_t hash, int id, unsigned tflags, unsi
         h->article++;
     if (flags & NDD_SE_FOREIGN)
         h->foreign++;
+    if (flags & NDD_SE_TABLE)
+        h->tables++;
     h->em.in_link = h->links > 0;
+}
+
+/* Separator of a start or end tag (none inside suppressed content). */
+static void ndd_tag_sep(ndd_html_t *h, unsigned tflags)
+{
+    if (h->supp)
+        return;
+    if (tflags & NDD_TAG_BLOCK)
+        ndd_text_em_break(&h->em);
+    else if (tflags & NDD_TAG_SPACE)
+        ndd_text_em_space(&h->em);
 }
 
 static void ndd_end_tag(ndd_html_t *h, uint32_t hash, int id, unsigned tflags)
 {
-    if (h->supp) {
-        /* inside suppressed content: no separators */
-    } else if (tflags & NDD_TAG_BLOCK) {
-        ndd_text_em_break(&h->em);
-    } else if (tflags & NDD_TAG_SPACE) {
-        ndd_text_em_space(&h->em);
+    if (id == NDD_TAG_ID_BR || id == NDD_TAG_ID_P) {
+        /* </br> is a <br>; a stray </p> makes an empty <p> (HTML5): both break */
+        ndd_tag_sep(h, tflags);
     }
     if (id == NDD_TAG_ID_BR || id == NDD_TAG_ID_BODY || id == NDD_TAG_ID_HTML)
-        return; /* </br> is a <br>; </body> and </html> do not close anything (HTML5) */
+        return; /* </body> and </html> do not close anything (HTML5) */
     /* table structure end tags close cells; block end tags stop at scope
-     * boundaries; inline end tags stop at any block (HTML5 "special") element */
+     * boundaries; inline end tags stop at any block (HTML5 "special")
+     * element. An end tag that closes nothing is ignored, separator included. */
     int table = id == NDD_TAG_ID_TABLE || id == NDD_TAG_ID_TBODY || id == NDD_TAG_ID_TR;
     unsigned stop = table ? 0 : (tflags & (NDD_TAG_BLOCK | NDD_TAG_SCOPE)) ? NDD_TAG_SCOPE : (NDD_TAG_BLOCK | NDD_TAG_SCOPE);
     for (size_t k = h->depth; k > 0; k--) {
         const ndd_stack_ent_t *e = &h->stk[k - 1];
         if (e->hash == hash && (id == NDD_TAG_ID_UNKNOWN || e->id == id)) {
+            if (id != NDD_TAG_ID_P)
+                ndd_tag_sep(h, tflags);
             ndd_pop_to(h, k - 1);
             return;
         }
@@ -762,6 +779,34 @@ static size_t ndd_tag_name(const char *str, size_t i, size_t n, char lname[16], 
     return i;
 }
 
+/* HTML start tags that end svg / math content (HTML5 "in foreign content"). */
+static int ndd_breaks_out(const char *lname, size_t len, int id)
+{
+    static const char *const names[] = {
+        "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+        "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta",
+        "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike", "strong", "sub", "sup", "table",
+        "tt", "u", "ul", "var"};
+    if (id == NDD_TAG_ID_UNKNOWN)
+        return 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strlen(names[k]) == len && memcmp(names[k], lname, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* MathML text / HTML integration points: HTML content is allowed inside.
+ * FNV-1a hashes (as ndd_tag_name computes them) of mi mo mn ms mtext
+ * foreignobject desc. */
+static int ndd_integration_point(uint32_t hash)
+{
+    static const uint32_t h[7] = {0x5C2E17C3u, 0x622E2135u, 0x612E1FA2u, 0x562E0E51u, 0x901527DFu, 0xF791ADE8u, 0x83030020u};
+    for (int k = 0; k < 7; k++)
+        if (h[k] == hash)
+            return 1;
+    return 0;
+}
+
 /* Handles the markup at s[i] == '<'; returns the index after it. */
 static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
 {
@@ -776,6 +821,17 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
     if (c == '!') {
         if (k + 2 < n && s[k + 1] == '-' && s[k + 2] == '-')
             return ndd_skip_comment(str, i, n);
+        if (h->foreign && n - k >= 8 && memcmp(str + k + 1, "[CDATA[", 7) == 0) {
+            /* a CDATA section in svg / math is text up to "]]>" */
+            size_t st = k + 8, e = st;
+            while (e + 2 < n && !(s[e] == ']' && s[e + 1] == ']' && s[e + 2] == '>'))
+                e++;
+            if (e + 2 >= n)
+                e = n;
+            if (!h->supp)
+                ndd_scan_text(h, str, st, e, 0);
+            return e + 3 < n ? e + 3 : n;
+        }
         return ndd_skip_to_gt(str, k, n); /* DOCTYPE, CDATA outside foreign content, bogus comment */
     }
     if (c == '?')
@@ -817,14 +873,18 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
     }
 
     /* start tag */
-    int bp = (h->o->boilerplate && !h->supp) ? ndd_bp_drop(h, id, tflags, &a) : 0;
-    if (h->supp) {
-        /* inside suppressed content: no separators */
-    } else if (tflags & NDD_TAG_BLOCK) {
-        ndd_text_em_break(&h->em);
-    } else if (tflags & NDD_TAG_SPACE) {
-        ndd_text_em_space(&h->em);
+    if (h->foreign && ndd_breaks_out(lname, lnlen, id) && h->depth &&
+        !ndd_integration_point(h->stk[h->depth - 1].hash)) {
+        /* an HTML element in svg / math closes them (HTML5 foreign content) */
+        size_t d = h->depth;
+        while (d > 0 && (h->stk[d - 1].flags & NDD_SE_INFOREIGN) && !ndd_integration_point(h->stk[d - 1].hash))
+            d--;
+        ndd_pop_to(h, d);
     }
+    if (!h->tables && (id == NDD_TAG_ID_TD || id == NDD_TAG_ID_TH || id == NDD_TAG_ID_TR || id == NDD_TAG_ID_TBODY))
+        return after; /* table parts outside a table are ignored (HTML5 "in body") */
+    int bp = (h->o->boilerplate && !h->supp) ? ndd_bp_drop(h, id, tflags, &a) : 0;
+    ndd_tag_sep(h, tflags);
 
     if (tflags & (NDD_TAG_RAW | NDD_TAG_RCDATA)) {
         size_t ce = ndd_find_end_tag(str, after, n, lname, lnlen);
@@ -862,6 +922,10 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
         flags |= NDD_SE_ARTICLE;
     if (id == NDD_TAG_ID_SVG || id == NDD_TAG_ID_MATH)
         flags |= NDD_SE_FOREIGN;
+    if (h->foreign || (flags & NDD_SE_FOREIGN))
+        flags |= NDD_SE_INFOREIGN;
+    if (id == NDD_TAG_ID_TABLE && !h->foreign)
+        flags |= NDD_SE_TABLE;
     ndd_push(h, hash, id, tflags, flags);
     return after;
 }
@@ -888,7 +952,7 @@ int ndd_text_from_html(const char *html, size_t n, const ndd_text_opts_t *o, ndd
         n = fixed.len;
     }
     h->o = o;
-    h->supp = h->links = h->article = h->foreign = 0;
+    h->supp = h->links = h->article = h->foreign = h->tables = 0;
     h->depth = 0;
     h->nweak = 0;
     ndd_text_em_init(&h->em, out, o->boilerplate != 0);

@@ -4,6 +4,9 @@
 # agreement of the visible words per page and overall, both speeds, and the
 # share of text boilerplate mode removes. Fails when the overall agreement is
 # below 0.995 or a page is below 0.95 (reached: 1.0000 on all 51 pages).
+# Then the same comparison on 1500 seeded random tag-soup documents (malformed
+# markup): fails below 0.95 overall (reached: 0.96; the rest is foster
+# parenting and <script> inside <svg>, see docs/text.md).
 # Env: NDD_GUMBO_TEXT (the tool), NDD_SOURCE_DIR, NDD_DATASETS.
 set -euo pipefail
 tool=${NDD_GUMBO_TEXT:?NDD_GUMBO_TEXT not set}
@@ -22,3 +25,7 @@ if [ "$n" -lt 30 ]; then
   exit 1
 fi
 "$tool" --compare --threshold 0.995 --min-page 0.95 --repeat "${NDD_TEXT_REPEAT:-3}" "$tmp"/page-*.html
+
+soup="$tmp/soup"
+python3 "$NDD_SOURCE_DIR/tests/tools/ndd_html_soup.py" "$soup" 1500 11
+"$tool" --compare --threshold 0.95 --repeat 1 "$soup"/soup-*.html | tail -6

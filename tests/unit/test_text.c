@@ -135,6 +135,17 @@ static void test_drop_script_style_comments(void **state)
     assert_string_equal(html_opts("<title>T &amp; t</title><p>x", 28, 0, 0, 1), "T & t\nx");
     assert_string_equal(H("a<!-- c -->b<!---->c<!-->d<!--->e<!-- -- -->f<!-- x --!>g"), "abcdefg");
     assert_string_equal(H("<!DOCTYPE html><?xml version=\"1.0\"?>a<![CDATA[x]]>b<!bogus>c</ 1>d</>e"), "abcde");
+    /* CDATA is a bogus comment in HTML content (up to the first '>'), text in foreign content */
+    assert_string_equal(H("a<![CDATA[x>y]]>b"), "ay]]>b");
+    assert_string_equal(H("<math><mi>a<![CDATA[x<y>&amp;]]>b</mi></math>"), "ax<y>&amp;b");
+    assert_string_equal(H("<math><![CDATA[unclosed"), "unclosed");
+    /* an HTML element breaks out of svg / math (HTML5), except at integration points */
+    assert_string_equal(H("a<svg><g><path>icon</path><div>visible</div>b"), "a\nvisible\nb");
+    assert_string_equal(H("<svg><foreignObject><p>x</p></foreignObject></svg>y"), "y");
+    assert_string_equal(H("<math><mi><div>x</div></mi><mo>+</mo></math>"), "x\n+");
+    /* table parts outside a table are ignored; stray end tags close nothing */
+    assert_string_equal(H("a<td>b</td>c<tr>d"), "abcd");
+    assert_string_equal(H("a</div>b</li>c</textarea>d</p>e</br>f"), "abcd\ne\nf");
     /* unclosed constructs at the end of the input */
     assert_string_equal(H("a<!-- never closed"), "a");
     assert_string_equal(H("a<script>never closed"), "a");
