@@ -405,6 +405,12 @@ int ndd_cmd_sig(int argc, char **argv)
         goto out;
     sendv[0] = send;
     send = (ndd_buf_t)NDD_BUF_INIT;
+    /* every send buffer allocated, even when empty (ndd_exchange copies from .data) */
+    for (int d = 0; d < P && !rc; d++)
+        rc = ndd_buf_reserve(&sendv[d], 0);
+    rc = ndd_mpi_agree(rc);
+    if (rc)
+        goto out;
     rc = ndd_mpi_agree(ndd_exchange(sendv, recv, ndd_exchange_chunk(), NULL));
     if (rc)
         goto out;
