@@ -669,16 +669,22 @@ static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end
     const unsigned char *s = (const unsigned char *)str;
     ndd_text_em_t *e = &h->em;
     while (i < end) {
-        size_t j = i;
-        while (j < end && ndd_text_cclass[s[j]] == NDD_CC_ORD)
-            j++;
+        size_t j = i, len;
+        for (;;) { /* a run of ordinary bytes, across ordinary non-ASCII characters */
+            while (j < end && ndd_text_cclass[s[j]] == NDD_CC_ORD)
+                j++;
+            if (j < end && ndd_text_cclass[s[j]] == NDD_CC_UNI && ndd_text_uni_class(s, j, end, &len) == NDD_CC_ORD) {
+                j += len;
+                continue;
+            }
+            break;
+        }
         if (j > i) {
             ndd_text_em_text(e, str + i, j - i);
             i = j;
             if (i >= end)
                 break;
         }
-        size_t len;
         switch (ndd_text_cclass[s[i]]) {
         case NDD_CC_WS:
         case NDD_CC_NL:

@@ -98,12 +98,22 @@ void ndd_text_em_sep(ndd_text_em_t *e, const char *p, size_t k);
 static inline void ndd_text_em_text(ndd_text_em_t *e, const char *p, size_t k)
 {
     ndd_buf_t *b = e->out;
-    if (e->pend || (e->track && !e->block_open))
+    if (b->len + k + 2 > b->cap) { /* room for a separator, the text and the NUL */
+        if (e->err)
+            return;
+        if (ndd_buf_reserve(b, k + 2) != NDD_OK) {
+            e->err = NDD_ERR_NOMEM;
+            return;
+        }
+    }
+    if (e->pend == NDD_EM_SPACE && !e->track && b->len) { /* the common case, inline */
+        b->data[b->len++] = ' ';
+        e->pend = 0;
+    } else if (e->pend || (e->track && !e->block_open)) {
         ndd_text_em_sep(e, p, k);
-    if (b->len + k + 2 > b->cap && !e->err && ndd_buf_reserve(b, k + 1) != NDD_OK)
-        e->err = NDD_ERR_NOMEM;
-    if (e->err)
-        return;
+        if (e->err)
+            return;
+    }
     memcpy(b->data + b->len, p, k);
     b->len += k;
     if (e->track) {

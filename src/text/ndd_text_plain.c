@@ -63,10 +63,17 @@ int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd
     unsigned nls = 0; /* newlines since the last visible character */
     size_t i = 0;
     while (i < n && !e.err) {
-        size_t j = i;
-        while (j < n && (ndd_text_cclass[s[j]] == NDD_CC_ORD || ndd_text_cclass[s[j]] == NDD_CC_LT ||
-                         ndd_text_cclass[s[j]] == NDD_CC_AMP))
-            j++;
+        size_t j = i, len;
+        for (;;) { /* a run of ordinary bytes, across ordinary non-ASCII characters */
+            while (j < n && (ndd_text_cclass[s[j]] == NDD_CC_ORD || ndd_text_cclass[s[j]] == NDD_CC_LT ||
+                             ndd_text_cclass[s[j]] == NDD_CC_AMP))
+                j++;
+            if (j < n && ndd_text_cclass[s[j]] == NDD_CC_UNI && ndd_text_uni_class(s, j, n, &len) == NDD_CC_ORD) {
+                j += len;
+                continue;
+            }
+            break;
+        }
         if (j > i) {
             ndd_text_em_text(&e, txt + i, j - i);
             nls = 0;
@@ -76,7 +83,6 @@ int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd
             if (i >= n)
                 break;
         }
-        size_t len;
         int nl = 0;
         switch (ndd_text_cclass[s[i]]) {
         case NDD_CC_WS:

@@ -9,6 +9,9 @@
  *
  *   ndd_gumbo_text [--keep-title] --gumbo FILE     gumbo's visible text
  *   ndd_gumbo_text [--keep-title] [--boilerplate] --ndd FILE   ndd's visible text
+ *   ndd_gumbo_text --bench-plain [--repeat R] FILE...
+ *       speed of ndd_text_from_plain (soft_wrap 0 and 1) and of
+ *       ndd_text_sentences on its output, over whole files
  *   ndd_gumbo_text --compare [--threshold T] [--min-page P] [--repeat R] [-v] FILE...
  *       per page: the agreement of the visible WORDS (multisets of
  *       whitespace-separated tokens) |common| / max(|ndd|, |gumbo|); overall
@@ -27,10 +30,12 @@
 #include "ndd_text_internal.h"
 #include "ndd_util.h"
 
+/* CPU time of this process: speeds are per core and do not depend on how
+ * many other processes share the machine. */
 static double now_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -230,6 +235,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: ndd_gumbo_text [--keep-title] --gumbo FILE\n"
             "       ndd_gumbo_text [--keep-title] [--boilerplate] --ndd FILE\n"
+            "       ndd_gumbo_text --bench-plain [--repeat R] FILE...\n"
             "       ndd_gumbo_text --compare [--threshold T] [--min-page P] [--repeat R] [-v] FILE...\n");
 }
 
@@ -309,7 +315,7 @@ static int cmd_compare(page_t *pages, size_t np, double threshold, double min_pa
             for (size_t p = 0; p < np; p++)
                 ndd_text_from_html(pages[p].data, pages[p].len, os[m], &a);
         double dt = now_s() - t0;
-        printf("speed %-28s %8.1f MB/s\n", on[m], dt > 0 ? (double)bytes * repeat / dt / 1e6 : 0.0);
+        printf("speed %-28s %8.1f MB/s per core\n", on[m], dt > 0 ? (double)bytes * repeat / dt / 1e6 : 0.0);
     }
     int grep = repeat / 10 > 0 ? repeat / 10 : 1;
     double t0 = now_s();
@@ -317,7 +323,7 @@ static int cmd_compare(page_t *pages, size_t np, double threshold, double min_pa
         for (size_t p = 0; p < np; p++)
             gumbo_text(pages[p].data, pages[p].len, 0, &g);
     double dt = now_s() - t0;
-    printf("speed %-28s %8.1f MB/s\n", "gumbo parse + text walk", dt > 0 ? (double)bytes * grep / dt / 1e6 : 0.0);
+    printf("speed %-28s %8.1f MB/s per core\n", "gumbo parse + text walk", dt > 0 ? (double)bytes * grep / dt / 1e6 : 0.0);
 
     ndd_buf_free(&a);
     ndd_buf_free(&g);
@@ -337,6 +343,47 @@ static int cmd_compare(page_t *pages, size_t np, double threshold, double min_pa
     return 0;
 }
 
+static int cmd_bench_plain(page_t *pages, size_t np, int repeat)
+{
+    ndd_text_opts_t o;
+    ndd_text_opts_default(&o);
+    o.max_bytes = 0;
+    ndd_buf_t out = NDD_BUF_INIT;
+    ndd_span_t *sp = NULL;
+    size_t ns = 0, cap = 0, bytes = 0, tbytes = 0, nsent = 0;
+    for (size_t p = 0; p < np; p++)
+        bytes += pages[p].len;
+    for (int soft = 0; soft <= 1; soft++) {
+        o.soft_wrap = soft;
+        double t0 = now_s();
+        for (int r = 0; r < repeat; r++)
+            for (size_t p = 0; p < np; p++)
+                if (ndd_text_from_plain(pages[p].data, pages[p].len, &o, &out))
+                    return 1;
+        double dt = now_s() - t0;
+        printf("speed ndd plain text (soft_wrap %d)  %8.1f MB/s per core  (%zu bytes x %d)\n", soft,
+               dt > 0 ? (double)bytes * repeat / dt / 1e6 : 0.0, bytes, repeat);
+    }
+    /* sentences of the normalised text of each file */
+    double dt = 0;
+    for (size_t p = 0; p < np; p++) {
+        if (ndd_text_from_plain(pages[p].data, pages[p].len, &o, &out))
+            return 1;
+        tbytes += out.len;
+        double t0 = now_s();
+        for (int r = 0; r < repeat; r++)
+            if (ndd_text_sentences(out.data, out.len, NDD_TEXT_DEFAULT_MIN_SENTENCE, &sp, &ns, &cap))
+                return 1;
+        dt += now_s() - t0;
+        nsent += ns;
+    }
+    printf("speed ndd sentences                 %8.1f MB/s per core  (%zu sentences >= %d bytes in %zu bytes of text)\n",
+           dt > 0 ? (double)tbytes * repeat / dt / 1e6 : 0.0, nsent, NDD_TEXT_DEFAULT_MIN_SENTENCE, tbytes);
+    free(sp);
+    ndd_buf_free(&out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int mode = 0, keep_title = 0, boilerplate = 0, repeat = 20, verbose = 0, rc = 0;
@@ -349,6 +396,8 @@ int main(int argc, char **argv)
             mode = 2;
         else if (!strcmp(argv[i], "--compare"))
             mode = 3;
+        else if (!strcmp(argv[i], "--bench-plain"))
+            mode = 4;
         else if (!strcmp(argv[i], "--keep-title"))
             keep_title = 1;
         else if (!strcmp(argv[i], "--boilerplate"))
@@ -388,6 +437,8 @@ int main(int argc, char **argv)
     ndd_buf_t out = NDD_BUF_INIT;
     if (mode == 3) {
         rc = cmd_compare(pages, np, threshold, min_page, repeat, verbose);
+    } else if (mode == 4) {
+        rc = cmd_bench_plain(pages, np, repeat);
     } else {
         for (size_t p = 0; p < np; p++) {
             if (mode == 1) {
