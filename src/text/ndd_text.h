@@ -26,10 +26,15 @@ typedef struct ndd_text_opts {
 
 void ndd_text_opts_default(ndd_text_opts_t *o); /* max_bytes 10240, everything else 0 */
 
-/* HTML -> visible text (drops script, style, comments, tags; decodes named
- * and numeric entities). out is cleared first. Never fails on malformed HTML. */
+/* HTML -> visible text (drops script, style, noscript, template, svg,
+ * comments, tags; decodes the HTML5 named and numeric references; with
+ * o->boilerplate also site templates). out is cleared first. Never fails on
+ * malformed HTML; errors: NDD_ERR_NOMEM, NDD_ERR_INVAL (out NULL, or html
+ * NULL with n > 0). o NULL = defaults. Rules: docs/text.md. */
 int ndd_text_from_html(const char *html, size_t n, const ndd_text_opts_t *o, ndd_buf_t *out);
-/* Plain text -> the same normalised form (whitespace, truncation). */
+/* Plain text -> the same normalised form: whitespace collapsed, control
+ * characters and ANSI escape sequences dropped, line breaks handled per
+ * o->soft_wrap, truncated to o->max_bytes. out is cleared first. */
 int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd_buf_t *out);
 
 typedef struct ndd_span {
