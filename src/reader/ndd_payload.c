@@ -67,6 +67,8 @@ int ndd_reader_ctype(const char *ct, size_t n, const char **cs, size_t *csn)
 {
     *cs = NULL;
     *csn = 0;
+    if (!ct || !n)
+        return -2;
     size_t i = 0;
     while (i < n && pl_space((unsigned char)ct[i]))
         i++;

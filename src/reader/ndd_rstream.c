@@ -419,7 +419,7 @@ static int rs_decode(ndd_rstream_t *s)
     }
     if (s->len == len0 && s->in_pos == in0) {
         /* no progress: the decoder wants input that is not there */
-        if (s->in_eof && s->in_pos == s->in_len)
+        if (s->in_eof)
             return rs_damage(s, 0, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
         if ((rc = rs_in_more(s)) < 0)
             return rc;

@@ -1282,8 +1282,9 @@ static int read_mode(int argc, char **argv)
     }
     tres_t t = {0};
     uint64_t docs = 0, rej = 0, html = 0, bytes = 0, size = 0;
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (size_t i = 0; i < nin; i++) {
         ndd_reader_t *r;
         size += in[i].size;
@@ -1302,10 +1303,12 @@ static int read_mode(int argc, char **argv)
         rc = 0;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    printf("files %zu docs %llu rejects %llu html %llu body_bytes %llu file_bytes %llu seconds %.3f file_MB/s %.1f\n",
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+    printf("files %zu docs %llu rejects %llu html %llu body_bytes %llu file_bytes %llu seconds %.3f cpu_seconds %.3f\n",
            nin, (unsigned long long)docs, (unsigned long long)rej, (unsigned long long)html,
-           (unsigned long long)bytes, (unsigned long long)size, sec, sec > 0 ? (double)size / 1e6 / sec : 0.0);
+           (unsigned long long)bytes, (unsigned long long)size, sec, cpu);
     if (reasons)
         for (size_t i = 0; i < t.nj; i++)
             printf("reason %llu %s\n", (unsigned long long)t.j[i].ord, t.j[i].reason);
