@@ -1,13 +1,251 @@
-/* cmd_run.c - 'ndd run' (placeholder until its issue lands: exits 1 with a message). */
+/* cmd_run.c - 'ndd run': options, then the collective job (run_pipeline.c). */
 #include "ndd_cli.h"
+#include "ndd_mpi.h"
+#include "ndd_run.h"
+#include "ndd_util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+
+static void run_help(void)
+{
+    ndd_run_cfg_t d;
+    ndd_run_cfg_default(&d);
+    printf(
+        "usage: [mpirun -n P] ndd run -o DIR [options] INPUT...\n"
+        "\n"
+        "Finds near-duplicate documents in the inputs with paper 002's method:\n"
+        "sentence signatures -> perhaps-similar sets -> trustable-LCS verification.\n"
+        "INPUT: JSONL (.jsonl, .jsonl.gz, .jsonl.zst; fields id, text or html, url),\n"
+        "WARC/WET (.warc, .warc.gz, .wet.gz) or directories of .txt/.html files.\n"
+        "Outputs in DIR: pairs.tsv, clusters.tsv, scores.tsv, rejects.tsv, stats.json\n"
+        "(identical for any number of ranks, except the timings in stats.json).\n"
+        "\n"
+        "input and text:\n"
+        "  -o, --output DIR         output directory (required; created if missing)\n"
+        "      --format F           force the input format: jsonl|warc|text|html (default: by name/content)\n"
+        "      --max-doc-bytes N    keep the first N bytes of visible text (default %zu, paper 002)\n"
+        "      --boilerplate on|off drop navigation/footer/link-list markup before signatures and\n"
+        "                           verification (default %s)\n"
+        "signatures (paper 002):\n"
+        "  -m N                     residue classes (default %u)\n"
+        "  -n N                     ring rotations, 1..16 (default %u)\n"
+        "  -k N                     smallest fingerprints per class (default %u)\n"
+        "      --max-list N         drop signatures held by more than N documents (default %zu)\n"
+        "      --max-share F        ... or by more than F of all documents (and more than\n"
+        "                           --max-share-floor) (default %.3f, 0 disables)\n"
+        "      --max-share-floor N  (default %zu)\n"
+        "      --site-list N        drop signatures held by more than N documents when concentrated\n"
+        "                           on a few sites (default %zu)\n"
+        "      --site-share F       'concentrated': the top --site-top sites hold >= F of the list (default %.2f)\n"
+        "      --site-top N         (default %u)\n"
+        "      --template-urls N    drop signatures whose documents are (>= --template-share) on one\n"
+        "                           site with at least N distinct URLs: the site's template (default %zu;\n"
+        "                           0 disables; re-crawls of one URL are never dropped by this rule)\n"
+        "      --template-share F   (default %.2f)\n"
+        "perhaps-similar sets and candidate pairs:\n"
+        "      --min-link N         link a document to a list's representative only when N of its\n"
+        "                           signatures do so (default %zu; 1 = paper 002)\n"
+        "      --per-doc N          candidate partners per document, strongest first (default %u)\n"
+        "      --list-cap N         inside a set, a signature shared by more than N members only links\n"
+        "                           them to its first member (default %u)\n"
+        "      --all-pairs-upto N   sets of at most N members verify every pair (default %u)\n"
+        "      --giant N            sets of at least N documents are giant: reported, and split by\n"
+        "                           requiring 4, 8, ... 64 supporting signatures for the links inside\n"
+        "                           them until none is giant (default %zu)\n"
+        "      --no-giant-guard     keep giant sets whole (report only)\n"
+        "verification:\n"
+        "      --verifier V         tlcs (trustable LCS, paper 002) or signcd (paper 000) (default tlcs)\n"
+        "      --window N           sketch window in bytes (default %zu)\n"
+        "      --slope F            slope threshold of the trustable region (default %.2f)\n"
+        "      --resemblance F      duplicate when resemblance >= F ... (default %.2f)\n"
+        "      --containment F      ... or containment >= F (default %.2f)\n"
+        "      --max-d N            Myers cost limit (default: automatic, see docs/verify.md)\n"
+        "      --max-iter N         iterative TLCS depth (default: the verifier's, 4)\n"
+        "      --tau F              SigNCD: duplicate when SigNCD <= F (default %.2f)\n"
+        "      --verify-all         verify every candidate pair, also pairs already joined by\n"
+        "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
+        "output:\n"
+        "      --keep longest|first which document of a cluster to keep (default longest)\n"
+        "      --write-dedup FILE   also write the corpus without the removed duplicates as\n"
+        "                           JSONL (id, url, text) compressed with zstd\n"
+        "  -q, --quiet              no summary on stdout\n"
+        "  -v, --verbose            log progress to stderr\n"
+        "  -h, --help               this text\n"
+        "\n"
+        "Exit codes: 0 ok, 1 runtime error on any rank, 2 bad usage.\n",
+        d.text.max_bytes, d.text.boilerplate ? "on" : "off", d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
+        d.postings.max_share, d.postings.max_share_floor,
+        d.postings.site_docs, d.postings.site_share, d.postings.site_top,
+        d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
+        d.cand.all_pairs_upto, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau);
+}
+
+enum {
+    O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD
+};
+
+static int parse(int argc, char **argv, ndd_run_cfg_t *c)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'},       {"format", required_argument, 0, O_FORMAT},
+        {"max-doc-bytes", required_argument, 0, O_MAXDOC}, {"boilerplate", required_argument, 0, O_BOILER},
+        {"max-list", required_argument, 0, O_MAXLIST}, {"site-list", required_argument, 0, O_SITELIST},
+        {"site-share", required_argument, 0, O_SITESHARE}, {"site-top", required_argument, 0, O_SITETOP},
+        {"per-doc", required_argument, 0, O_PERDOC},  {"list-cap", required_argument, 0, O_LISTCAP},
+        {"all-pairs-upto", required_argument, 0, O_ALLPAIRS}, {"giant", required_argument, 0, O_GIANT},
+        {"verifier", required_argument, 0, O_VERIFIER}, {"window", required_argument, 0, O_WINDOW},
+        {"slope", required_argument, 0, O_SLOPE},     {"resemblance", required_argument, 0, O_RES},
+        {"containment", required_argument, 0, O_CONT}, {"max-d", required_argument, 0, O_MAXD},
+        {"max-iter", required_argument, 0, O_MAXITER}, {"tau", required_argument, 0, O_TAU},
+        {"keep", required_argument, 0, O_KEEP},       {"write-dedup", required_argument, 0, O_DEDUP},
+        {"verify-all", no_argument, 0, O_VERIFYALL},
+        {"template-urls", required_argument, 0, O_TURLS}, {"template-share", required_argument, 0, O_TSHARE},
+        {"max-share", required_argument, 0, O_MAXSHARE}, {"max-share-floor", required_argument, 0, O_MAXFLOOR},
+        {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
+        {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
+    const char *cmd = "run";
+    int ch;
+    long l;
+    double f;
+    size_t z;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "o:m:n:k:qvh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': c->outdir = optarg; break;
+        case 'h': run_help(); return -1;
+        case 'q': c->quiet = 1; break;
+        case 'v': ndd_log_level = 2; break;
+        case 'm':
+        case 'n':
+        case 'k':
+            if (ndd_cli_parse_long(optarg, ch == 'k' ? 0 : 1, ch == 'n' ? 16 : 256, &l))
+                return ndd_cli_usage_error(cmd, "-%c takes a whole number (%s)", ch, optarg);
+            if (ch == 'm') c->sig.m = (unsigned)l;
+            else if (ch == 'n') c->sig.n = (unsigned)l;
+            else c->sig.k = (unsigned)l;
+            break;
+        case O_FORMAT:
+            if (!strcmp(optarg, "jsonl")) c->format = NDD_FMT_JSONL;
+            else if (!strcmp(optarg, "warc") || !strcmp(optarg, "wet")) c->format = NDD_FMT_WARC;
+            else if (!strcmp(optarg, "text") || !strcmp(optarg, "txt")) c->format = NDD_FMT_TEXT;
+            else if (!strcmp(optarg, "html")) c->format = NDD_FMT_HTML;
+            else if (!strcmp(optarg, "auto")) c->format = NDD_FMT_AUTO;
+            else return ndd_cli_usage_error(cmd, "unknown --format '%s' (jsonl, warc, text, html)", optarg);
+            break;
+        case O_BOILER:
+            if (!strcmp(optarg, "on")) c->text.boilerplate = 1;
+            else if (!strcmp(optarg, "off")) c->text.boilerplate = 0;
+            else return ndd_cli_usage_error(cmd, "--boilerplate takes on or off");
+            break;
+        case O_VERIFIER:
+            if (!strcmp(optarg, "tlcs")) c->verifier = NDD_VERIFIER_TLCS;
+            else if (!strcmp(optarg, "signcd")) c->verifier = NDD_VERIFIER_SIGNCD;
+            else return ndd_cli_usage_error(cmd, "unknown --verifier '%s' (tlcs, signcd)", optarg);
+            break;
+        case O_KEEP:
+            if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
+            else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
+            else return ndd_cli_usage_error(cmd, "--keep takes longest or first");
+            break;
+        case O_DEDUP: c->write_dedup = optarg; break;
+        case O_VERIFYALL: c->verify_all = 1; break;
+        case O_NOGUARD: c->giant_guard = 0; break;
+        case O_MAXDOC:
+        case O_MAXLIST:
+        case O_SITELIST:
+        case O_GIANT:
+        case O_WINDOW:
+        case O_MAXD:
+        case O_TURLS:
+        case O_MAXFLOOR:
+        case O_MINLINK:
+            if (ndd_cli_parse_size(optarg, &z))
+                return ndd_cli_usage_error(cmd, "%s takes a size (%s)", argv[optind - 1], optarg);
+            if (ch == O_MAXDOC) c->text.max_bytes = z;
+            else if (ch == O_MAXLIST) c->postings.max_docs = z;
+            else if (ch == O_SITELIST) c->postings.site_docs = z;
+            else if (ch == O_GIANT) c->giant_set = z ? z : 1;
+            else if (ch == O_TURLS) c->postings.template_urls = z;
+            else if (ch == O_MAXFLOOR) c->postings.max_share_floor = z;
+            else if (ch == O_MINLINK) c->min_link_sigs = z ? z : 1;
+            else if (ch == O_WINDOW) {
+                if (z < 1 || z > 4096)
+                    return ndd_cli_usage_error(cmd, "--window must be 1..4096");
+                c->window = z;
+            } else c->max_d = z;
+            break;
+        case O_SITETOP:
+        case O_PERDOC:
+        case O_LISTCAP:
+        case O_ALLPAIRS:
+        case O_MAXITER:
+            if (ndd_cli_parse_long(optarg, ch == O_MAXITER ? 1 : 0, ch == O_MAXITER ? 16 : 1000000, &l))
+                return ndd_cli_usage_error(cmd, "%s takes a whole number in range (%s)", argv[optind - 1], optarg);
+            if (ch == O_SITETOP) c->postings.site_top = (unsigned)l;
+            else if (ch == O_PERDOC) c->cand.per_doc = (unsigned)l;
+            else if (ch == O_LISTCAP) c->cand.list_cap = (unsigned)l;
+            else if (ch == O_ALLPAIRS) c->cand.all_pairs_upto = (unsigned)l;
+            else c->max_iter = (unsigned)l;
+            break;
+        case O_SITESHARE:
+        case O_SLOPE:
+        case O_RES:
+        case O_CONT:
+        case O_TAU:
+        case O_TSHARE:
+        case O_MAXSHARE:
+            if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > (ch == O_SLOPE ? 10.0 : 1.0))
+                return ndd_cli_usage_error(cmd, "%s takes a number in range (%s)", argv[optind - 1], optarg);
+            if (ch == O_SITESHARE) c->postings.site_share = f;
+            else if (ch == O_SLOPE) c->slope = f;
+            else if (ch == O_RES) c->min_resemblance = f;
+            else if (ch == O_CONT) c->min_containment = f;
+            else if (ch == O_TSHARE) c->postings.template_share = f;
+            else if (ch == O_MAXSHARE) c->postings.max_share = f;
+            else c->tau = f;
+            break;
+        case '?':
+        default:
+            if (optopt)
+                return ndd_cli_usage_error(cmd, "option -%c is unknown or lacks its value", optopt);
+            return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!c->outdir)
+        return ndd_cli_usage_error(cmd, "-o DIR is required");
+    if (optind >= argc)
+        return ndd_cli_usage_error(cmd, "no INPUT given");
+    if (ndd_sig_params_check(&c->sig))
+        return ndd_cli_usage_error(cmd, "invalid signature parameters (-m %u -n %u -k %u)", c->sig.m, c->sig.n,
+                                   c->sig.k);
+    c->inputs = (const char *const *)(argv + optind);
+    c->ninputs = (size_t)(argc - optind);
+    return 0;
+}
 
 int ndd_cmd_run(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: ndd run ...\n(not available in this build yet)\n");
-        return NDD_EXIT_OK;
+    ndd_run_cfg_t cfg;
+    ndd_run_cfg_default(&cfg);
+    int prc = parse(argc, argv, &cfg);
+    if (prc < 0)
+        return NDD_EXIT_OK; /* --help */
+    if (prc)
+        return prc;
+    if (ndd_mpi_init(&argc, &argv)) {
+        fprintf(stderr, "ndd run: MPI initialisation failed\n");
+        return NDD_EXIT_RUNTIME;
     }
-    fprintf(stderr, "ndd run: not available in this build yet\n");
-    return NDD_EXIT_RUNTIME;
+    if (ndd_mpi_rank() != 0)
+        cfg.quiet = 1;
+    int rc = ndd_run(&cfg);
+    if (rc && ndd_mpi_rank() == 0)
+        fprintf(stderr, "ndd run: failed: %s\n", ndd_strerror(rc));
+    ndd_mpi_finalize();
+    return rc ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
 }

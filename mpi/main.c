@@ -23,6 +23,7 @@ static const ndd_command_t commands[] = {
     {"sig", ndd_cmd_sig, "read documents and print their paper-002 signatures"},
     {"compare", ndd_cmd_compare, "verify one pair of documents (TLCS or SigNCD) and explain"},
     {"signcd", ndd_cmd_signcd, "all-pairs SigNCD with exact P1/P2 pruning"},
+    {"eval", ndd_cmd_eval, "quality of a run against gold clusters; pair-level AUC/F1"},
 };
 
 static void usage(FILE *f)

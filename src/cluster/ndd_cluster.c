@@ -57,51 +57,73 @@ void ndd_postings_params_default(ndd_postings_params_t *p)
     p->site_docs = 400;
     p->site_share = 0.5;
     p->site_top = 3;
+    p->template_urls = 5;
+    p->template_share = 0.9;
+    p->max_share = 0.0; /* off by default: see docs/architecture.md */
+    p->max_share_floor = 100;
+    p->total_docs = 0;
 }
 
-static int cmp_u32_desc(const void *a, const void *b)
+static int cmp_u64_asc(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const ndd_postings_params_t *p,
-                                      uint32_t *scratch)
+                                      uint64_t *scratch)
 {
     if (n < 2)
         return NDD_LIST_SINGLE;
     if (n > p->max_docs)
         return NDD_LIST_DROP_FREQUENT;
-    if (n <= p->site_docs)
+    if (p->max_share > 0 && n > p->max_share_floor && (double)n > p->max_share * (double)p->total_docs)
+        return NDD_LIST_DROP_FREQUENT;
+    if (n <= p->site_docs && (!p->template_urls || n < p->template_urls))
         return NDD_LIST_LIVE;
-    /* count documents per site: sort site ids, run lengths, take the top ones */
+    /* (site, url) of the documents with a known site, sorted: runs give the
+     * documents per site and the distinct URLs per site */
     size_t known = 0;
     for (size_t i = 0; i < n; i++)
         if (list[i].site)
-            scratch[known++] = list[i].site;
+            scratch[known++] = ((uint64_t)list[i].site << 16) | list[i].url;
     if (!known)
         return NDD_LIST_LIVE;
-    qsort(scratch, known, sizeof *scratch, cmp_u32);
-    size_t runs = 0;
+    qsort(scratch, known, sizeof *scratch, cmp_u64_asc);
+    /* per site: count, distinct urls; keep the site_top largest counts */
+    uint64_t top[16] = {0};
+    unsigned ntop = p->site_top < 16 ? p->site_top : 16;
+    size_t best_count = 0, best_urls = 0;
     for (size_t i = 0; i < known;) {
-        size_t j = i;
-        while (j < known && scratch[j] == scratch[i])
+        size_t j = i, urls = 0;
+        while (j < known && (scratch[j] >> 16) == (scratch[i] >> 16)) {
+            if (j == i || scratch[j] != scratch[j - 1])
+                urls++;
             j++;
-        scratch[runs++] = (uint32_t)(j - i);
+        }
+        uint64_t c = j - i;
+        if (c > best_count || (c == best_count && urls > best_urls)) {
+            best_count = c;
+            best_urls = urls;
+        }
+        for (unsigned k = 0; k < ntop; k++)
+            if (c > top[k]) {
+                uint64_t t = top[k];
+                top[k] = c;
+                c = t;
+            }
         i = j;
     }
-    qsort(scratch, runs, sizeof *scratch, cmp_u32_desc);
-    size_t top = 0;
-    for (size_t i = 0; i < runs && i < p->site_top; i++)
-        top += scratch[i];
-    if ((double)top >= p->site_share * (double)n)
-        return NDD_LIST_DROP_SITE;
+    if (n > p->site_docs) {
+        uint64_t sum = 0;
+        for (unsigned k = 0; k < ntop; k++)
+            sum += top[k];
+        if ((double)sum >= p->site_share * (double)n)
+            return NDD_LIST_DROP_SITE;
+    }
+    if (p->template_urls && best_urls >= p->template_urls &&
+        (double)best_count >= p->template_share * (double)n)
+        return NDD_LIST_DROP_TEMPLATE;
     return NDD_LIST_LIVE;
 }
 
@@ -412,6 +434,15 @@ size_t ndd_url_host(const char *url, char *host, size_t cap)
         n--;
     host[n] = '\0';
     return n;
+}
+
+uint16_t ndd_url_hash16(const char *url)
+{
+    size_t n = url ? strlen(url) : 0;
+    if (!n)
+        return 0;
+    uint16_t h = (uint16_t)XXH3_64bits(url, n);
+    return h ? h : 1;
 }
 
 uint32_t ndd_url_site(const char *url)

@@ -24,10 +24,11 @@ int ndd_uf_union(ndd_uf_t *uf, uint32_t x, uint32_t y);
 /* ---- postings (paper 002: drop signatures held by > max_docs documents, or
  * by > site_docs documents concentrated on a few sites) ---- */
 typedef struct ndd_posting {
-    uint64_t key;   /* signature key (ndd_sig_key) */
-    uint64_t doc;   /* global document number */
-    uint32_t site;  /* hash of the document's host (0 = unknown) */
-    uint32_t weight;/* W_d: the document's signature count */
+    uint64_t key;    /* signature key (ndd_sig_key) */
+    uint64_t doc;    /* global document number */
+    uint32_t site;   /* hash of the document's host (0 = unknown) */
+    uint16_t url;    /* 16-bit hash of the document's URL (tells re-crawls of one URL from a site's other pages) */
+    uint16_t weight; /* W_d: the document's signature count */
 } ndd_posting_t;
 
 typedef struct ndd_postings_params {
@@ -35,16 +36,35 @@ typedef struct ndd_postings_params {
     size_t site_docs;       /* default 400: lists longer than this are dropped when concentrated */
     double site_share;      /* default 0.5: "concentrated" = the top site_top sites hold >= this share */
     unsigned site_top;      /* default 3 */
+    /* site-template rule (ndd's addition, for corpora where a site has far
+     * fewer than site_docs pages): a list whose largest site holds at least
+     * template_share of its documents, with at least template_urls distinct
+     * URLs of that site, is the site's template, not shared content. */
+    size_t template_urls;   /* default 5; 0 disables the rule */
+    double template_share;  /* default 0.9 */
+    /* corpus-share rule (ndd's addition: paper 002's max_docs assumes 430M
+     * pages): lists held by more than max_share of all documents, and by
+     * more than max_share_floor documents, are dropped as frequent. */
+    double max_share;       /* default 0 (off); e.g. 0.01 */
+    size_t max_share_floor; /* default 100 */
+    uint64_t total_docs;    /* the corpus size N (set by the caller) */
 } ndd_postings_params_t;
 
 void ndd_postings_params_default(ndd_postings_params_t *p);
 
-typedef enum { NDD_LIST_SINGLE = 0, NDD_LIST_LIVE, NDD_LIST_DROP_FREQUENT, NDD_LIST_DROP_SITE } ndd_list_kind_t;
+typedef enum {
+    NDD_LIST_SINGLE = 0,
+    NDD_LIST_LIVE,
+    NDD_LIST_DROP_FREQUENT,
+    NDD_LIST_DROP_SITE,
+    NDD_LIST_DROP_TEMPLATE
+} ndd_list_kind_t;
 
 /* Classifies one posting list (all entries share one key; any order).
- * scratch must hold n uint32_t. */
+ * NDD_LIST_DROP_FREQUENT covers both max_docs and the corpus-share rule.
+ * scratch must hold n uint64_t. */
 ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const ndd_postings_params_t *p,
-                                      uint32_t *scratch);
+                                      uint64_t *scratch);
 /* Index of the representative of a list: the largest <weight, doc> key. */
 size_t ndd_postings_representative(const ndd_posting_t *list, size_t n);
 /* Sorts postings by (key, doc) (radix sort; tmp must hold n entries). */
@@ -84,5 +104,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
 size_t ndd_url_host(const char *url, char *host, size_t cap);
 /* 32-bit site id of a URL (hash of ndd_url_host; 0 when no host). */
 uint32_t ndd_url_site(const char *url);
+/* 16-bit hash of the whole URL (0 for an empty URL). */
+uint16_t ndd_url_hash16(const char *url);
 
 #endif

@@ -68,10 +68,12 @@ static void test_postings_classify(void **state)
     ndd_postings_params_default(&p);
     p.max_docs = 100;
     p.site_docs = 20;
+    p.template_urls = 0; /* first the paper's rules alone */
+    p.max_share = 0;
     ndd_posting_t list[200];
-    uint32_t scratch[200];
+    uint64_t scratch[200];
     for (size_t i = 0; i < 200; i++)
-        list[i] = (ndd_posting_t){42, i, (uint32_t)(1 + i % 50), 112};
+        list[i] = (ndd_posting_t){42, i, (uint32_t)(1 + i % 50), (uint16_t)i, 112};
     assert_int_equal(ndd_postings_classify(list, 1, &p, scratch), NDD_LIST_SINGLE);
     assert_int_equal(ndd_postings_classify(list, 20, &p, scratch), NDD_LIST_LIVE);
     /* 30 docs on 30 sites: long but spread -> live */
@@ -104,8 +106,72 @@ static void test_postings_classify(void **state)
         assert_int_equal(ndd_postings_classify(list, n, &p, scratch), conc ? NDD_LIST_DROP_SITE : NDD_LIST_LIVE);
     }
     /* representative: largest <weight, doc> */
-    ndd_posting_t r[4] = {{1, 10, 0, 50}, {1, 3, 0, 112}, {1, 11, 0, 112}, {1, 2, 0, 7}};
+    /* corpus-share rule: N = 10000 -> 1 % = 100 (floor 100): 101 docs on 101 sites dropped */
+    ndd_posting_t big[150];
+    uint64_t sc2[150];
+    ndd_postings_params_default(&p);
+    p.max_share = 0.01;
+    p.total_docs = 10000;
+    for (size_t i = 0; i < 150; i++)
+        big[i] = (ndd_posting_t){9, i, (uint32_t)(1 + i), (uint16_t)i, 50};
+    assert_int_equal(ndd_postings_classify(big, 100, &p, sc2), NDD_LIST_LIVE);
+    assert_int_equal(ndd_postings_classify(big, 101, &p, sc2), NDD_LIST_DROP_FREQUENT);
+    p.total_docs = 1000000; /* 1 % = 10000: the same list is live */
+    assert_int_equal(ndd_postings_classify(big, 150, &p, sc2), NDD_LIST_LIVE);
+    p.total_docs = 1000; /* floor 100 still applies */
+    assert_int_equal(ndd_postings_classify(big, 100, &p, sc2), NDD_LIST_LIVE);
+    ndd_posting_t r[4] = {{1, 10, 0, 0, 50}, {1, 3, 0, 0, 112}, {1, 11, 0, 0, 112}, {1, 2, 0, 0, 7}};
     assert_int_equal(ndd_postings_representative(r, 4), 2);
+}
+
+static void test_postings_template_rule(void **state)
+{
+    (void)state;
+    ndd_postings_params_t p;
+    ndd_postings_params_default(&p);
+    ndd_posting_t l[40];
+    uint64_t scratch[40];
+    /* 30 pages of one site, 30 URLs: the site's template */
+    for (size_t i = 0; i < 30; i++)
+        l[i] = (ndd_posting_t){7, i, 99, (uint16_t)(100 + i), 100};
+    assert_int_equal(ndd_postings_classify(l, 30, &p, scratch), NDD_LIST_DROP_TEMPLATE);
+    /* 4 URLs only: below template_urls -> live */
+    assert_int_equal(ndd_postings_classify(l, 4, &p, scratch), NDD_LIST_LIVE);
+    /* 20 captures of one URL (re-crawls): live */
+    for (size_t i = 0; i < 20; i++)
+        l[i].url = 5;
+    assert_int_equal(ndd_postings_classify(l, 20, &p, scratch), NDD_LIST_LIVE);
+    /* an article copied on 12 different sites: live */
+    for (size_t i = 0; i < 12; i++)
+        l[i] = (ndd_posting_t){7, i, (uint32_t)(1 + i), (uint16_t)i, 100};
+    assert_int_equal(ndd_postings_classify(l, 12, &p, scratch), NDD_LIST_LIVE);
+    /* 8 pages of one site plus 4 other sites: top share 8/12 < 0.9 -> live */
+    for (size_t i = 0; i < 8; i++)
+        l[i].site = 50;
+    assert_int_equal(ndd_postings_classify(l, 12, &p, scratch), NDD_LIST_LIVE);
+    /* brute force over random small lists */
+    for (int round = 0; round < 2000; round++) {
+        size_t n = 2 + rnd() % 39;
+        unsigned nsites = 1 + (unsigned)(rnd() % 4), nurls = 1 + (unsigned)(rnd() % 12);
+        for (size_t i = 0; i < n; i++)
+            l[i] = (ndd_posting_t){7, i, 1 + (uint32_t)(rnd() % nsites), (uint16_t)(rnd() % nurls), 1};
+        size_t cnt[5] = {0}, best = 0, best_urls = 0;
+        for (size_t i = 0; i < n; i++)
+            cnt[l[i].site]++;
+        for (unsigned s = 1; s <= nsites; s++) {
+            int seen[12] = {0};
+            size_t urls = 0;
+            for (size_t i = 0; i < n; i++)
+                if (l[i].site == s && !seen[l[i].url]++)
+                    urls++;
+            if (cnt[s] > best || (cnt[s] == best && urls > best_urls)) {
+                best = cnt[s];
+                best_urls = urls;
+            }
+        }
+        int tmpl = best_urls >= 5 && (double)best >= 0.9 * (double)n;
+        assert_int_equal(ndd_postings_classify(l, n, &p, scratch), tmpl ? NDD_LIST_DROP_TEMPLATE : NDD_LIST_LIVE);
+    }
 }
 
 static void test_cand_small_all_pairs(void **state)
@@ -212,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_uf),
         cmocka_unit_test(test_postings_sort),
         cmocka_unit_test(test_postings_classify),
+        cmocka_unit_test(test_postings_template_rule),
         cmocka_unit_test(test_cand_small_all_pairs),
         cmocka_unit_test(test_cand_brute),
         cmocka_unit_test(test_url_host),
