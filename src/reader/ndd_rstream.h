@@ -8,9 +8,20 @@
  * data) does not end the stream: the stream stops at a "break". fill()
  * returns NDD_RS_BREAK once the bytes produced before the damage are used
  * up; the caller rejects the partial record it holds (reason brk_reason) and
- * calls ndd_rstream_resume(), which continues with the next member/frame that
- * decodes (found by scanning the file for the magic bytes after the start of
- * the damaged member), or ends the stream when there is none.
+ * calls ndd_rstream_resume(), which continues with the next member/frame
+ * that decodes, or ends the stream when there is none.
+ *
+ * Finding the damage early: the decoder is never fed past a place where the
+ * magic bytes of another member/frame appear (1f 8b 08 + valid flags; 28 b5
+ * 2f fd) before that place is looked at. A member that ends there is the
+ * normal case. When the current member goes on past it, a second decoder
+ * probes it (256 KiB of output, its end, or the end of the file without an
+ * error): if it decodes, the current member was cut short there ("truncated
+ * ... member/frame") and reading resumes at it, so no garbage from decoding
+ * the next member's bytes with the old state ever reaches the caller; if not,
+ * it was a chance match inside compressed data. A decoder error (corrupt
+ * data, bad CRC) or the end of the file inside a member scans the rest of the
+ * file for the next member that probes well.
  *
  * Window: w[pos..len) holds unread bytes, base is the stream offset of w[0];
  * w[len] is always writable (room for a NUL). Pointers into the window are
