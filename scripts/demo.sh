@@ -25,7 +25,7 @@ echo "corpus: $(ls "$corpus"/*.jsonl* | wc -l) file(s), $(du -sh "$corpus" | cut
 
 echo "== mpirun -n 2 ndd run =="
 start=$(date +%s.%N)
-mpirun -n 2 --oversubscribe build/ndd run -o "$out/result" --write-dedup "$out/result/dedup.jsonl.zst" "$corpus"
+mpirun -n 2 --oversubscribe build/ndd run -o "$out/result" --write-dedup "$out/result/dedup.jsonl.zst" "$corpus"/crawl-*
 end=$(date +%s.%N)
 printf 'wall time: %.2f s\n' "$(echo "$end - $start" | bc 2>/dev/null || python3 -c "print($end - $start)")"
 

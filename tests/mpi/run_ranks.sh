@@ -10,6 +10,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 python3 "$NDD_SOURCE_DIR/datasets/gencrawl.py" --source builtin --seed 7 --datasets /nonexistent \
   --file-size 200KB -q -o "$tmp/corpus" >/dev/null
+rm -f "$tmp/corpus/gold.tsv" "$tmp/corpus/edits.tsv" "$tmp/corpus/manifest.json"
 # a bad line and an empty document must be rejected identically on every rank count
 printf '{"id": "bad-json", "text": "unterminated\n{"id": "empty", "text": ""}\n' > "$tmp/corpus/zz-bad.jsonl"
 
