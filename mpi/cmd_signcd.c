@@ -35,6 +35,7 @@ typedef struct signcd_opts {
     size_t p2_block;
     double p2_slack;
     int level;
+    unsigned ctx_flags;
     size_t cjk_chars;
     ndd_format_t format;
     size_t max_doc_bytes;
@@ -80,6 +81,7 @@ static void signcd_usage(FILE *f)
             "  --p2-block N         P2 pivots: earlier rows of the same block of N rows (default %d)\n"
             "  --p2-slack S         P2 skips a pair when |NCD(x,z)-NCD(y,z)| > tau + S (default %.1f)\n"
             "  --level L            zstd level (default %d)\n"
+            "  --huffman-literals   let zstd entropy-code literals (measurements only)\n"
             "  --cjk-chars K        CJK rule: characters before a comma (default %d)\n"
             "  --format F           auto|jsonl|warc|text|html (default auto)\n"
             "  --max-doc-bytes B    keep the first B bytes of each text (default %d, 0 = all)\n"
@@ -129,6 +131,8 @@ static int signcd_parse(int argc, char **argv, signcd_opts_t *o, int *help)
             o->p2 = 1;
         } else if (!strcmp(a, "--boilerplate")) {
             o->boilerplate = 1;
+        } else if (!strcmp(a, "--huffman-literals")) {
+            o->ctx_flags |= NDD_NCD_HUFFMAN_LITERALS;
         } else if (a[0] == '-' && a[1]) {
             if (!v)
                 return SIGNCD_ERR("option %s needs a value", a);
@@ -247,7 +251,7 @@ static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin
     to.boilerplate = o->boilerplate;
     ndd_ncd_sig_opts_default(&so);
     so.cjk_max_chars = o->cjk_chars;
-    if ((rc = ndd_ncd_ctx_create(&ctx, o->level)))
+    if ((rc = ndd_ncd_ctx_create_ex(&ctx, o->level, o->ctx_flags)))
         goto out;
     for (size_t f = 0; f < nin; f++) {
         if (owner[f] != me)
@@ -591,7 +595,7 @@ int ndd_cmd_signcd(int argc, char **argv)
     ao.p2_block = o.p2_block;
     ao.p2_slack = o.p2_slack;
     items = calloc(n ? n : 1, sizeof *items);
-    rc = items ? ndd_ncd_ctx_create(&ctx, o.level) : NDD_ERR_NOMEM;
+    rc = items ? ndd_ncd_ctx_create_ex(&ctx, o.level, o.ctx_flags) : NDD_ERR_NOMEM;
     size_t lo = 0, hi = 0;
     if (!rc) {
         for (size_t i = 0; i < n; i++) {
@@ -653,13 +657,15 @@ int ndd_cmd_signcd(int argc, char **argv)
                      "{\"command\":\"signcd\",\"ranks\":%d,\"docs\":%llu,\"rejected\":%llu,"
                      "\"text_bytes\":%llu,\"sig_bytes\":%llu,\"signature\":%s,\"tau\":%.6f,"
                      "\"p1\":%s,\"p2\":%s,\"p2_block\":%zu,\"p2_slack\":%.6f,\"zstd_level\":%d,"
+                     "\"huffman_literals\":%s,"
                      "\"cjk_chars\":%zu,\"max_doc_bytes\":%zu,"
                      "\"pairs\":%llu,\"compared\":%llu,\"pruned_p1\":%llu,\"pruned_p2\":%llu,\"found\":%llu,"
                      "\"time_read_s\":%.3f,\"time_exchange_s\":%.3f,\"time_compare_max_s\":%.3f,"
                      "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f}\n",
                      P, (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)glob[2],
                      (unsigned long long)glob[3], o.no_signature ? "false" : "true", o.tau, o.p1 ? "true" : "false",
-                     o.p2 ? "true" : "false", o.p2_block, o.p2_slack, o.level, o.cjk_chars, o.max_doc_bytes,
+                     o.p2 ? "true" : "false", o.p2_block, o.p2_slack, o.level,
+                     (o.ctx_flags & NDD_NCD_HUFFMAN_LITERALS) ? "true" : "false", o.cjk_chars, o.max_doc_bytes,
                      (unsigned long long)cg[0], (unsigned long long)cg[1], (unsigned long long)cg[2],
                      (unsigned long long)cg[3], (unsigned long long)cg[4], t_read, t_exch, tg[0], -tg[1], t_total);
             if (fs) {

@@ -3,7 +3,7 @@
 # commands and the figures measured go to docs/BENCHMARKS.md ("## SigNCD
 # (bench-ncd)") and docs/signcd.md.
 #
-# usage: scripts/bench-ncd.sh [speed|level|clough|cjk|all]   (default: speed)
+# usage: scripts/bench-ncd.sh [speed|level|clough|literals|cjk|all]   (default: speed)
 #   speed   all-pairs SigNCD vs whole-document NCD on N Reuters-21578 bodies,
 #           with and without pruning, in one run: wall-time ratios and the
 #           comparisons pruned by P1 / P2
@@ -11,6 +11,8 @@
 #   clough  Clough & Stevenson: mean SigNCD per category (answer vs its source),
 #           precision / recall of reuse vs non at tau 0.7 and at the best tau,
 #           for SigNCD and whole-text NCD
+#   literals zstd with raw literals (ours) vs Huffman-coded literals (zstd's
+#           default): pairs found on the Reuters corpus, Clough quality
 #   cjk     zh-fortunes: entries + edited copies, CJK rule K = 1,2,3,4,6,unbounded:
 #           spots per entry, signature size, recall of copies / false pairs at tau 0.7
 # env: NDD_BIN (default build/ndd, built if absent), N (default 3000 documents),
@@ -184,6 +186,25 @@ do_clough() {
   clough_eval "$tmp/cl_ncd" "whole-text NCD"
 }
 
+do_literals() {
+  reuters_jsonl
+  clough_jsonl
+  printf '%-50s %10s\n' run found
+  for spec in "raw::" "huffman:--huffman-literals:" "raw_ncd:--no-signature:" "huffman_ncd:--no-signature --huffman-literals:"; do
+    local name=${spec%%:*} args=${spec#*:}
+    args=${args%:}
+    # shellcheck disable=SC2086
+    run_ndd "$tmp/lit_$name" $args "$tmp/reuters.jsonl"
+    printf '%-50s %10s\n' "$name (${args:-defaults})" "$(stat "$tmp/lit_$name" found)"
+  done
+  run_ndd "$tmp/clh" --tau 1 --huffman-literals "$tmp/clough.jsonl"
+  clough_eval "$tmp/clh" "SigNCD huffman"
+  run_ndd "$tmp/clr" --tau 1 "$tmp/clough.jsonl"
+  clough_eval "$tmp/clr" "SigNCD raw"
+  run_ndd "$tmp/clhn" --tau 1 --no-signature --huffman-literals "$tmp/clough.jsonl"
+  clough_eval "$tmp/clhn" "NCD huffman"
+}
+
 do_cjk() {
   need zh-fortunes
   local M=${CJK_N:-1500}
@@ -196,6 +217,11 @@ for f in ('chinese', 'tang300', 'song100'):
     t = open(d + '/' + f, encoding='utf-8').read()
     t = re.sub(r'\x1b\[[0-9;]*m', '', t)
     entries += [e.strip() for e in re.split(r'\n%\n', t) if len(e.strip().encode()) >= 60]
+# the CJK rule only matters where the signature is used: >= 3 commas (fewer: whole entry)
+spots = [sum(e.count(c) for c in '，、,﹐､') for e in entries]
+print('entries >= 60 bytes: %d, with < 3 commas (signature = whole entry): %d (%.1f%%)'
+      % (len(entries), sum(1 for s in spots if s < 3), 100.0 * sum(1 for s in spots if s < 3) / len(entries)), file=sys.stderr)
+entries = [e for e, s in zip(entries, spots) if s >= 3]
 rng.shuffle(entries)
 entries = entries[:m]
 han = [c for e in entries for c in e if '\u4e00' <= c <= '\u9fff']
@@ -210,7 +236,7 @@ for i, e in enumerate(entries):
         out.append(rng.choice(han) if '\u4e00' <= c <= '\u9fff' and r < 0.10 else c)
     print(json.dumps({'id': 'e%05d-copy' % i, 'text': ''.join(out)}, ensure_ascii=False))
 EOF
-  echo "corpus: $M zh-fortunes entries (>= 60 bytes, shuffled) + one edited copy each (5% Han chars deleted, 5% replaced)"
+  echo "corpus: $M zh-fortunes entries (>= 60 bytes, >= 3 commas, shuffled) + one edited copy each (5% Han chars deleted, 5% replaced)"
   printf '%-10s %10s %12s %14s %14s %10s\n' K "sig/text" "seconds" "copies found" "other pairs" precision
   for K in 1 2 3 4 6 100000; do
     run_ndd "$tmp/zh$K" --cjk-chars "$K" "$tmp/zh.jsonl"
@@ -235,7 +261,8 @@ case "$mode" in
   speed) do_speed ;;
   level) do_level ;;
   clough) do_clough ;;
+  literals) do_literals ;;
   cjk) do_cjk ;;
-  all) do_speed; echo; do_clough; echo; do_cjk; echo; do_level ;;
-  *) echo "usage: $0 [speed|level|clough|cjk|all]" >&2; exit 2 ;;
+  all) do_speed; echo; do_clough; echo; do_literals; echo; do_cjk; echo; do_level ;;
+  *) echo "usage: $0 [speed|level|clough|literals|cjk|all]" >&2; exit 2 ;;
 esac

@@ -17,7 +17,9 @@ struct ndd_ncd_ctx {
 
 static int ncd_compress(ndd_ncd_ctx_t *c, const void *s, size_t n, size_t *csize);
 
-int ndd_ncd_ctx_create(ndd_ncd_ctx_t **cp, int level)
+int ndd_ncd_ctx_create(ndd_ncd_ctx_t **cp, int level) { return ndd_ncd_ctx_create_ex(cp, level, 0); }
+
+int ndd_ncd_ctx_create_ex(ndd_ncd_ctx_t **cp, int level, unsigned flags)
 {
     ndd_ncd_ctx_t *c = NULL;
     int rc = NDD_ERR_NOMEM;
@@ -47,7 +49,8 @@ int ndd_ncd_ctx_create(ndd_ncd_ctx_t **cp, int level)
      * short English strings compress ~15% better together than apart (a
      * shared entropy table, not shared content), which pulls unrelated short
      * signatures below tau; see docs/signcd.md. */
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_literalCompressionMode, ZSTD_lcm_uncompressed)))
+    if (!(flags & NDD_NCD_HUFFMAN_LITERALS) &&
+        ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_literalCompressionMode, ZSTD_lcm_uncompressed)))
         goto out;
     /* the frame of the empty input (header + an empty block) carries no
      * information: C(s) = |zstd(s)| - |zstd("")| so that C("") = 0 as for a

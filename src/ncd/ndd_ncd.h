@@ -66,6 +66,10 @@ typedef struct ndd_ncd_ctx ndd_ncd_ctx_t;
 
 /* level: any zstd level (negative = fast levels); 0 means NDD_NCD_DEFAULT_LEVEL. */
 int ndd_ncd_ctx_create(ndd_ncd_ctx_t **c, int level);
+/* flags: NDD_NCD_HUFFMAN_LITERALS lets zstd entropy-code literals (its
+ * default; not ours, see docs/signcd.md) - for measurements only. */
+#define NDD_NCD_HUFFMAN_LITERALS 1u
+int ndd_ncd_ctx_create_ex(ndd_ncd_ctx_t **c, int level, unsigned flags);
 void ndd_ncd_ctx_free(ndd_ncd_ctx_t *c);
 
 /* C(s): compressed size of s[0..n) (n may be 0). */
