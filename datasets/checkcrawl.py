@@ -218,7 +218,12 @@ def check_recombination(source, datasets, limit):
         arts = g.load_zh(datasets, 600, 8000, st)
     else:
         arts = g.load_clough(datasets, 600, 8000, "exclude", st)[0]
-    arts = g.near_dup_filter(arts, st)
+    return recombination_ok(g, g.near_dup_filter(arts, st), limit, source)
+
+
+def recombination_ok(g, arts, limit, label):
+    """Makes up to `limit` recombined articles from `arts` (the list grows) and checks that no
+    recombined article shares more than one paragraph with any other article."""
     n_orig = len(arts)
     made = 0
     for lang in sorted({a.lang for a in arts[:n_orig]}):
@@ -242,7 +247,7 @@ def check_recombination(source, datasets, limit):
     bad = [(k, v) for k, v in pairs.items() if v > 1]
     short = [a for a in arts[n_orig:] if a.nbytes < 600]
     print("%s: %d original + %d recombined articles; %d pairs share one paragraph, %d pairs share more; "
-          "%d recombined articles under 600 bytes" % (source, n_orig, made, len(pairs), len(bad), len(short)))
+          "%d recombined articles under 600 bytes" % (label, n_orig, made, len(pairs), len(bad), len(short)))
     return 1 if bad or short or made == 0 else 0
 
 

@@ -155,6 +155,7 @@ _CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _REUTERS = re.compile(r"<REUTERS[^>]*>(.*?)</REUTERS>", re.S)
 _BODY = re.compile(r"<BODY>(.*?)</BODY>", re.S)
 _TITLE = re.compile(r"<TITLE>(.*?)</TITLE>", re.S)
+_REUTER_END = re.compile(r"(?:\s*\bREUTER\b)+\s*$", re.I)
 _NOT_LETTER = bytes(b for b in range(256) if not (65 <= b <= 90 or 97 <= b <= 122 or b >= 0xC0))
 _SMALL = {"of", "the", "and", "to", "in", "for", "on", "at", "by", "a", "an", "or", "vs", "with", "from"}
 
@@ -208,7 +209,7 @@ def load_reuters(dsdir, minb, maxb, st):
                 continue
             st["reuters_bodies"] = st.get("reuters_bodies", 0) + 1
             raw = _CTRL.sub("", html.unescape(b.group(1)))
-            raw = re.sub(r"\s*\bREUTER\b\s*$", "", raw.rstrip(), flags=re.I)
+            raw = _REUTER_END.sub("", raw.rstrip())
             lines = raw.split("\n")
             tab = sum(1 for ln in lines if re.search(r"\S\s{3,}\S", ln))
             if tab > 0.2 * len(lines):
