@@ -1046,6 +1046,136 @@ static void test_warc_gz_damage(void **state)
     wset_free(&w);
 }
 
+/* Any cut of any one member of a per-record WARC.gz: that record (at most)
+ * is lost, one "truncated gzip member" reject, every other record read. */
+static void test_warc_gz_any_cut(void **state)
+{
+    (void)state;
+    wset_t w;
+    memset(&w, 0, sizeof w);
+    g_recid = 0;
+    ndd_buf_t tx = NDD_BUF_INIT, z = NDD_BUF_INIT, m[8];
+    size_t nrec = 8;
+    for (size_t i = 0; i < nrec; i++) {
+        ndd_buf_clear(&tx);
+        rand_text(&tx, 200 + rnd() % 4000);
+        warc_http(wnext(&w, NULL, NULL, 1), 200, "Content-Type: text/plain\r\n", tx.data, tx.len, 0);
+        memset(&m[i], 0, sizeof m[i]);
+        gz_append(&m[i], w.rec[i].data, w.rec[i].len);
+    }
+    for (int trial = 0; trial < 40; trial++) {
+        size_t k = (size_t)(rnd() % nrec);
+        size_t cut = 10 + (size_t)(rnd() % (m[k].len - 11)); /* keep [0, cut) of member k */
+        ndd_buf_clear(&z);
+        for (size_t i = 0; i < nrec; i++)
+            buf_add(&z, m[i].data, i == k ? cut : m[i].len);
+        write_file(tpath("anycut.warc.gz"), z.data, z.len);
+        tres_t t = {0};
+        read_path(tpath("anycut.warc.gz"), &t);
+        assert_int_equal(t.nj, 1);
+        assert_string_equal(t.j[0].reason, "truncated gzip member");
+        size_t d = 0;
+        for (size_t i = 0; i < nrec; i++) {
+            char id[64];
+            snprintf(id, sizeof id, "urn:uuid:%08zu", i + 1);
+            if (d < t.nd && strcmp(t.d[d].id, id) == 0) {
+                assert_int_equal(t.d[d].len, w.rec[i].len - (size_t)(strstr(w.rec[i].data, "\r\n\r\nHTTP") - w.rec[i].data) - 4 -
+                                             strlen("HTTP/1.1 200 X\r\nContent-Type: text/plain\r\n\r\n") - 4);
+                d++;
+            } else {
+                assert_int_equal(i, k); /* only the cut record may be missing */
+            }
+        }
+        assert_int_equal(d, t.nd);
+        assert_true(t.nd >= nrec - 1);
+        res_free(&t);
+    }
+    for (size_t i = 0; i < nrec; i++)
+        ndd_buf_free(&m[i]);
+    ndd_buf_free(&tx);
+    ndd_buf_free(&z);
+    wset_free(&w);
+}
+
+/* Random damage (flipped, deleted, inserted bytes, cuts) in every format:
+ * reading never fails or crashes, every document keeps the contract
+ * (checked in read_input), and a damaged file never yields more documents
+ * than records exist. */
+static void test_random_damage(void **state)
+{
+    (void)state;
+    wset_t w;
+    make_warc_set(&w);
+    ndd_buf_t plain = NDD_BUF_INIT, pergz = NDD_BUF_INIT, onegz = NDD_BUF_INIT, zst = NDD_BUF_INIT;
+    ndd_buf_t jl = NDD_BUF_INIT, jlgz = NDD_BUF_INIT, x = NDD_BUF_INIT;
+    wset_concat(&w, &plain, NULL);
+    for (size_t i = 0; i < w.n; i++) {
+        gz_append(&pergz, w.rec[i].data, w.rec[i].len);
+        zst_append(&zst, w.rec[i].data, w.rec[i].len);
+    }
+    gz_append(&onegz, plain.data, plain.len);
+    uint64_t off[K_NLINES];
+    make_jsonl(&jl, off);
+    make_lines(&jl, 50, 300, NULL);
+    gz_append(&jlgz, jl.data, jl.len / 2);
+    gz_append(&jlgz, jl.data + jl.len / 2, jl.len - jl.len / 2);
+    const struct {
+        ndd_buf_t *b;
+        const char *name;
+        size_t maxdocs;
+    } src[] = {{&plain, "rd.warc", w.n}, {&pergz, "rd.warc.gz", w.n}, {&onegz, "rd1.warc.gz", w.n},
+               {&zst, "rd.warc.zst", w.n}, {&jl, "rd.jsonl", K_NLINES + 50}, {&jlgz, "rd.jsonl.gz", K_NLINES + 50}};
+    int trials = getenv("NDD_READER_DAMAGE_TRIALS") ? atoi(getenv("NDD_READER_DAMAGE_TRIALS")) : 300;
+    for (int trial = 0; trial < trials; trial++) {
+        size_t s = (size_t)(rnd() % (sizeof src / sizeof src[0]));
+        const ndd_buf_t *b = src[s].b;
+        ndd_buf_clear(&x);
+        buf_add(&x, b->data, b->len);
+        int nmut = 1 + (int)(rnd() % 4);
+        for (int k = 0; k < nmut && x.len > 2; k++) {
+            size_t at = (size_t)(rnd() % x.len);
+            switch (rnd() % 4) {
+            case 0: /* flip */
+                x.data[at] = (char)(x.data[at] ^ (1 + rnd() % 255));
+                break;
+            case 1: { /* delete a range */
+                size_t n = 1 + (size_t)(rnd() % 64);
+                if (at + n > x.len)
+                    n = x.len - at;
+                memmove(x.data + at, x.data + at + n, x.len - at - n);
+                x.len -= n;
+                break;
+            }
+            case 2: { /* insert bytes */
+                size_t n = 1 + (size_t)(rnd() % 16);
+                assert_int_equal(ndd_buf_reserve(&x, n), 0);
+                memmove(x.data + at + n, x.data + at, x.len - at);
+                for (size_t i = 0; i < n; i++)
+                    x.data[at + i] = (char)rnd();
+                x.len += n;
+                break;
+            }
+            default: /* cut */
+                x.len = at;
+                break;
+            }
+        }
+        write_file(tpath(src[s].name), x.data, x.len);
+        tres_t t = {0};
+        read_path(tpath(src[s].name), &t); /* asserts rc 0 and the document contract */
+        assert_true(t.nd <= src[s].maxdocs);
+        res_free(&t);
+    }
+    ndd_buf_free(&plain);
+    ndd_buf_free(&pergz);
+    ndd_buf_free(&onegz);
+    ndd_buf_free(&zst);
+    ndd_buf_free(&jl);
+    ndd_buf_free(&jlgz);
+    ndd_buf_free(&x);
+    wset_free(&w);
+}
+
 /* ------------------------------------------------------------- directories */
 
 static void test_directory(void **state)
@@ -1337,6 +1467,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ranges_partition),
         cmocka_unit_test(test_warc_formats),
         cmocka_unit_test(test_warc_gz_damage),
+        cmocka_unit_test(test_warc_gz_any_cut),
+        cmocka_unit_test(test_random_damage),
         cmocka_unit_test(test_directory),
         cmocka_unit_test(test_real_warc),
     };
