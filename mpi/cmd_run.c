@@ -28,6 +28,8 @@ static void run_help(void)
         "      --max-doc-bytes N    keep the first N bytes of visible text (default %zu, paper 002)\n"
         "      --boilerplate on|off drop navigation/footer/link-list markup before signatures and\n"
         "                           verification (default %s)\n"
+        "      --soft-wrap on|off   plain text: a single newline is a line wrap, only a blank line\n"
+        "                           separates blocks (for hard-wrapped text such as news wires) (default off)\n"
         "signatures (paper 002):\n"
         "  -m N                     residue classes (default %u)\n"
         "  -n N                     ring rotations, 1..16 (default %u)\n"
@@ -84,7 +86,7 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP
 };
 
 static int parse(int argc, char **argv, ndd_run_cfg_t *c)
@@ -105,6 +107,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"template-urls", required_argument, 0, O_TURLS}, {"template-share", required_argument, 0, O_TSHARE},
         {"max-share", required_argument, 0, O_MAXSHARE}, {"max-share-floor", required_argument, 0, O_MAXFLOOR},
         {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
+        {"soft-wrap", required_argument, 0, O_SOFTWRAP},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     const char *cmd = "run";
@@ -136,6 +139,11 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             else if (!strcmp(optarg, "html")) c->format = NDD_FMT_HTML;
             else if (!strcmp(optarg, "auto")) c->format = NDD_FMT_AUTO;
             else return ndd_cli_usage_error(cmd, "unknown --format '%s' (jsonl, warc, text, html)", optarg);
+            break;
+        case O_SOFTWRAP:
+            if (!strcmp(optarg, "on")) c->text.soft_wrap = 1;
+            else if (!strcmp(optarg, "off")) c->text.soft_wrap = 0;
+            else return ndd_cli_usage_error(cmd, "--soft-wrap takes on or off");
             break;
         case O_BOILER:
             if (!strcmp(optarg, "on")) c->text.boilerplate = 1;

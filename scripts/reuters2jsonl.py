@@ -3,7 +3,7 @@
 
 One JSON object per line, for every story that has a <BODY> element:
 
-    {"id": "reuters-<NEWID>", "url": "", "title": <TITLE>, "text": <TITLE>\\n<BODY>}
+    {"id": "reuters-<NEWID>", "url": "", "title": <TITLE>, "text": <TITLE>\\n\\n<BODY>}
 
 What is kept and how:
   * input files are read as Latin-1 (the corpus encoding) and written as UTF-8;
@@ -11,7 +11,8 @@ What is kept and how:
   * control characters other than newline and tab are dropped (the corpus
     marks story ends with &#3; and has stray &#127;, &#1;, &#5; ...);
   * title and body are stripped of surrounding whitespace; "text" is the
-    title, a newline, then the body (just the body when there is no title);
+    title, a blank line, then the body (just the body when there is no title):
+    the headline is its own paragraph also for readers that join wrapped lines;
   * stories without a <BODY> (TYPE="BRIEF" headlines, TYPE="UNPROC" raw
     text) are left out: 19,043 of the 21,578 stories have a body.
 Stories are written in file order (reut2-000 ... reut2-021), then in their
@@ -81,7 +82,7 @@ def main(argv=None):
                 title = clean(tm.group(1)) if tm else ""
                 text = clean(body.group(1))
                 if title:
-                    text = title + "\n" + text
+                    text = title + "\n\n" + text
                 rec = {"id": "reuters-" + idm.group(1), "url": "", "title": title, "text": text}
                 out.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 kept += 1

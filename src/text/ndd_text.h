@@ -21,7 +21,8 @@ typedef struct ndd_text_opts {
     int keep_title;     /* HTML: 1 = emit the <title> text as a block where it occurs; 0 = drop it (not body text) */
     int soft_wrap;      /* plain text: 0 = every '\n' is a block break (WET / JSONL: one line per block);
                          * 1 = a single '\n' is a soft line wrap (a space, or nothing between two CJK
-                         *     characters) and only a blank line breaks a block (hard-wrapped prose) */
+                         *     characters) and only a blank line or an indented line (two spaces or a
+                         *     tab first: the paragraph mark of wire text) breaks a block (hard-wrapped prose) */
 } ndd_text_opts_t;
 
 void ndd_text_opts_default(ndd_text_opts_t *o); /* max_bytes 10240, everything else 0 */

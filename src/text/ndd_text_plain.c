@@ -1,7 +1,8 @@
 /* ndd_text_plain.c - plain text -> the normalised text form (docs/text.md):
  * whitespace collapsed, control characters and ANSI escape sequences dropped,
  * line breaks turned into block breaks ('\n') or, with opts->soft_wrap, soft
- * wraps, then truncated to max_bytes. */
+ * wraps (a blank line or an indented line still breaks), then truncated to
+ * max_bytes. */
 #include "ndd_text_internal.h"
 
 /* Length of the ANSI escape sequence at s[i] == ESC. */
@@ -119,7 +120,10 @@ int ndd_text_from_plain(const char *txt, size_t n, const ndd_text_opts_t *o, ndd
             break;
         }
         if (nl) {
-            if (!o->soft_wrap || ++nls >= 2)
+            /* soft wrap: a blank line, or an indented line (two spaces or a
+             * tab: the paragraph mark of hard-wrapped wire text), starts a block */
+            int indented = i < n && (s[i] == '\t' || (s[i] == ' ' && i + 1 < n && s[i + 1] == ' '));
+            if (!o->soft_wrap || ++nls >= 2 || indented)
                 ndd_text_em_break(&e);
             else
                 e.pend |= NDD_EM_SOFT;

@@ -44,7 +44,7 @@ python3 -c '
 import json, sys
 d = json.loads(open(sys.argv[1], encoding="utf-8").readline())
 assert d["id"] == "reuters-1" and d["url"] == "" and d["title"] == "BAHIA COCOA REVIEW", d
-assert d["text"].startswith("BAHIA COCOA REVIEW\nShowers continued"), d["text"][:80]
+assert d["text"].startswith("BAHIA COCOA REVIEW\n\nShowers continued"), d["text"][:80]
 assert d["text"].endswith("Reuter"), d["text"][-40:]
 assert all(c in "\n\t" or ord(c) >= 32 and not 127 <= ord(c) < 160 for c in d["text"])' "$tmp/r.jsonl" ||
     fail "first record"

@@ -19,7 +19,7 @@ set +e
 "$NDD_BIN" run -o "$tmp/x" --verifier nope a >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad verifier should exit 2"
 "$NDD_BIN" run -o "$tmp/x" "$tmp/does-not-exist" >/dev/null 2>&1; [ $? -eq 1 ] || fail "missing input should exit 1"
 set -e
-"$NDD_BIN" run --help | grep -q -- "--write-dedup" || fail "--help lacks options"
+help=$("$NDD_BIN" run --help); case "$help" in *--write-dedup*--keep*) ;; *) fail "--help lacks options" ;; esac
 
 # empty input
 : > "$tmp/empty.jsonl"
@@ -88,6 +88,6 @@ run 2 -o "$tmp/o-giant" "$tmp/giant.jsonl"
 pairs=$(rows "$tmp/o-giant/pairs.tsv")
 cand=$(json "$tmp/o-giant/stats.json" "d['verify']['candidate_pairs']")
 echo "giant template: $pairs accepted pairs, $cand candidate pairs for 3000 pages"
-[ "$pairs" -le 3 ] || fail "template glued different pages: $pairs pairs"
+[ "$pairs" -eq 0 ] || fail "template glued different pages: $pairs pairs"
 [ "$cand" -le 60000 ] || fail "candidate pairs not bounded: $cand"
 echo "edge cases ok"

@@ -327,6 +327,10 @@ static void test_plain(void **state)
     assert_string_equal(P("  a \t b  \n\n\n  c\r\nd\re  ", 0), "a b\nc\nd\ne");
     assert_string_equal(P("a\nb\n\nc", 1), "a b\nc");
     assert_string_equal(P("a\n \t\nb", 1), "a\nb");
+    /* soft wrap: an indented line (two spaces or a tab) starts a paragraph, as in wire text */
+    assert_string_equal(P("Showers continued in\nthe zone.\n    The dry period\nwill end.\n\tArrivals rose.", 1),
+                        "Showers continued in the zone.\nThe dry period will end.\nArrivals rose.");
+    assert_string_equal(P("one\n two", 1), "one two"); /* a single space is not indentation */
     assert_string_equal(P("\xE4\xB8\xAD\n\xE6\x96\x87 \xE5\xAD\x97\nx\n\xE4\xB8\xAD", 1),
                         "\xE4\xB8\xAD\xE6\x96\x87 \xE5\xAD\x97 x \xE4\xB8\xAD");
     assert_string_equal(P("\x1b[33m    -- Debian \x1b[32mX\x1b[m\x1b[1;35mY\x1b[;m\x1b]0;title\x07Z\x1b" "c!", 0), "-- Debian XYZ!");
