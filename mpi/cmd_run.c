@@ -14,6 +14,8 @@ static void run_help(void)
     ndd_run_cfg_default(&d);
     printf(
         "usage: [mpirun -n P] ndd run -o DIR [options] INPUT...\n"
+        "       [mpirun -n P] ndd run --resume WORK -o DIR [verification/output options]\n"
+        "       ndd run --map-task I --map-tasks N --work-dir WORK [input/text/signature options] INPUT...\n"
         "\n"
         "Finds near-duplicate documents in the inputs with paper 002's method:\n"
         "sentence signatures -> perhaps-similar sets -> trustable-LCS verification.\n"
@@ -68,6 +70,16 @@ static void run_help(void)
         "      --tau F              SigNCD: duplicate when SigNCD <= F (default %.2f)\n"
         "      --verify-all         verify every candidate pair, also pairs already joined by\n"
         "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
+        "checkpoints (see docs/architecture.md):\n"
+        "      --work-dir WORK      keep the stage checkpoints here (default: DIR/.ndd-work, removed\n"
+        "                           after a successful run); refused if WORK holds an earlier run\n"
+        "      --resume WORK        continue the run checkpointed in WORK, with any number of ranks:\n"
+        "                           missing map shards are redone, a finished verification is reused;\n"
+        "                           inputs, text and signature options come from WORK/manifest\n"
+        "      --stop-after verify  stop once the verified pairs are checkpointed (with --work-dir/--resume)\n"
+        "      --map-task I         run only map task I (0-based) of --map-tasks N, without MPI: read\n"
+        "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
+        "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
         "output:\n"
         "      --keep longest|first which document of a cluster to keep (default longest)\n"
         "      --write-dedup FILE   also write the corpus without the removed duplicates as\n"
@@ -86,7 +98,7 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS
 };
 
 static int parse(int argc, char **argv, ndd_run_cfg_t *c)
@@ -108,6 +120,9 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"max-share", required_argument, 0, O_MAXSHARE}, {"max-share-floor", required_argument, 0, O_MAXFLOOR},
         {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
         {"soft-wrap", required_argument, 0, O_SOFTWRAP},
+        {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
+        {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
+        {"map-tasks", required_argument, 0, O_MAPTASKS},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     const char *cmd = "run";
@@ -161,6 +176,20 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             else return ndd_cli_usage_error(cmd, "--keep takes longest or first");
             break;
         case O_DEDUP: c->write_dedup = optarg; break;
+        case O_WORKDIR: c->work_dir = optarg; break;
+        case O_RESUME: c->resume = optarg; break;
+        case O_STOPAFTER:
+            if (strcmp(optarg, "verify"))
+                return ndd_cli_usage_error(cmd, "--stop-after takes 'verify'");
+            c->stop_after_verify = 1;
+            break;
+        case O_MAPTASK:
+        case O_MAPTASKS:
+            if (ndd_cli_parse_long(optarg, ch == O_MAPTASK ? 0 : 1, 1000000, &l))
+                return ndd_cli_usage_error(cmd, "%s takes a whole number (%s)", argv[optind - 1], optarg);
+            if (ch == O_MAPTASK) c->map_task = (int)l;
+            else c->map_tasks = (int)l;
+            break;
         case O_VERIFYALL: c->verify_all = 1; break;
         case O_NOGUARD: c->giant_guard = 0; break;
         case O_MAXDOC:
@@ -224,8 +253,27 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (!c->outdir)
+    if (c->map_tasks || c->map_task) {
+        if (!c->map_tasks || c->map_task >= c->map_tasks)
+            return ndd_cli_usage_error(cmd, "--map-task I needs --map-tasks N with 0 <= I < N");
+        if (!c->work_dir)
+            return ndd_cli_usage_error(cmd, "--map-task needs --work-dir WORK");
+        if (c->resume || c->outdir)
+            return ndd_cli_usage_error(cmd, "--map-task writes only WORK: no -o, no --resume");
+    } else if (!c->outdir && !(c->stop_after_verify && (c->resume || c->work_dir))) {
         return ndd_cli_usage_error(cmd, "-o DIR is required");
+    }
+    if (c->stop_after_verify && !c->resume && !c->work_dir)
+        return ndd_cli_usage_error(cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
+    if (c->resume && c->work_dir)
+        return ndd_cli_usage_error(cmd, "--resume WORK continues WORK: do not also give --work-dir");
+    if (c->resume) {
+        if (optind < argc)
+            return ndd_cli_usage_error(cmd, "--resume takes its inputs from WORK/manifest: give no INPUT");
+        c->inputs = NULL;
+        c->ninputs = 0;
+        return 0;
+    }
     if (optind >= argc)
         return ndd_cli_usage_error(cmd, "no INPUT given");
     if (ndd_sig_params_check(&c->sig))
@@ -245,6 +293,12 @@ int ndd_cmd_run(int argc, char **argv)
         return NDD_EXIT_OK; /* --help */
     if (prc)
         return prc;
+    if (cfg.map_tasks) { /* one map task: no MPI needed */
+        int rc = ndd_run(&cfg);
+        if (rc)
+            fprintf(stderr, "ndd run: map task %d failed: %s\n", cfg.map_task, ndd_strerror(rc));
+        return rc ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    }
     if (ndd_mpi_init(&argc, &argv)) {
         fprintf(stderr, "ndd run: MPI initialisation failed\n");
         return NDD_EXIT_RUNTIME;

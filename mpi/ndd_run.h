@@ -38,6 +38,11 @@ typedef struct ndd_run_cfg {
     int verify_all;            /* verify every candidate pair, also those already joined */
     ndd_keep_t keep;
     const char *write_dedup;   /* NULL or FILE.jsonl.zst */
+    /* checkpoints (docs/architecture.md) */
+    const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
+    const char *resume;        /* work dir of an earlier run to continue */
+    int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (no MPI) */
+    int stop_after_verify;     /* stop once the verified rows are checkpointed */
     int quiet;
 } ndd_run_cfg_t;
 

@@ -8,7 +8,7 @@
  * documents in (file_index, offset) order whatever the rank count. Every
  * output is ordered by these numbers and written by the rank that read the
  * document, at offsets from an exclusive scan (MPI-IO). */
-#include "ndd_run.h"
+#include "run_internal.h"
 #include "ndd_exchange.h"
 #include "ndd_mpi.h"
 #include "ndd_util.h"
@@ -49,81 +49,10 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
 /* ------------------------------------------------------------------ */
 /* stage bookkeeping                                                   */
 
-enum {
-    ST_READ, ST_SIG, ST_SHUFFLE1, ST_POSTINGS, ST_CC, ST_SHUFFLE2, ST_VERIFY, ST_OUTPUT, ST_DEDUP, ST_N
-};
 static const char *stage_names[ST_N] = {"read", "signatures", "shuffle1", "postings", "components",
                                         "shuffle2", "verify", "output", "dedup"};
 
-#define HIST_N 24 /* set sizes: bucket b holds sizes in [2^b, 2^(b+1)) */
-#define TOP_N 10
-
-typedef struct {
-    uint64_t size;
-    uint64_t label;
-    char first_id[120];
-} topset_t;
-
-typedef struct {
-    uint64_t label, count;
-} lc_t;
-
-/* Counters summed over ranks (all uint64 so one MPI_Allreduce does them). */
-typedef struct {
-    uint64_t docs_read, rejected, no_text, no_sigs, input_bytes, text_bytes;
-    uint64_t signatures, postings_single, lists_live, lists_dropped_frequent, lists_dropped_site, lists_dropped_template;
-    uint64_t postings_dropped, keys_distinct, edges, links_all, links_cut_giant;
-    uint64_t sets, docs_in_sets, giant_sets, docs_in_giant_sets;
-    uint64_t hist[HIST_N];
-    uint64_t shuffle1_bytes, shuffle2_bytes, shuffle2_raw_bytes, shuffle3_bytes;
-    uint64_t cand_pairs, pairs_skipped_joined, pairs_exact, pairs_verified, pairs_pruned_bound,
-        pairs_cost_limit, pairs_accepted;
-    uint64_t clusters, docs_in_clusters, docs_removed;
-    uint64_t verify_work; /* per rank: candidate pairs (used for max/min skew) */
-} counters_t;
-
-#define NCOUNTERS (sizeof(counters_t) / sizeof(uint64_t))
-
-typedef struct {
-    /* local documents, g = first + i */
-    size_t n, cap;
-    uint64_t *id_off, *url_off; /* into strs (NUL-terminated) */
-    uint64_t *text_off;         /* into texts */
-    uint32_t *text_len, *site, *weight;
-    uint16_t *urlh;
-    ndd_buf_t strs, texts;
-    /* signatures of local docs, for shuffle 1 */
-    uint64_t *keys;
-    uint64_t *key_off; /* n+1 */
-    size_t nkeys, keys_cap;
-    uint8_t *in_set, *removed;
-    uint64_t *label;
-    uint64_t first;
-    uint64_t *starts; /* P+1 */
-} docs_t;
-
-typedef struct {
-    const ndd_run_cfg_t *cfg;
-    int P, me;
-    docs_t d;
-    ndd_buf_t rejects;
-    counters_t c;
-    double t[ST_N];
-    uint64_t *dropped; /* sorted keys of dropped lists (all ranks) */
-    size_t ndropped;
-    uint64_t *edges; /* pairs (u, v) */
-    uint32_t *emult; /* signatures supporting each link */
-    size_t nedges;
-    lc_t *owned; /* labels this rank owns, with their set sizes */
-    size_t nowned;
-    size_t giant_level; /* link support required inside giant sets at the end (0: guard not needed) */
-    uint64_t cc_rounds;
-    topset_t top[TOP_N];
-    size_t ntop;
-    ndd_buf_t pair_rows, cluster_rows, score_rows; /* received rows: [u64 k1][u64 k2][u32 len][bytes] */
-} run_t;
-
-static int grow_n(void **p, size_t *cap, size_t need, size_t elem)
+int ndd_grow_n(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return NDD_OK;
@@ -138,7 +67,7 @@ static int grow_n(void **p, size_t *cap, size_t need, size_t elem)
     return NDD_OK;
 }
 
-static int docs_reserve(docs_t *d, size_t need)
+int ndd_docs_reserve(docs_t *d, size_t need)
 {
     if (need <= d->cap)
         return NDD_OK;
@@ -168,7 +97,7 @@ static int docs_reserve(docs_t *d, size_t need)
     return NDD_OK;
 }
 
-static void docs_free(docs_t *d)
+void ndd_docs_free(docs_t *d)
 {
     free(d->id_off);
     free(d->url_off);
@@ -187,8 +116,8 @@ static void docs_free(docs_t *d)
     free(d->starts);
 }
 
-static const char *doc_id(const run_t *r, size_t i) { return r->d.strs.data + r->d.id_off[i]; }
-static const char *doc_url(const run_t *r, size_t i) { return r->d.strs.data + r->d.url_off[i]; }
+const char *ndd_doc_id(const run_t *r, size_t i) { return r->d.strs.data + r->d.id_off[i]; }
+const char *ndd_doc_url(const run_t *r, size_t i) { return r->d.strs.data + r->d.url_off[i]; }
 
 /* ------------------------------------------------------------------ */
 /* stage 1-2: shard, read, text, signatures                            */
@@ -254,7 +183,8 @@ static void on_reject(void *user, const ndd_reject_t *rej)
     r->c.rejected++;
 }
 
-static int stage_read(run_t *r, const ndd_input_t *in, size_t nin)
+/* Reads map task `task` of `ntasks` (a normal run: task = rank, ntasks = P). Local. */
+static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks)
 {
     const ndd_run_cfg_t *cfg = r->cfg;
     piece_t *pieces = NULL;
@@ -263,7 +193,7 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin)
     ndd_sig_t *sigs = NULL;
     ndd_buf_t text = NDD_BUF_INIT;
     ndd_reader_t *rd = NULL;
-    int rc = plan_shard(in, nin, r->P, r->me, &pieces, &npieces);
+    int rc = plan_shard(in, nin, ntasks, task, &pieces, &npieces);
     if (rc)
         goto out;
     if ((rc = ndd_sig_ctx_create(&sig, &cfg->sig)))
@@ -274,7 +204,7 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin)
         goto out;
     }
     docs_t *d = &r->d;
-    if ((rc = docs_reserve(d, 1)))
+    if ((rc = ndd_docs_reserve(d, 1)))
         goto out;
     d->key_off[0] = 0;
     double t_sig = 0, t0 = ndd_mpi_now();
@@ -305,8 +235,8 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin)
             if ((rc = ndd_sig_doc(sig, text.data, text.len, sigs, &nsig, &nsent)))
                 break;
             size_t i = d->n;
-            if ((rc = docs_reserve(d, i + 1)) ||
-                (rc = grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nsig, sizeof *d->keys)))
+            if ((rc = ndd_docs_reserve(d, i + 1)) ||
+                (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nsig, sizeof *d->keys)))
                 break;
             for (size_t s = 0; s < nsig; s++)
                 d->keys[d->nkeys + s] = ndd_sig_key(&sigs[s]);
@@ -474,7 +404,7 @@ static int stage_shuffle1_postings(run_t *r)
             else
                 r->c.lists_dropped_template++;
             r->c.postings_dropped += n;
-            if ((rc = grow_n((void **)&dropped_local, &dl_cap, ndl + 1, sizeof *dropped_local)))
+            if ((rc = ndd_grow_n((void **)&dropped_local, &dl_cap, ndl + 1, sizeof *dropped_local)))
                 goto agree;
             dropped_local[ndl++] = post[a].key;
             break;
@@ -482,7 +412,7 @@ static int stage_shuffle1_postings(run_t *r)
         case NDD_LIST_LIVE: {
             r->c.lists_live++;
             size_t rep = a + ndd_postings_representative(post + a, n);
-            if ((rc = grow_n((void **)&r->edges, &edge_cap, 2 * (r->nedges + n), sizeof *r->edges)))
+            if ((rc = ndd_grow_n((void **)&r->edges, &edge_cap, 2 * (r->nedges + n), sizeof *r->edges)))
                 goto agree;
             for (size_t x = a; x < w; x++) {
                 if (x == rep)
@@ -853,8 +783,7 @@ static int stage_components(run_t *r, uint64_t *size_of)
     uint64_t *ends = NULL, *esize = NULL;
     d->label = malloc((d->n ? d->n : 1) * sizeof *d->label);
     d->in_set = calloc(d->n ? d->n : 1, 1);
-    d->removed = calloc(d->n ? d->n : 1, 1);
-    if (!active || !d->label || !d->in_set || !d->removed)
+    if (!active || !d->label || !d->in_set)
         rc = NDD_ERR_NOMEM;
     if ((rc = ndd_mpi_agree(rc)))
         goto out;
@@ -1169,7 +1098,7 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
     int rc = NDD_OK;
     ndd_uf_t uf = {0};
     note_top(r, n, m[0].label, &m[0]);
-    if ((rc = grow_n((void **)off, off_cap, n + 1, sizeof **off)))
+    if ((rc = ndd_grow_n((void **)off, off_cap, n + 1, sizeof **off)))
         return rc;
     size_t nk = 0;
     (*off)[0] = 0;
@@ -1177,7 +1106,7 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
         size_t nsig = 0, nsent = 0;
         if ((rc = ndd_sig_doc(sig, m[i].text, m[i].textlen, sigs, &nsig, &nsent)))
             return rc;
-        if ((rc = grow_n((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
+        if ((rc = ndd_grow_n((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
             return rc;
         for (size_t s = 0; s < nsig; s++) {
             uint64_t k = ndd_sig_key(&sigs[s]);
@@ -1309,7 +1238,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
     qsort(ord, nord, sizeof *ord, cmp_order);
     for (size_t k = 0; k < nord && !rc; k++) {
         size_t i = ord[k].i;
-        const char *id = doc_id(r, i), *url = doc_url(r, i);
+        const char *id = ndd_doc_id(r, i), *url = ndd_doc_url(r, i);
         docrec_t h = {d->first + i, d->label[i], (uint32_t)strlen(id), (uint32_t)strlen(url), d->text_len[i], 0};
         ndd_buf_t *b = &raw[ord[k].dest];
         if ((rc = ndd_buf_append(b, &h, sizeof h)) || (rc = ndd_buf_append(b, id, h.idlen)) ||
@@ -1341,7 +1270,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
             docrec_t h;
             memcpy(&h, p, sizeof h);
             p += sizeof h;
-            if ((rc = grow_n((void **)&mem, &mcap, nm + 1, sizeof *mem)))
+            if ((rc = ndd_grow_n((void **)&mem, &mcap, nm + 1, sizeof *mem)))
                 break;
             mem[nm].g = h.g;
             mem[nm].label = h.label;
@@ -1370,8 +1299,8 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
         while (b < nm && mem[b].label == mem[a].label)
             b++;
         size_t n = b - a;
-        if ((rc = grow_n((void **)&texts, &tl_cap, n, sizeof *texts)) ||
-            (rc = grow_n((void **)&lens, &tl_cap2, n, sizeof *lens)))
+        if ((rc = ndd_grow_n((void **)&texts, &tl_cap, n, sizeof *texts)) ||
+            (rc = ndd_grow_n((void **)&lens, &tl_cap2, n, sizeof *lens)))
             break;
         rc = verify_set(r, mem + a, n, vf, sig, sigs, cws, send_pairs, send_clusters, send_scores, &line, &keys,
                         &keys_cap, &off,
@@ -1454,7 +1383,7 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *path, const c
         memcpy(&w.len, p + 16, 4);
         w.line = p + 20;
         p += 20 + w.len;
-        if ((rc = grow_n((void **)&v, &cap, n + 1, sizeof *v)))
+        if ((rc = ndd_grow_n((void **)&v, &cap, n + 1, sizeof *v)))
             break;
         v[n++] = w;
     }
@@ -1489,16 +1418,23 @@ static int path_join(char *buf, size_t cap, const char *dir, const char *name)
     return n < 0 || (size_t)n >= cap ? NDD_ERR_INVAL : NDD_OK;
 }
 
-/* Second pass over this rank's shard for --write-dedup: every document that
- * was not removed, as JSONL (id, url, full visible text), one zstd frame per
- * rank (frames concatenate into one valid .zst stream). */
+static uint64_t answer_removed(run_t *r, uint64_t g) { return r->d.removed[g - r->d.first]; }
+
+/* Second pass over this rank's input shard for --write-dedup: every document
+ * that was not removed, as JSONL (id, url, full visible text), one zstd
+ * frame per rank (frames concatenate into one valid .zst stream). The shard's
+ * documents are numbered by an exclusive scan and their removed flags asked
+ * from their owners, so this works for any rank count, also after --resume.
+ * Collective. */
 static int stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
 {
     const ndd_run_cfg_t *cfg = r->cfg;
     piece_t *pieces = NULL;
-    size_t npieces = 0, i = 0;
+    size_t npieces = 0, ndocs = 0, lcap = 0;
     ndd_reader_t *rd = NULL;
-    ndd_buf_t text = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
+    ndd_buf_t text = NDD_BUF_INIT, lines = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
+    size_t *loff = NULL;
+    uint64_t *ids = NULL, *flags = NULL;
     ndd_text_opts_t full = cfg->text;
     full.max_bytes = 0;
     int rc = plan_shard(in, nin, r->P, r->me, &pieces, &npieces);
@@ -1511,28 +1447,43 @@ static int stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
                              : ndd_text_from_plain(doc.body, doc.body_len, &full, &text);
             if (rc)
                 break;
-            if (text.len == 0)
+            if (text.len == 0) /* rejected in the read stage: no number */
                 continue;
-            if (i >= r->d.n) {
-                rc = NDD_ERR_INTERNAL; /* the input changed under us */
+            if ((rc = ndd_grow_n((void **)&loff, &lcap, ndocs + 2, sizeof *loff)))
                 break;
-            }
-            if (!r->d.removed[i]) {
-                ndd_buf_puts(&out, "{\"id\":");
-                ndd_json_append_string(&out, doc.id, strlen(doc.id));
-                ndd_buf_puts(&out, ",\"url\":");
-                ndd_json_append_string(&out, doc.url, strlen(doc.url));
-                ndd_buf_puts(&out, ",\"text\":");
-                ndd_json_append_string(&out, text.data, text.len);
-                rc = ndd_buf_puts(&out, "}\n");
-            }
-            i++;
+            loff[ndocs] = lines.len;
+            ndd_buf_puts(&lines, "{\"id\":");
+            ndd_json_append_string(&lines, doc.id, strlen(doc.id));
+            ndd_buf_puts(&lines, ",\"url\":");
+            ndd_json_append_string(&lines, doc.url, strlen(doc.url));
+            ndd_buf_puts(&lines, ",\"text\":");
+            ndd_json_append_string(&lines, text.data, text.len);
+            rc = ndd_buf_puts(&lines, "}\n");
+            ndocs++;
+            loff[ndocs] = lines.len;
         }
         if (rc == NDD_ERR_EOF)
             rc = NDD_OK;
         ndd_reader_free(rd);
         rd = NULL;
     }
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    uint64_t mine = ndocs, first = 0;
+    MPI_Exscan(&mine, &first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (r->me == 0)
+        first = 0;
+    ids = malloc((ndocs ? ndocs : 1) * sizeof *ids);
+    flags = malloc((ndocs ? ndocs : 1) * sizeof *flags);
+    if ((rc = ndd_mpi_agree(!ids || !flags ? NDD_ERR_NOMEM : NDD_OK)))
+        goto out;
+    for (size_t i = 0; i < ndocs; i++)
+        ids[i] = first + i;
+    if ((rc = request_by_owner(r, ids, ndocs, answer_removed, flags)))
+        goto out;
+    for (size_t i = 0; i < ndocs && !rc; i++)
+        if (!flags[i])
+            rc = ndd_buf_append(&out, lines.data + loff[i], loff[i + 1] - loff[i]);
     if (!rc && (out.len || r->me == 0)) {
         size_t bound = ZSTD_compressBound(out.len);
         if (!(rc = ndd_buf_reserve(&z, bound))) {
@@ -1545,9 +1496,14 @@ static int stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
     }
     if ((rc = ndd_mpi_agree(rc)) == NDD_OK)
         rc = ndd_write_ordered(cfg->write_dedup, z.data ? z.data : "", z.len);
+out:
     ndd_reader_free(rd);
     free(pieces);
+    free(loff);
+    free(ids);
+    free(flags);
     ndd_buf_free(&text);
+    ndd_buf_free(&lines);
     ndd_buf_free(&out);
     ndd_buf_free(&z);
     return rc;
@@ -1755,8 +1711,120 @@ out:
 
 /* ------------------------------------------------------------------ */
 
-int ndd_run(const ndd_run_cfg_t *cfg)
+static void run_free(run_t *r)
 {
+    ndd_docs_free(&r->d);
+    memset(&r->d, 0, sizeof r->d);
+    ndd_buf_free(&r->rejects);
+    ndd_buf_free(&r->pair_rows);
+    ndd_buf_free(&r->cluster_rows);
+    ndd_buf_free(&r->score_rows);
+    free(r->dropped);
+    free(r->edges);
+    free(r->emult);
+    free(r->owned);
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char p[4200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0;
+}
+
+/* 'ndd run --map-task I --map-tasks N --work-dir W': one map task, no MPI:
+ * reads exactly what rank I of N would read, writes W/map/shard-I. A task
+ * whose shard is already complete does nothing. Local. */
+static int run_map_task(const ndd_run_cfg_t *cfg)
+{
+    run_t R;
+    memset(&R, 0, sizeof R);
+    R.cfg = cfg;
+    R.P = 1;
+    ndd_input_t *in = NULL;
+    size_t nin = 0;
+    const char *bad = NULL;
+    uint64_t n;
+    int rc;
+    if (ndd_ckpt_shard_check(cfg->work_dir, cfg->map_task, &n) == NDD_OK) {
+        if (!cfg->quiet)
+            printf("ndd run: map task %d of %d already complete (%llu documents)\n", cfg->map_task, cfg->map_tasks,
+                   (unsigned long long)n);
+        return NDD_OK;
+    }
+    if ((rc = ndd_ckpt_manifest_write(cfg->work_dir, cfg, cfg->map_tasks)))
+        NDD_LOG(0, "cannot write %s/manifest: %s", cfg->work_dir, ndd_strerror(rc));
+    else if ((rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &in, &nin, &bad)))
+        NDD_LOG(0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+    else if ((rc = stage_read(&R, in, nin, cfg->map_task, cfg->map_tasks)))
+        NDD_LOG(0, "reading failed: %s", ndd_strerror(rc));
+    else if ((rc = ndd_ckpt_shard_write(cfg->work_dir, cfg->map_task, &R)))
+        NDD_LOG(0, "cannot write the shard: %s", ndd_strerror(rc));
+    else if (!cfg->quiet)
+        printf("ndd run: map task %d of %d: %zu documents, %llu rejected -> %s/map\n", cfg->map_task, cfg->map_tasks,
+               R.d.n, (unsigned long long)R.c.rejected, cfg->work_dir);
+    run_free(&R);
+    ndd_input_free(in, nin);
+    return rc;
+}
+
+/* Resume: recompute missing map shards (task i on rank i % P), then load
+ * this rank's contiguous range of documents (and, for rejects and read
+ * counters, a contiguous range of shards). Collective. */
+static int resume_map(run_t *r, const ndd_input_t *in, size_t nin, const char *wd, int nshards)
+{
+    int rc = NDD_OK;
+    uint64_t *cnt = calloc((size_t)nshards, sizeof *cnt);
+    if ((rc = ndd_mpi_agree(cnt ? NDD_OK : NDD_ERR_NOMEM)))
+        goto out;
+    for (int i = r->me; i < nshards && !rc; i += r->P) {
+        uint64_t n;
+        if (ndd_ckpt_shard_check(wd, i, &n) == NDD_OK)
+            continue;
+        run_t T;
+        memset(&T, 0, sizeof T);
+        T.cfg = r->cfg;
+        T.P = r->P;
+        T.me = r->me;
+        NDD_LOG(1, "redoing map shard %d of %d", i, nshards);
+        rc = stage_read(&T, in, nin, i, nshards);
+        if (!rc)
+            rc = ndd_ckpt_shard_write(wd, i, &T);
+        run_free(&T);
+    }
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    uint64_t total = 0;
+    for (int i = 0; i < nshards && !rc; i++) {
+        rc = ndd_ckpt_shard_count(wd, i, &cnt[i]);
+        total += cnt[i];
+    }
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    uint64_t lo = (uint64_t)((long double)total * r->me / r->P), hi = (uint64_t)((long double)total * (r->me + 1) / r->P);
+    int s_lo = (int)((long)nshards * r->me / r->P), s_hi = (int)((long)nshards * (r->me + 1) / r->P);
+    uint64_t at = 0;
+    for (int i = 0; i < nshards && !rc; i++) {
+        uint64_t a = at, b = at + cnt[i];
+        at = b;
+        int meta = i >= s_lo && i < s_hi;
+        uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        if (x < y || meta)
+            rc = ndd_ckpt_shard_load(wd, i, r, x < y ? x - a : 0, x < y ? y - x : 0, meta);
+    }
+    rc = ndd_mpi_agree(rc);
+out:
+    free(cnt);
+    return rc;
+}
+
+int ndd_run(const ndd_run_cfg_t *cfg_in)
+{
+    ndd_run_cfg_t cfgv = *cfg_in;
+    const ndd_run_cfg_t *cfg = &cfgv;
+    if (cfg->map_tasks)
+        return run_map_task(cfg);
     run_t R;
     memset(&R, 0, sizeof R);
     run_t *r = &R;
@@ -1766,14 +1834,42 @@ int ndd_run(const ndd_run_cfg_t *cfg)
     ndd_input_t *in = NULL;
     size_t nin = 0;
     const char *bad = NULL;
-    char path[4096];
+    char path[4096], wd[4096];
     double t_start = ndd_mpi_now();
     uint64_t *size_of = NULL;
-    int rc = NDD_OK;
+    void *manifest = NULL;
+    int rc = NDD_OK, nshards = r->P, default_wd = 0, verified = 0;
 
-    if (r->me == 0 && mkdir(cfg->outdir, 0777) && errno != EEXIST) {
+    /* the work directory: given, resumed, or a default one removed on success */
+    if (cfg->resume)
+        snprintf(wd, sizeof wd, "%s", cfg->resume);
+    else if (cfg->work_dir)
+        snprintf(wd, sizeof wd, "%s", cfg->work_dir);
+    else {
+        snprintf(wd, sizeof wd, "%s/.ndd-work", cfg->outdir);
+        default_wd = 1;
+    }
+    if (cfg->resume) {
+        rc = ndd_ckpt_manifest_read(wd, &cfgv, &nshards, &manifest);
+        if (rc && r->me == 0)
+            NDD_LOG(0, "cannot resume from %s: no readable manifest (%s)", wd, ndd_strerror(rc));
+    } else if (!default_wd && file_exists(wd, "manifest")) {
+        if (r->me == 0)
+            NDD_LOG(0, "work directory %s holds an earlier run: resume it with --resume %s, or remove it", wd, wd);
+        rc = NDD_ERR_INVAL;
+    }
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    if (r->me == 0 && cfg->outdir && mkdir(cfg->outdir, 0777) && errno != EEXIST) {
         NDD_LOG(0, "cannot create output directory %s: %s", cfg->outdir, strerror(errno));
         rc = NDD_ERR_IO;
+    }
+    if (!rc && r->me == 0 && !cfg->resume) {
+        if (default_wd)
+            ndd_ckpt_remove(wd); /* a stale default work dir of a failed run */
+        rc = ndd_ckpt_manifest_write(wd, cfg, nshards);
+        if (rc)
+            NDD_LOG(0, "cannot write the work directory %s: %s", wd, ndd_strerror(rc));
     }
     if ((rc = ndd_mpi_agree(rc)))
         goto out;
@@ -1784,22 +1880,61 @@ int ndd_run(const ndd_run_cfg_t *cfg)
         goto out;
     NDD_LOG(2, "%zu input files", nin);
 
-    rc = stage_read(r, in, nin);
-    if (rc)
-        NDD_LOG(0, "reading failed: %s", ndd_strerror(rc));
-    if ((rc = ndd_mpi_agree(rc)))
-        goto out;
+    /* map stage: read + signatures, checkpointed per shard */
+    if (cfg->resume) {
+        double t0 = ndd_mpi_now();
+        if ((rc = resume_map(r, in, nin, wd, nshards)))
+            goto out;
+        r->t[ST_READ] = ndd_mpi_now() - t0;
+    } else {
+        rc = stage_read(r, in, nin, r->me, r->P);
+        if (rc)
+            NDD_LOG(0, "reading failed: %s", ndd_strerror(rc));
+        if (!rc && (rc = ndd_ckpt_shard_write(wd, r->me, r)))
+            NDD_LOG(0, "cannot write the map shard: %s", ndd_strerror(rc));
+        if ((rc = ndd_mpi_agree(rc)))
+            goto out;
+    }
     if ((rc = ndd_global_ranges(r->d.n, &r->d.first, &r->d.starts)))
         goto out;
-    if ((rc = stage_shuffle1_postings(r)))
+    r->d.removed = calloc(r->d.n ? r->d.n : 1, 1);
+    if ((rc = ndd_mpi_agree(r->d.removed ? NDD_OK : NDD_ERR_NOMEM)))
         goto out;
-    size_of = malloc((r->d.n ? r->d.n : 1) * sizeof *size_of);
-    if ((rc = ndd_mpi_agree(size_of ? NDD_OK : NDD_ERR_NOMEM)))
+
+    /* reduce stages up to verification, checkpointed as one step */
+    int nparts = 0;
+    if (cfg->resume && ndd_ckpt_verify_done_read(wd, &nparts, r) == NDD_OK) {
+        for (int p = 0; p < nparts && !rc; p++)
+            rc = ndd_ckpt_verify_load(wd, p, r, r->d.first, r->d.first + r->d.n, r->me == 0);
+        if (rc)
+            NDD_LOG(0, "cannot load verified part: %s", ndd_strerror(rc));
+        if ((rc = ndd_mpi_agree(rc)))
+            goto out;
+        verified = 1;
+    }
+    if (!verified) {
+        if ((rc = stage_shuffle1_postings(r)))
+            goto out;
+        size_of = malloc((r->d.n ? r->d.n : 1) * sizeof *size_of);
+        if ((rc = ndd_mpi_agree(size_of ? NDD_OK : NDD_ERR_NOMEM)))
+            goto out;
+        if ((rc = stage_components(r, size_of)))
+            goto out;
+        if ((rc = stage_shuffle2_verify(r, size_of)))
+            goto out;
+        rc = ndd_ckpt_verify_write(wd, r->me, r);
+        if ((rc = ndd_mpi_agree(rc)))
+            goto out;
+        if (r->me == 0)
+            rc = ndd_ckpt_verify_done_write(wd, r->P, r);
+        if ((rc = ndd_mpi_agree(rc)))
+            goto out;
+    }
+    if (cfg->stop_after_verify) {
+        if (r->me == 0 && !cfg->quiet)
+            printf("ndd run: stopped after verification; continue with: ndd run --resume %s -o DIR\n", wd);
         goto out;
-    if ((rc = stage_components(r, size_of)))
-        goto out;
-    if ((rc = stage_shuffle2_verify(r, size_of)))
-        goto out;
+    }
     double t0 = ndd_mpi_now();
     if ((rc = path_join(path, sizeof path, cfg->outdir, "pairs.tsv")) ||
         (rc = write_rows(r, &r->pair_rows, path,
@@ -1832,18 +1967,13 @@ int ndd_run(const ndd_run_cfg_t *cfg)
         r->t[ST_DEDUP] = ndd_mpi_now() - t0;
     }
     rc = write_stats(r, ndd_mpi_now() - t_start);
+    if (!rc && default_wd && r->me == 0)
+        ndd_ckpt_remove(wd);
 out:
     rc = ndd_mpi_agree(rc);
-    docs_free(&r->d);
-    ndd_buf_free(&r->rejects);
-    ndd_buf_free(&r->pair_rows);
-    ndd_buf_free(&r->cluster_rows);
-    ndd_buf_free(&r->score_rows);
-    free(r->dropped);
-    free(r->edges);
-    free(r->emult);
-    free(r->owned);
+    run_free(r);
     free(size_of);
     ndd_input_free(in, nin);
+    ndd_ckpt_manifest_free(manifest);
     return rc;
 }
