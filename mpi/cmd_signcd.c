@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 typedef struct signcd_opts {
@@ -503,6 +504,16 @@ static int signcd_write_pairs(FILE *f, const signcd_doc_t *docs, const signcd_pa
     return rc;
 }
 
+/* Local. CPU seconds (user + system) used by this process so far. */
+static double signcd_cpu_s(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru))
+        return 0.0;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
 static FILE *signcd_open_out(const char *dir, const char *name)
 {
     char path[4096];
@@ -535,7 +546,7 @@ int ndd_cmd_signcd(int argc, char **argv)
         return NDD_EXIT_RUNTIME;
     }
     int me = ndd_mpi_rank(), P = ndd_mpi_size();
-    double t0 = ndd_mpi_now();
+    double t0 = ndd_mpi_now(), cpu0 = signcd_cpu_s();
     memset(&o, 0, sizeof o);
     int prc = signcd_parse(argc, argv, &o, &help);
     if (help) {
@@ -629,9 +640,10 @@ int ndd_cmd_signcd(int argc, char **argv)
 
     /* ---- 4. gather pairs and counters ---- */
     uint64_t cl[5] = {st.pairs, st.compared, st.pruned_p1, st.pruned_p2, st.found}, cg[5];
-    double tl[2] = {t_cmp, -t_cmp}, tg[2];
+    double tl[2] = {t_cmp, -t_cmp}, tg[2], cpu_l = signcd_cpu_s() - cpu0, cpu_g = 0.0;
     if (MPI_Reduce(cl, cg, 5, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        MPI_Reduce(tl, tg, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        MPI_Reduce(tl, tg, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        MPI_Reduce(&cpu_l, &cpu_g, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
         goto done;
     rc = signcd_gather_pairs(mine, mine ? hits.n : 0, &pairs, &npairs);
     if ((rc = ndd_mpi_agree(rc))) {
@@ -661,13 +673,13 @@ int ndd_cmd_signcd(int argc, char **argv)
                      "\"cjk_chars\":%zu,\"max_doc_bytes\":%zu,"
                      "\"pairs\":%llu,\"compared\":%llu,\"pruned_p1\":%llu,\"pruned_p2\":%llu,\"found\":%llu,"
                      "\"time_read_s\":%.3f,\"time_exchange_s\":%.3f,\"time_compare_max_s\":%.3f,"
-                     "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f}\n",
+                     "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f,\"cpu_s\":%.3f}\n",
                      P, (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)glob[2],
                      (unsigned long long)glob[3], o.no_signature ? "false" : "true", o.tau, o.p1 ? "true" : "false",
                      o.p2 ? "true" : "false", o.p2_block, o.p2_slack, o.level,
                      (o.ctx_flags & NDD_NCD_HUFFMAN_LITERALS) ? "true" : "false", o.cjk_chars, o.max_doc_bytes,
                      (unsigned long long)cg[0], (unsigned long long)cg[1], (unsigned long long)cg[2],
-                     (unsigned long long)cg[3], (unsigned long long)cg[4], t_read, t_exch, tg[0], -tg[1], t_total);
+                     (unsigned long long)cg[3], (unsigned long long)cg[4], t_read, t_exch, tg[0], -tg[1], t_total, cpu_g);
             if (fs) {
                 if (fputs(js, fs) == EOF)
                     rc = NDD_ERR_IO;

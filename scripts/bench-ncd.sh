@@ -128,28 +128,40 @@ do_speed() {
   reuters_jsonl
   local c="$tmp/reuters.jsonl"
   echo "ranks: $RANKS; tau 0.7; ndd: $NDD_BIN"
-  printf '%-34s %9s %12s %12s %12s %10s %8s\n' run seconds compared "pruned P1" "pruned P2" found "sig/text"
-  for spec in "sig_p1::" "sig_p1p2:--p2:" "sig_none:--no-p1:" "ncd_p1:--no-signature:" "ncd_p1p2:--no-signature --p2:" "ncd_none:--no-signature --no-p1:"; do
+  echo "wall = elapsed seconds of the command; cpu = CPU seconds of all its ranks (robust to a loaded machine)"
+  printf '%-36s %8s %8s %10s %10s %10s %7s %8s\n' run wall cpu compared "pruned P1" "pruned P2" found "sig/text"
+  local runs="sig_p1 sig_p1p2 sig_p1p2all sig_none ncd_p1 ncd_p1p2 ncd_none"
+  for spec in "sig_p1::" "sig_p1p2:--p2:" "sig_p1p2all:--p2 --p2-block $N:" "sig_none:--no-p1:" "ncd_p1:--no-signature:" "ncd_p1p2:--no-signature --p2:" "ncd_none:--no-signature --no-p1:"; do
     local name=${spec%%:*} args=${spec#*:}
     args=${args%:}
     # shellcheck disable=SC2086
     run_ndd "$tmp/$name" $args "$c"
-    local t cmp p1 p2 f sb tb
-    t=$(stat "$tmp/$name" time_total_s); cmp=$(stat "$tmp/$name" compared)
-    p1=$(stat "$tmp/$name" pruned_p1); p2=$(stat "$tmp/$name" pruned_p2); f=$(stat "$tmp/$name" found)
-    sb=$(stat "$tmp/$name" sig_bytes); tb=$(stat "$tmp/$name" text_bytes)
-    eval "T_$name=$t"
-    printf '%-34s %9s %12s %12s %12s %10s %7.1f%%\n' "$name (${args:-defaults})" "$t" "$cmp" "$p1" "$p2" "$f" \
-      "$(python3 -c "print(100.0*$sb/max($tb,1))")"
+    python3 - "$tmp/$name/stats.json" "$name (${args:-defaults})" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print('%-36s %8.2f %8.2f %10d %10d %10d %7d %7.1f%%' % (sys.argv[2], s['time_total_s'], s['cpu_s'], s['compared'],
+      s['pruned_p1'], s['pruned_p2'], s['found'], 100.0 * s['sig_bytes'] / max(s['text_bytes'], 1)))
+EOF
   done
-  python3 - "$T_sig_p1" "$T_sig_p1p2" "$T_sig_none" "$T_ncd_p1" "$T_ncd_p1p2" "$T_ncd_none" <<'EOF'
-import sys
-sp1, sp12, snone, np1, np12, nnone = map(float, sys.argv[1:])
-print('wall-time ratios (same run, same corpus):')
-print('  NCD without pruning / SigNCD w/ P1    = %5.2fx   (paper 000, Gold Set: 7.3x)' % (nnone / sp1))
-print('  NCD w/ P1           / SigNCD w/ P1    = %5.2fx' % (np1 / sp1))
-print('  SigNCD w/o pruning  / SigNCD w/ P1    = %5.2fx   (gain of P1)' % (snone / sp1))
-print('  SigNCD w/ P1        / SigNCD w/ P1+P2 = %5.2fx   (gain of P2 on top of P1; < 1 = P2 costs more than it saves)' % (sp1 / sp12))
+  # shellcheck disable=SC2086
+  python3 - "$tmp" $runs <<'EOF'
+import json, sys
+d = sys.argv[1]
+st = {r: json.load(open('%s/%s/stats.json' % (d, r))) for r in sys.argv[2:]}
+def ratio(a, b, k):
+    return st[a][k] / max(st[b][k], 1e-9)
+print('ratios (same run, same corpus):                                       wall      cpu')
+for a, b, what in (('ncd_none', 'sig_p1', 'NCD without pruning / SigNCD w/ P1 (paper 000, Gold Set: 7.3x)'),
+                   ('ncd_p1', 'sig_p1', 'NCD w/ P1 / SigNCD w/ P1'),
+                   ('sig_none', 'sig_p1', 'SigNCD w/o pruning / SigNCD w/ P1 (gain of P1)'),
+                   ('sig_p1', 'sig_p1p2', 'SigNCD w/ P1 / SigNCD w/ P1+P2 (gain of P2, block 64)'),
+                   ('sig_p1', 'sig_p1p2all', 'SigNCD w/ P1 / SigNCD w/ P1+P2 (P2 with all earlier rows)'),
+                   ('ncd_p1', 'ncd_p1p2', 'NCD w/ P1 / NCD w/ P1+P2')):
+    print('  %-66s %6.2fx %6.2fx' % (what, ratio(a, b, 'time_total_s'), ratio(a, b, 'cpu_s')))
+p = st['sig_p1']
+print('P1 prunes %.1f%% of the SigNCD pairs, %.1f%% of the NCD pairs; P2 (block 64) prunes %.2f%% more of the SigNCD pairs'
+      % (100.0 * p['pruned_p1'] / p['pairs'], 100.0 * st['ncd_p1']['pruned_p1'] / p['pairs'],
+         100.0 * st['sig_p1p2']['pruned_p2'] / p['pairs']))
 EOF
   # pairs found by SigNCD vs by whole-document NCD (no ground truth on Reuters)
   python3 - "$tmp/sig_p1/pairs.tsv" "$tmp/ncd_p1/pairs.tsv" <<'EOF'
@@ -160,6 +172,8 @@ s, n = load(sys.argv[1]), load(sys.argv[2])
 print('pairs with NCD <= 0.7: SigNCD %d, whole-document NCD %d, both %d' % (len(s), len(n), len(s & n)))
 EOF
   cmp -s "$tmp/sig_p1/pairs.tsv" "$tmp/sig_p1p2/pairs.tsv" && echo "SigNCD P1+P2 pairs == P1 pairs: yes" || echo "SigNCD P1+P2 pairs == P1 pairs: NO"
+  cmp -s "$tmp/sig_p1/pairs.tsv" "$tmp/sig_p1p2all/pairs.tsv" && echo "SigNCD P1+P2 (one block) pairs == P1 pairs: yes" || echo "SigNCD P1+P2 (one block) pairs == P1 pairs: NO"
+  cmp -s "$tmp/ncd_p1/pairs.tsv" "$tmp/ncd_p1p2/pairs.tsv" && echo "NCD P1+P2 pairs == P1 pairs: yes" || echo "NCD P1+P2 pairs == P1 pairs: NO"
   cmp -s "$tmp/sig_p1/pairs.tsv" "$tmp/sig_none/pairs.tsv" && echo "SigNCD P1 pairs == brute-force pairs: yes" || echo "SigNCD P1 pairs == brute-force pairs: NO"
   cmp -s "$tmp/ncd_p1/pairs.tsv" "$tmp/ncd_none/pairs.tsv" && echo "NCD P1 pairs == brute-force pairs: yes" || echo "NCD P1 pairs == brute-force pairs: NO"
 }
