@@ -84,6 +84,8 @@ static void run_help(void)
         "      --keep longest|first which document of a cluster to keep (default longest)\n"
         "      --write-dedup FILE   also write the corpus without the removed duplicates as\n"
         "                           JSONL (id, url, text) compressed with zstd\n"
+        "      --progress SECONDS   rank 0 prints items done / total, rate and ETA of the read and\n"
+        "                           verify stages every SECONDS, aggregated over ranks (default 0: off)\n"
         "  -q, --quiet              no summary on stdout\n"
         "  -v, --verbose            log progress to stderr\n"
         "  -h, --help               this text\n"
@@ -98,7 +100,7 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS
 };
 
 static int parse(int argc, char **argv, ndd_run_cfg_t *c)
@@ -122,7 +124,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"soft-wrap", required_argument, 0, O_SOFTWRAP},
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
-        {"map-tasks", required_argument, 0, O_MAPTASKS},
+        {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     const char *cmd = "run";
@@ -228,6 +230,11 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             else if (ch == O_LISTCAP) c->cand.list_cap = (unsigned)l;
             else if (ch == O_ALLPAIRS) c->cand.all_pairs_upto = (unsigned)l;
             else c->max_iter = (unsigned)l;
+            break;
+        case O_PROGRESS:
+            if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > 86400)
+                return ndd_cli_usage_error(cmd, "--progress takes seconds (%s)", optarg);
+            c->progress = f;
             break;
         case O_SITESHARE:
         case O_SLOPE:

@@ -71,7 +71,8 @@ int ndd_exchange(ndd_buf_t *send, ndd_buf_t *recv, size_t chunk, uint64_t *remot
             size_t n = send[d].len - sdone[d];
             if (n > chunk)
                 n = chunk;
-            memcpy(sbuf + so, send[d].data + sdone[d], n);
+            if (n)
+                memcpy(sbuf + so, send[d].data + sdone[d], n);
             sc[d] = (int)n;
             sd[d] = so;
             so += (int)n;

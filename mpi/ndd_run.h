@@ -43,6 +43,7 @@ typedef struct ndd_run_cfg {
     const char *resume;        /* work dir of an earlier run to continue */
     int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (no MPI) */
     int stop_after_verify;     /* stop once the verified rows are checkpointed */
+    double progress;           /* seconds between progress lines on rank 0; 0 = off */
     int quiet;
 } ndd_run_cfg_t;
 

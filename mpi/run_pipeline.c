@@ -11,6 +11,7 @@
 #include "run_internal.h"
 #include "ndd_exchange.h"
 #include "ndd_mpi.h"
+#include "ndd_progress.h"
 #include "ndd_util.h"
 
 #include <errno.h>
@@ -183,8 +184,9 @@ static void on_reject(void *user, const ndd_reject_t *rej)
     r->c.rejected++;
 }
 
-/* Reads map task `task` of `ntasks` (a normal run: task = rank, ntasks = P). Local. */
-static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks)
+/* Reads map task `task` of `ntasks` (a normal run: task = rank, ntasks = P).
+ * Local, except with progress = 1 (then collective: every rank reads). */
+static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks, int progress)
 {
     const ndd_run_cfg_t *cfg = r->cfg;
     piece_t *pieces = NULL;
@@ -208,8 +210,16 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
         goto out;
     d->key_off[0] = 0;
     double t_sig = 0, t0 = ndd_mpi_now();
+    uint64_t my_bytes = 0, bytes_before = 0;
+    for (size_t p = 0; p < npieces; p++)
+        my_bytes += pieces[p].hi == UINT64_MAX ? pieces[p].in->size : pieces[p].hi - pieces[p].lo;
+    if (progress && (rc = ndd_mpi_agree(rc)))
+        goto out;
+    ndd_progress_t *prog = progress ? ndd_progress_begin("read", "bytes", cfg->progress, my_bytes) : NULL;
     for (size_t p = 0; p < npieces && !rc; p++) {
-        r->c.input_bytes += pieces[p].hi == UINT64_MAX ? pieces[p].in->size : pieces[p].hi - pieces[p].lo;
+        uint64_t piece_bytes = pieces[p].hi == UINT64_MAX ? pieces[p].in->size : pieces[p].hi - pieces[p].lo;
+        uint64_t piece_lo = pieces[p].hi == UINT64_MAX ? 0 : pieces[p].lo;
+        r->c.input_bytes += piece_bytes;
         if ((rc = ndd_reader_open(&rd, pieces[p].in, pieces[p].lo, pieces[p].hi, on_reject, r))) {
             /* an input that cannot be opened is a reject, not a failed run */
             ndd_reject_t rej = {pieces[p].in->name, pieces[p].in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
@@ -220,6 +230,10 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
         ndd_doc_t doc;
         while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
             r->c.docs_read++;
+            if (prog && !(r->c.docs_read & 63)) {
+                uint64_t in_piece = doc.offset > piece_lo ? doc.offset - piece_lo : 0;
+                ndd_progress_update(prog, bytes_before + (in_piece < piece_bytes ? in_piece : piece_bytes));
+            }
             rc = doc.is_html ? ndd_text_from_html(doc.body, doc.body_len, &cfg->text, &text)
                              : ndd_text_from_plain(doc.body, doc.body_len, &cfg->text, &text);
             if (rc)
@@ -266,7 +280,9 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
             rc = NDD_OK;
         ndd_reader_free(rd);
         rd = NULL;
+        bytes_before += piece_bytes;
     }
+    ndd_progress_end(prog, my_bytes);
     r->t[ST_SIG] = t_sig;
     r->t[ST_READ] = ndd_mpi_now() - t0 - t_sig;
 out:
@@ -1294,6 +1310,9 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
         rc = ndd_sig_ctx_create(&sig, &r->cfg->sig);
     if (!rc)
         rc = ndd_cand_ws_create(&cws);
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    ndd_progress_t *prog = ndd_progress_begin("verify", "docs", r->cfg->progress, nm);
     for (size_t a = 0; a < nm && !rc;) {
         size_t b = a + 1;
         while (b < nm && mem[b].label == mem[a].label)
@@ -1306,7 +1325,9 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
                         &keys_cap, &off,
                         &off_cap, texts, lens);
         a = b;
+        ndd_progress_update(prog, a);
     }
+    ndd_progress_end(prog, nm);
     if ((rc = ndd_mpi_agree(rc)))
         goto out;
     r->t[ST_VERIFY] = ndd_mpi_now() - t0;
@@ -1757,7 +1778,7 @@ static int run_map_task(const ndd_run_cfg_t *cfg)
         NDD_LOG(0, "cannot write %s/manifest: %s", cfg->work_dir, ndd_strerror(rc));
     else if ((rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &in, &nin, &bad)))
         NDD_LOG(0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
-    else if ((rc = stage_read(&R, in, nin, cfg->map_task, cfg->map_tasks)))
+    else if ((rc = stage_read(&R, in, nin, cfg->map_task, cfg->map_tasks, 0)))
         NDD_LOG(0, "reading failed: %s", ndd_strerror(rc));
     else if ((rc = ndd_ckpt_shard_write(cfg->work_dir, cfg->map_task, &R)))
         NDD_LOG(0, "cannot write the shard: %s", ndd_strerror(rc));
@@ -1788,7 +1809,7 @@ static int resume_map(run_t *r, const ndd_input_t *in, size_t nin, const char *w
         T.P = r->P;
         T.me = r->me;
         NDD_LOG(1, "redoing map shard %d of %d", i, nshards);
-        rc = stage_read(&T, in, nin, i, nshards);
+        rc = stage_read(&T, in, nin, i, nshards, 0);
         if (!rc)
             rc = ndd_ckpt_shard_write(wd, i, &T);
         run_free(&T);
@@ -1887,7 +1908,7 @@ int ndd_run(const ndd_run_cfg_t *cfg_in)
             goto out;
         r->t[ST_READ] = ndd_mpi_now() - t0;
     } else {
-        rc = stage_read(r, in, nin, r->me, r->P);
+        rc = stage_read(r, in, nin, r->me, r->P, 1);
         if (rc)
             NDD_LOG(0, "reading failed: %s", ndd_strerror(rc));
         if (!rc && (rc = ndd_ckpt_shard_write(wd, r->me, r)))

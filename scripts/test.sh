@@ -23,6 +23,7 @@ if [ "${NDD_TEST_SANITIZE:-1}" != "0" ]; then
   cmake --build build-asan -j "$(nproc)"
   echo "== ctest under ASan + UBSan (unit and e2e) =="
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j 2 -L 'unit|e2e'
+  LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0 \
+    ctest --test-dir build-asan --output-on-failure -j 2 -L 'unit|e2e|mpi'
 fi
 echo "scripts/test.sh: all tests passed"
