@@ -2,14 +2,20 @@
  *
  * Every window of S bytes of both documents gets a Rabin-Karp fingerprint
  * h = sum c_i * M^(S-1-i) mod 2^64 (M odd), computed by rolling. The windows
- * of the shorter document X are put into a chained hash table (buckets as in
- * the paper: |A| + |B| - 2S + 2, capped at 4x X's windows for very uneven
- * pairs); identical window contents share one representative entry, so a
- * chain never holds duplicates and a highly repetitive text costs O(1) per
- * window. The other document Y is streamed: a window of Y whose fingerprint
- * AND bytes match a representative marks that representative and keeps Y's
- * S bytes. Then X keeps the bytes of its windows whose representative was
- * marked. O(na + nb) time; memory ~21 bytes per window of X plus the sketches. */
+ * of the shorter document X go into a hash table of |A| + |B| - 2S + 2 slots
+ * (the paper's size; capped at 4x X's windows for very uneven pairs, so the
+ * load factor is at most 1/2). The table is open-addressed (linear probing)
+ * and holds one entry per distinct window content: a window equal to one
+ * already present (confirmed by comparing the S bytes) only records that
+ * representative, so a repetitive text costs O(1) per window. The other
+ * document Y is streamed: a window of Y equal to a representative (bytes
+ * compared: no false match is possible) marks it and keeps Y's S bytes.
+ * While Y matches X window by window, the next Y window is checked against
+ * the next X window directly (one byte comparison, no table access). Then X
+ * keeps the bytes of its windows whose representative was marked.
+ * O(na + nb) time; memory ~13 bytes per window of X plus the sketches.
+ * A slot also carries 8 bits of the fingerprint (when X has < 2^24 windows)
+ * so that most probes of absent windows need no byte comparison. */
 #include "ndd_verify.h"
 
 #include <stdlib.h>
@@ -22,16 +28,15 @@ typedef struct sk_out {
     size_t len, cap;
     ndd_sketch_run_t *runs;
     size_t nruns, runcap;
+    size_t pend_from, pend_to; /* kept bytes not yet copied */
 } sk_out_t;
 
 struct ndd_sketch_ws {
-    uint64_t *fp;   /* fingerprint of each window of X */
-    uint32_t *rep;  /* representative window of each window of X */
-    uint32_t *next; /* chain link of representatives (index + 1, 0 = end) */
-    uint8_t *hit;   /* representative occurs in Y */
+    uint32_t *rep; /* representative window of each window of X */
+    uint8_t *hit;  /* representative occurs in Y */
     size_t wcap;
-    uint32_t *head; /* buckets: representative index + 1, 0 = empty */
-    size_t bcap;
+    uint32_t *slot; /* open-addressed table: representative index + 1, 0 = empty */
+    size_t scap;
     sk_out_t out[2];
 };
 
@@ -45,11 +50,9 @@ void ndd_sketch_ws_free(ndd_sketch_ws_t *ws)
 {
     if (!ws)
         return;
-    free(ws->fp);
     free(ws->rep);
-    free(ws->next);
     free(ws->hit);
-    free(ws->head);
+    free(ws->slot);
     for (int i = 0; i < 2; i++) {
         free(ws->out[i].bytes);
         free(ws->out[i].runs);
@@ -81,36 +84,28 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return NDD_OK;
 }
 
-static int ws_reserve(ndd_sketch_ws_t *ws, size_t nwin, size_t nbuckets)
+static int ws_reserve(ndd_sketch_ws_t *ws, size_t nwin, size_t nslots)
 {
     if (nwin > ws->wcap) {
         size_t c = ws->wcap ? ws->wcap : 256;
         while (c < nwin)
             c *= 2;
-        uint64_t *fp = realloc(ws->fp, c * sizeof *fp);
-        if (!fp)
-            return NDD_ERR_NOMEM;
-        ws->fp = fp;
         uint32_t *rep = realloc(ws->rep, c * sizeof *rep);
         if (!rep)
             return NDD_ERR_NOMEM;
         ws->rep = rep;
-        uint32_t *next = realloc(ws->next, c * sizeof *next);
-        if (!next)
-            return NDD_ERR_NOMEM;
-        ws->next = next;
         uint8_t *hit = realloc(ws->hit, c);
         if (!hit)
             return NDD_ERR_NOMEM;
         ws->hit = hit;
         ws->wcap = c;
     }
-    return grow((void **)&ws->head, &ws->bcap, nbuckets, sizeof *ws->head);
+    return grow((void **)&ws->slot, &ws->scap, nslots, sizeof *ws->slot);
 }
 
-/* Bucket of a fingerprint: mix (the low bits of a polynomial hash mod 2^64
+/* Home slot of a fingerprint: mix (the low bits of a polynomial hash mod 2^64
  * are weak) and map to [0, n) with a multiply-shift (no division). */
-static inline size_t sk_bucket(uint64_t h, size_t n)
+static inline size_t sk_home(uint64_t h, size_t n)
 {
     h ^= h >> 31;
     h *= 0xff51afd7ed558ccdULL;
@@ -123,10 +118,12 @@ static inline int sk_same(const uint8_t *p, const uint8_t *q, size_t s)
     if (s == 16) {
         uint64_t a0, a1, b0, b1;
         memcpy(&a0, p, 8);
-        memcpy(&a1, p + 8, 8);
         memcpy(&b0, q, 8);
+        if (a0 != b0)
+            return 0;
+        memcpy(&a1, p + 8, 8);
         memcpy(&b1, q + 8, 8);
-        return a0 == b0 && a1 == b1;
+        return a1 == b1;
     }
     return memcmp(p, q, s) == 0;
 }
@@ -143,28 +140,80 @@ static uint64_t sk_pow(size_t e)
     return r;
 }
 
-/* Marks bytes [p, p+s) of doc as kept, extending the open run when they touch it. */
-static inline int sk_keep(sk_out_t *o, const uint8_t *doc, size_t p, size_t s, size_t *cover_end)
+/* Windows are looked up SK_PF positions after their slot was prefetched:
+ * a rolling hash runs ahead and queues (home slot, tag) in a ring. */
+#define SK_PF 8
+
+typedef struct sk_ring {
+    size_t k[SK_PF];
+    uint32_t t[SK_PF];
+    uint64_t h;   /* fingerprint of window a */
+    size_t a;     /* next window to queue */
+    const uint8_t *d;
+    size_t w, s, nslots;
+    uint64_t mpow;
+    const uint32_t *slot;
+    int tagged;
+} sk_ring_t;
+
+static inline void sk_ring_push(sk_ring_t *q)
 {
-    size_t from = p > *cover_end ? p : *cover_end;
-    size_t to = p + s;
-    if (to <= from)
+    if (q->a >= q->w)
+        return;
+    size_t k = sk_home(q->h, q->nslots);
+    __builtin_prefetch(q->slot + k);
+    q->k[q->a % SK_PF] = k;
+    q->t[q->a % SK_PF] = q->tagged ? (uint32_t)(q->h >> 56) << 24 : 0u;
+    if (q->a + 1 < q->w)
+        q->h = (q->h - q->d[q->a] * q->mpow) * SK_MULT + q->d[q->a + q->s];
+    q->a++;
+}
+
+static void sk_ring_init(sk_ring_t *q, const uint8_t *d, size_t w, size_t s, uint64_t mpow, size_t nslots,
+                         const uint32_t *slot, int tagged)
+{
+    q->h = 0;
+    for (size_t i = 0; i < s; i++)
+        q->h = q->h * SK_MULT + d[i];
+    q->a = 0;
+    q->d = d;
+    q->w = w;
+    q->s = s;
+    q->nslots = nslots;
+    q->mpow = mpow;
+    q->slot = slot;
+    q->tagged = tagged;
+    for (int i = 0; i < SK_PF; i++)
+        sk_ring_push(q);
+}
+
+/* Copies the pending kept bytes [pend_from, pend_to) of doc as one run. */
+static int sk_flush(sk_out_t *o, const uint8_t *doc)
+{
+    size_t n = o->pend_to - o->pend_from;
+    if (!n)
         return NDD_OK;
-    if (o->nruns && o->runs[o->nruns - 1].pos + o->runs[o->nruns - 1].len == from) {
-        o->runs[o->nruns - 1].len += to - from;
-    } else {
-        int rc = grow((void **)&o->runs, &o->runcap, o->nruns + 1, sizeof *o->runs);
-        if (rc)
-            return rc;
-        o->runs[o->nruns].sk = o->len;
-        o->runs[o->nruns].pos = from;
-        o->runs[o->nruns].len = to - from;
-        o->nruns++;
-    }
-    memcpy(o->bytes + o->len, doc + from, to - from);
-    o->len += to - from;
-    *cover_end = to;
+    int rc = grow((void **)&o->runs, &o->runcap, o->nruns + 1, sizeof *o->runs);
+    if (rc)
+        return rc;
+    o->runs[o->nruns++] = (ndd_sketch_run_t){o->len, o->pend_from, n};
+    memcpy(o->bytes + o->len, doc + o->pend_from, n);
+    o->len += n;
+    o->pend_from = o->pend_to = 0;
     return NDD_OK;
+}
+
+/* Keeps bytes [p, p+s): extends the pending run when they overlap or touch it. */
+static inline int sk_keep(sk_out_t *o, const uint8_t *doc, size_t p, size_t s)
+{
+    if (o->pend_to > o->pend_from && p <= o->pend_to) {
+        o->pend_to = p + s;
+        return NDD_OK;
+    }
+    int rc = sk_flush(o, doc);
+    o->pend_from = p;
+    o->pend_to = p + s;
+    return rc;
 }
 
 int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void *b, size_t nb,
@@ -175,79 +224,93 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
         return NDD_ERR_INVAL;
     if (na >= UINT32_MAX || nb >= UINT32_MAX)
         return NDD_ERR_LIMIT;
-    ws->out[0].len = ws->out[0].nruns = 0;
-    ws->out[1].len = ws->out[1].nruns = 0;
+    for (int i = 0; i < 2; i++)
+        ws->out[i].len = ws->out[i].nruns = ws->out[i].pend_from = ws->out[i].pend_to = 0;
     if (na < window || nb < window)
         return NDD_OK;
 
     /* X = the document put in the table (the shorter one), Y = the streamed one */
-    int x_is_a = na <= nb;
+    const int x_is_a = na <= nb;
     const uint8_t *X = x_is_a ? a : b, *Y = x_is_a ? b : a;
-    size_t nx = x_is_a ? na : nb, ny = x_is_a ? nb : na;
+    const size_t nx = x_is_a ? na : nb, ny = x_is_a ? nb : na;
     sk_out_t *ox = &ws->out[x_is_a ? 0 : 1], *oy = &ws->out[x_is_a ? 1 : 0];
-    size_t wx = nx - window + 1, wy = ny - window + 1;
-    size_t nbuckets = wx + wy; /* the paper's |A| + |B| - 2S + 2 */
-    if (nbuckets > 4 * wx)
-        nbuckets = 4 * wx;
-    if ((rc = ws_reserve(ws, wx, nbuckets)))
+    const size_t S = window, wx = nx - S + 1, wy = ny - S + 1;
+    size_t nslots = wx + wy; /* the paper's |A| + |B| - 2S + 2 */
+    if (nslots > 4 * wx)
+        nslots = 4 * wx;
+    if ((rc = ws_reserve(ws, wx, nslots)))
         return rc;
     if ((rc = grow((void **)&ox->bytes, &ox->cap, nx, 1)) || (rc = grow((void **)&oy->bytes, &oy->cap, ny, 1)))
         return rc;
-    memset(ws->head, 0, nbuckets * sizeof *ws->head);
+    uint32_t *slot = ws->slot, *rep = ws->rep;
+    uint8_t *hit = ws->hit;
+    memset(slot, 0, nslots * sizeof *slot);
+    memset(hit, 0, wx);
 
-    const uint64_t mpow = sk_pow(window - 1); /* M^(S-1): weight of the byte leaving the window */
-    uint64_t h = 0;
-    for (size_t i = 0; i < window; i++)
-        h = h * SK_MULT + X[i];
-    for (size_t i = 0;; i++) {
-        size_t bk = sk_bucket(h, nbuckets);
-        uint32_t r = ws->head[bk], rep = (uint32_t)i;
-        while (r) {
-            uint32_t c = r - 1;
-            if (ws->fp[c] == h && sk_same(X + c, X + i, window)) {
-                rep = c;
+    const uint64_t mpow = sk_pow(S - 1); /* M^(S-1): weight of the byte leaving the window */
+    /* a slot holds index + 1 in its low bits and, when X has fewer than
+     * 2^24 windows, 8 bits of the fingerprint above them (a cheap filter
+     * before the byte comparison) */
+    const int tagged = wx < ((size_t)1 << 24) - 1;
+    const uint32_t imask = tagged ? 0xFFFFFFu : 0xFFFFFFFFu;
+    sk_ring_t q;
+    sk_ring_init(&q, X, wx, S, mpow, nslots, slot, tagged);
+    for (size_t i = 0; i < wx; i++) {
+        size_t k = q.k[i % SK_PF];
+        const uint32_t tag = q.t[i % SK_PF];
+        sk_ring_push(&q);
+        for (;;) {
+            uint32_t r = slot[k];
+            if (!r) {
+                slot[k] = tag | ((uint32_t)i + 1);
+                rep[i] = (uint32_t)i;
                 break;
             }
-            r = ws->next[c];
-        }
-        ws->fp[i] = h;
-        ws->rep[i] = rep;
-        ws->hit[i] = 0;
-        if (rep == i) {
-            ws->next[i] = ws->head[bk];
-            ws->head[bk] = (uint32_t)i + 1;
-        }
-        if (i + 1 == wx)
-            break;
-        h = (h - X[i] * mpow) * SK_MULT + X[i + window];
-    }
-
-    /* stream Y */
-    size_t cover = 0;
-    h = 0;
-    for (size_t j = 0; j < window; j++)
-        h = h * SK_MULT + Y[j];
-    for (size_t j = 0;; j++) {
-        uint32_t r = ws->head[sk_bucket(h, nbuckets)];
-        while (r) {
-            uint32_t c = r - 1;
-            if (ws->fp[c] == h && sk_same(X + c, Y + j, window)) {
-                ws->hit[c] = 1;
-                if ((rc = sk_keep(oy, Y, j, window, &cover)))
-                    return rc;
+            if ((r & ~imask) == tag && sk_same(X + ((r & imask) - 1), X + i, S)) {
+                rep[i] = (r & imask) - 1;
                 break;
             }
-            r = ws->next[c];
+            if (++k == nslots)
+                k = 0;
         }
-        if (j + 1 == wy)
-            break;
-        h = (h - Y[j] * mpow) * SK_MULT + Y[j + window];
     }
+
+    /* stream Y; `next` = the X window that continues the last match */
+    size_t next = SIZE_MAX;
+    sk_ring_init(&q, Y, wy, S, mpow, nslots, slot, tagged);
+    for (size_t j = 0; j < wy; j++) {
+        size_t m = SIZE_MAX;
+        size_t k = q.k[j % SK_PF];
+        const uint32_t tag = q.t[j % SK_PF];
+        sk_ring_push(&q);
+        if (next < wx && X[next + S - 1] == Y[j + S - 1]) {
+            m = next; /* windows j-1 and next-1 were equal, and so are the new last bytes */
+        } else {
+            uint32_t r;
+            while ((r = slot[k])) {
+                if ((r & ~imask) == tag && sk_same(X + ((r & imask) - 1), Y + j, S)) {
+                    m = (r & imask) - 1;
+                    break;
+                }
+                if (++k == nslots)
+                    k = 0;
+            }
+        }
+        if (m != SIZE_MAX) {
+            hit[rep[m]] = 1;
+            if ((rc = sk_keep(oy, Y, j, S)))
+                return rc;
+            next = m + 1;
+        } else {
+            next = SIZE_MAX;
+        }
+    }
+    if ((rc = sk_flush(oy, Y)))
+        return rc;
 
     /* X keeps the windows whose representative occurred in Y */
-    cover = 0;
     for (size_t i = 0; i < wx; i++)
-        if (ws->hit[ws->rep[i]] && (rc = sk_keep(ox, X, i, window, &cover)))
+        if (hit[rep[i]] && (rc = sk_keep(ox, X, i, S)))
             return rc;
-    return NDD_OK;
+    return sk_flush(ox, X);
 }

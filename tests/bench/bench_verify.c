@@ -1,0 +1,384 @@
+/* bench_verify.c - throughput of the TLCS verifier (scripts/bench-verify.sh).
+ *
+ * Builds pairs of ~10 KB documents from real Reuters-21578 bodies:
+ *   near-duplicate: a document and an edited copy (about 1 % of the letters
+ *     replaced, one sentence dropped, one sentence from another document
+ *     inserted);
+ *   template: two different documents (7 KB of text each) inside the same
+ *     1.8 KB of site template (header, menu, sidebar, footer) - not duplicates,
+ *     but sharing 30 % of their text;
+ * and times ndd_tlcs_compare on them with one reused workspace: CPU time of
+ * this thread, best of REPS rounds -> pairs per second per core.
+ * With -w DIR N it also writes the first N near-duplicate pairs as files
+ * DIR/nd_<i>_a.txt, DIR/nd_<i>_b.txt (for the GNU diff comparison).
+ *
+ * -s SETS picks the measurements (default all): n near-duplicate, t template,
+ * h heavy template (5.3 KB of 10 KB), i basic TLCS (max-iter 1), e exact
+ * near-duplicate, x exact template pairs (PAIRS/20 of them: D ~ 10,000).
+ *
+ * usage: bench_verify [-r REPS] [-n PAIRS] [-s SETS] [-w DIR N] REUTERS_DIR */
+#include "ndd_util.h"
+#include "ndd_verify.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DOC_BYTES 10240
+
+static uint64_t rng_state = 0x5851F42D4C957F2DULL;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Reuters bodies, entities decoded, Latin-1 bytes as spaces, whitespace collapsed. */
+static char **g_body;
+static size_t g_nbody, g_capbody;
+
+static void add_body(const char *s, size_t n)
+{
+    char *b = malloc(n + 1);
+    size_t w = 0;
+    int sp = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '&') {
+            if (!strncmp(s + i, "&lt;", 4)) { c = '<'; i += 3; }
+            else if (!strncmp(s + i, "&gt;", 4)) { c = '>'; i += 3; }
+            else if (!strncmp(s + i, "&amp;", 5)) { c = '&'; i += 4; }
+            else if (s[i + 1] == '#') {
+                size_t j = i + 2;
+                while (j < n && isdigit((unsigned char)s[j]))
+                    j++;
+                if (j < n && s[j] == ';') { i = j; continue; }
+            }
+        }
+        if ((unsigned char)c >= 0x80 || isspace((unsigned char)c))
+            c = ' ';
+        if (c == ' ' && sp)
+            continue;
+        sp = c == ' ';
+        b[w++] = c;
+    }
+    while (w && b[w - 1] == ' ')
+        w--;
+    b[w] = 0;
+    if (w < 300) {
+        free(b);
+        return;
+    }
+    if (g_nbody == g_capbody) {
+        g_capbody = g_capbody ? 2 * g_capbody : 1024;
+        g_body = realloc(g_body, g_capbody * sizeof *g_body);
+    }
+    g_body[g_nbody++] = b;
+}
+
+static int load_reuters(const char *dir)
+{
+    for (int f = 0; f < 22; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/reut2-%03d.sgm", dir, f);
+        char *data;
+        size_t n;
+        if (ndd_read_file(path, 0, &data, &n))
+            continue;
+        const char *p = data;
+        while ((p = strstr(p, "<BODY>"))) {
+            const char *e = strstr(p, "</BODY>");
+            if (!e)
+                break;
+            add_body(p + 6, (size_t)(e - p - 6));
+            p = e;
+        }
+        free(data);
+    }
+    return g_nbody >= 100 ? 0 : -1;
+}
+
+/* A ~10 KB document: consecutive bodies from `first`, one paragraph each. */
+static size_t make_doc(size_t first, size_t limit, char *out)
+{
+    size_t n = 0;
+    for (size_t k = first; n < limit; k++) {
+        const char *b = g_body[k % g_nbody];
+        size_t l = strlen(b);
+        if (n) {
+            out[n++] = '\n';
+            if (n >= limit)
+                break;
+        }
+        if (n + l > limit)
+            l = limit - n;
+        memcpy(out + n, b, l);
+        n += l;
+    }
+    return n;
+}
+
+/* Near-duplicate copy: ~1 % letters replaced, one sentence dropped, one inserted. */
+static size_t make_edit(const char *a, size_t na, const char *other, size_t no, char *out)
+{
+    size_t n = 0;
+    size_t drop_at = na / 3 + rndn(na / 3), ins_at = na / 2 + rndn(na / 3);
+    for (size_t i = 0; i < na; i++) {
+        if (i == drop_at) { /* skip to after the next ". " */
+            const char *dot = strstr(a + i, ". ");
+            if (dot && (size_t)(dot - a) < na) {
+                i = (size_t)(dot - a) + 1;
+                continue;
+            }
+        }
+        if (i == ins_at) { /* a sentence of another document */
+            size_t from = rndn(no / 2), len = 80 + rndn(120);
+            if (from + len > no)
+                len = no - from;
+            memcpy(out + n, other + from, len);
+            n += len;
+            out[n++] = ' ';
+        }
+        char c = a[i];
+        if (isalpha((unsigned char)c) && rndn(100) == 0)
+            c = (char)('a' + rndn(26));
+        out[n++] = c;
+    }
+    return n;
+}
+
+static const char *g_head =
+    "The Daily Ledger\nIndependent business news since 1921\nHome World Business Markets Technology "
+    "Energy Commodities Politics Opinion Sports Weather Video Podcasts Subscribe Log in Register\n"
+    "Most read\nCentral bank signals patience on interest rates as inflation cools\n"
+    "Shipping costs climb for a third straight month amid port congestion\n"
+    "Five things to watch in the markets this week\nWhy small investors are returning to bond funds\n"
+    "Analysts split over outlook for regional lenders\nOil majors face pressure from shareholders over spending\n"
+    "Advertisement - Open a high yield savings account today and earn more on every dollar you save. "
+    "Member FDIC. Terms and conditions apply.\n";
+static const char *g_foot =
+    "\nThe Daily Ledger newsletter brings the most important business stories to your inbox every "
+    "morning before the markets open. Sign up today, it only takes a minute and you can cancel at any "
+    "time.\nRelated coverage\nDollar edges higher against the yen in thin holiday trading\n"
+    "Grain futures slip as weather forecasts improve across the plains\nEarnings preview: what to expect "
+    "from the big banks\nTreasury yields steady ahead of key jobs report\nCopper demand outlook brightens "
+    "on infrastructure spending\nCopyright 2024 The Daily Ledger Media Group. All rights reserved.\n"
+    "About us | Contact the newsroom | Careers | Advertise with us | Corrections | Help center | Site map\n"
+    "Privacy policy | Terms of use | Cookie settings | Accessibility statement | Do not sell my personal "
+    "information\nMarket data provided by third parties and delayed by at least 15 minutes. Quotes are "
+    "delayed. Information is provided for informational purposes only and is not intended for trading "
+    "purposes or advice. GlobalWire and The Daily Ledger are registered trademarks.";
+
+typedef struct pair {
+    char *a, *b;
+    size_t na, nb;
+} pair_t;
+
+/* A template page of DOC_BYTES: g_head, the article, g_foot; heavy: the
+ * head and the foot three times (about 5.3 KB of template). */
+static size_t make_template_doc(size_t first, char *out, int heavy)
+{
+    size_t h = strlen(g_head), f = strlen(g_foot), n = 0;
+    int copies = heavy ? 3 : 1;
+    for (int k = 0; k < copies; k++) {
+        memcpy(out + n, g_head, h);
+        n += h;
+    }
+    size_t art = DOC_BYTES - (size_t)copies * (h + f);
+    n += make_doc(first, art, out + n);
+    for (int k = 0; k < copies; k++) {
+        memcpy(out + n, g_foot, f);
+        n += f;
+    }
+    return n;
+}
+
+typedef struct stats {
+    double best; /* CPU seconds of the best round */
+    size_t dups, sum_d, sum_sketch, sum_len, iters, pruned, limit;
+} stats_t;
+
+static void run(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pair_t *pr, size_t n, int reps,
+                stats_t *st)
+{
+    memset(st, 0, sizeof *st);
+    st->best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        size_t dups = 0, sd = 0, ss = 0, sl = 0, it = 0, pruned = 0, lim = 0;
+        double t0 = cpu_now();
+        for (size_t i = 0; i < n; i++) {
+            ndd_tlcs_result_t res;
+            if (ndd_tlcs_compare(ws, p, pr[i].a, pr[i].na, pr[i].b, pr[i].nb, &res)) {
+                fprintf(stderr, "bench_verify: compare failed\n");
+                exit(1);
+            }
+            dups += res.duplicate != 0;
+            sd += res.d;
+            ss += res.sketch_a + res.sketch_b;
+            sl += res.len_a + res.len_b;
+            it += res.iterations;
+            pruned += res.pruned_by_bound != 0;
+            lim += res.hit_cost_limit != 0;
+        }
+        double t = cpu_now() - t0;
+        if (t < st->best)
+            st->best = t;
+        st->dups = dups;
+        st->sum_d = sd;
+        st->sum_sketch = ss;
+        st->sum_len = sl;
+        st->iters = it;
+        st->pruned = pruned;
+        st->limit = lim;
+    }
+}
+
+static void report(const char *what, size_t n, const stats_t *st)
+{
+    printf("%-44s %5zu pairs  %8.0f pairs/s/core  %7.1f us/pair  dup %zu/%zu  pruned %zu  "
+           "cost-limit %zu  mean D %.0f  sketch %.2f  Myers runs/pair %.2f\n",
+           what, n, (double)n / st->best, 1e6 * st->best / (double)n, st->dups, n, st->pruned, st->limit,
+           (double)st->sum_d / (double)n, (double)st->sum_sketch / (double)st->sum_len,
+           (double)st->iters / (double)n);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    size_t npairs = 500, nwrite = 0;
+    const char *wdir = NULL, *dir = NULL, *sets = "nthiex";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            npairs = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            sets = argv[++i];
+        else if (!strcmp(argv[i], "-w") && i + 2 < argc) {
+            wdir = argv[++i];
+            nwrite = (size_t)atol(argv[++i]);
+        } else if (argv[i][0] != '-')
+            dir = argv[i];
+        else {
+            fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-w DIR N] REUTERS_DIR\n");
+            return 2;
+        }
+    }
+    if (!dir || reps < 1 || npairs < 1) {
+        fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-w DIR N] REUTERS_DIR\n");
+        return 2;
+    }
+    if (load_reuters(dir)) {
+        fprintf(stderr, "bench_verify: too few Reuters bodies in %s\n", dir);
+        return 1;
+    }
+    pair_t *nd = calloc(npairs, sizeof *nd), *tp = calloc(npairs, sizeof *tp), *hp = calloc(npairs, sizeof *hp);
+    for (size_t i = 0; i < npairs; i++) {
+        size_t first = (i * 37) % g_nbody;
+        nd[i].a = malloc(DOC_BYTES);
+        nd[i].na = make_doc(first, DOC_BYTES, nd[i].a);
+        char *other = malloc(DOC_BYTES);
+        size_t no = make_doc((first + g_nbody / 2) % g_nbody, DOC_BYTES, other);
+        nd[i].b = malloc(2 * DOC_BYTES);
+        nd[i].nb = make_edit(nd[i].a, nd[i].na, other, no, nd[i].b);
+        free(other);
+        tp[i].a = malloc(DOC_BYTES);
+        tp[i].b = malloc(DOC_BYTES);
+        tp[i].na = make_template_doc(first, tp[i].a, 0);
+        tp[i].nb = make_template_doc((first + 11 + g_nbody / 3) % g_nbody, tp[i].b, 0);
+        hp[i].a = malloc(DOC_BYTES);
+        hp[i].b = malloc(DOC_BYTES);
+        hp[i].na = make_template_doc(first, hp[i].a, 1);
+        hp[i].nb = make_template_doc((first + 11 + g_nbody / 3) % g_nbody, hp[i].b, 1);
+    }
+    if (wdir) {
+        for (size_t i = 0; i < nwrite && i < npairs; i++) {
+            for (int s = 0; s < 2; s++) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/nd_%03zu_%c.txt", wdir, i, s ? 'b' : 'a');
+                FILE *f = fopen(path, "wb");
+                if (!f || fwrite(s ? nd[i].b : nd[i].a, 1, s ? nd[i].nb : nd[i].na, f) != (s ? nd[i].nb : nd[i].na) ||
+                    fclose(f)) {
+                    fprintf(stderr, "bench_verify: cannot write %s\n", path);
+                    return 1;
+                }
+            }
+        }
+    }
+    size_t tot = 0;
+    for (size_t i = 0; i < npairs; i++)
+        tot += nd[i].na + nd[i].nb;
+    printf("bench_verify: %zu Reuters bodies; pairs of %.0f bytes on average; best of %d rounds, CPU time of one thread\n",
+           g_nbody, (double)tot / (double)(2 * npairs), reps);
+
+    ndd_tlcs_ws_t *ws;
+    if (ndd_tlcs_ws_create(&ws))
+        return 1;
+    ndd_tlcs_params_t p;
+    ndd_tlcs_params_default(&p);
+    stats_t st;
+    int ok = 1;
+    if (strchr(sets, 'n')) {
+        run(ws, &p, nd, npairs, reps, &st);
+        report("near-duplicate 10 KB pairs (defaults)", npairs, &st);
+        ok = ok && st.dups == npairs;
+    }
+    if (strchr(sets, 't')) {
+        run(ws, &p, tp, npairs, reps, &st);
+        report("different articles, shared 3 KB template", npairs, &st);
+        ok = ok && st.dups == 0;
+    }
+    if (strchr(sets, 'h')) {
+        run(ws, &p, hp, npairs, reps, &st);
+        report("different articles, shared 5.3 KB template", npairs, &st);
+        ok = ok && st.dups == 0;
+    }
+    ndd_tlcs_params_t p1 = p;
+    p1.max_iter = 1;
+    if (strchr(sets, 'i')) {
+        run(ws, &p1, nd, npairs, reps, &st);
+        report("near-duplicate, basic TLCS (max-iter 1)", npairs, &st);
+    }
+    ndd_tlcs_params_t pe = p;
+    pe.exact = 1;
+    if (strchr(sets, 'e')) {
+        run(ws, &pe, nd, npairs, reps, &st);
+        report("near-duplicate, exact (no sketches)", npairs, &st);
+    }
+    if (strchr(sets, 'x')) {
+        size_t nx = npairs / 20 ? npairs / 20 : 1;
+        run(ws, &pe, tp, nx, 1, &st);
+        report("3 KB template pairs, exact (no sketches)", nx, &st);
+    }
+    if (!ok)
+        printf("bench_verify: WARNING: verdicts not as expected (near-duplicates must pass, template pairs fail)\n");
+
+    ndd_tlcs_ws_free(ws);
+    for (size_t i = 0; i < npairs; i++) {
+        free(nd[i].a);
+        free(nd[i].b);
+        free(tp[i].a);
+        free(tp[i].b);
+        free(hp[i].a);
+        free(hp[i].b);
+    }
+    free(hp);
+    free(nd);
+    free(tp);
+    for (size_t i = 0; i < g_nbody; i++)
+        free(g_body[i]);
+    free(g_body);
+    return ok ? 0 : 1;
+}
