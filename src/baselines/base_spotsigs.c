@@ -1,0 +1,447 @@
+/* base_spotsigs.c - SpotSigs (Theobald et al., paper 004): spot-signature
+ * extraction, multiset Jaccard, candidate keys for ndd's shared-key framework
+ * (partition-scoped prefix filter) and the paper's exact all-pairs matcher
+ * (length partitions + inverted index pruning + early termination). */
+#include "base_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* ---- extraction ---- */
+
+int base_spot_vec(ndd_method_ctx_t *c, base_slot_t *s, const char *text, size_t n, ndd_buf_t *strings)
+{
+    const base_tok_t *t = &c->tok;
+    size_t nt, nsig = 0;
+    unsigned d = c->p.spot_distance, chain = c->p.spot_chain;
+    int rc;
+    s->n = 0;
+    if ((rc = base_tok_run(&c->tok, text, n)))
+        return rc;
+    nt = t->n;
+    if ((rc = base_grow((void **)&c->pos, &c->poscap, nt + 1, sizeof *c->pos)) ||
+        (rc = base_grow((void **)&c->tmp, &c->tmpcap, nt + 1, sizeof *c->tmp)))
+        return rc;
+    for (size_t i = 0; i < nt; i++)
+        c->pos[i] = (uint32_t)base_words_kind(&c->words, t->h[i]);
+    for (size_t i = 0; i < nt; i++) {
+        size_t p = i;
+        unsigned got = 0;
+        if (!(c->pos[i] & BASE_ANTE))
+            continue;
+        ndd_buf_clear(&c->sbuf);
+        if ((rc = ndd_buf_append(&c->sbuf, t->low + t->off[i], t->len[i])))
+            return rc;
+        /* chain: every d-th word after the antecedent; a stopword landed on
+         * is skipped to the next non-stopword, and counting goes on from
+         * there; the chain may be cut by the end of the text once it has one
+         * word (paper 004 sec. 3) */
+        for (unsigned k = 0; k < chain; k++) {
+            p += d;
+            while (p < nt && (c->pos[p] & BASE_STOP))
+                p++;
+            if (p >= nt)
+                break;
+            if ((rc = ndd_buf_putc(&c->sbuf, ':')) ||
+                (rc = ndd_buf_append(&c->sbuf, t->low + t->off[p], t->len[p])))
+                return rc;
+            got++;
+        }
+        if (!got)
+            continue;
+        c->tmp[nsig++] = XXH3_64bits(c->sbuf.data, c->sbuf.len);
+        if (strings && ((rc = ndd_buf_append(strings, c->sbuf.data, c->sbuf.len)) ||
+                        (rc = ndd_buf_putc(strings, '\n'))))
+            return rc;
+    }
+    base_sort_u64(c->tmp, nsig);
+    if ((rc = base_grow((void **)&s->e, &s->ecap, nsig + 1, sizeof *s->e)))
+        return rc;
+    for (size_t i = 0; i < nsig;) {
+        size_t j = i;
+        while (j < nsig && c->tmp[j] == c->tmp[i])
+            j++;
+        s->e[s->n].h = c->tmp[i];
+        s->e[s->n].f = (uint32_t)(j - i);
+        s->n++;
+        i = j;
+    }
+    return NDD_OK;
+}
+
+int ndd_spotsigs_vector(ndd_method_ctx_t *c, const char *text, size_t n, const ndd_spot_entry_t **e, size_t *ne)
+{
+    int rc;
+    if (!c || !e || !ne || (n && !text))
+        return NDD_ERR_INVAL;
+    if ((rc = base_spot_vec(c, &c->slot[0], text, n, NULL)))
+        return rc;
+    *e = c->slot[0].e;
+    *ne = c->slot[0].n;
+    return NDD_OK;
+}
+
+int ndd_spotsigs_strings(ndd_method_ctx_t *c, const char *text, size_t n, ndd_buf_t *out)
+{
+    if (!c || !out || (n && !text))
+        return NDD_ERR_INVAL;
+    ndd_buf_clear(out);
+    return base_spot_vec(c, &c->slot[0], text, n, out);
+}
+
+void ndd_spotsigs_jaccard(const ndd_spot_entry_t *a, size_t na, const ndd_spot_entry_t *b, size_t nb,
+                          uint64_t *num, uint64_t *den)
+{
+    size_t i = 0, j = 0;
+    uint64_t mn = 0, mx = 0;
+    while (i < na && j < nb) {
+        if (a[i].h < b[j].h)
+            mx += a[i++].f;
+        else if (a[i].h > b[j].h)
+            mx += b[j++].f;
+        else {
+            uint32_t x = a[i].f, y = b[j].f;
+            mn += x < y ? x : y;
+            mx += x < y ? y : x;
+            i++;
+            j++;
+        }
+    }
+    while (i < na)
+        mx += a[i++].f;
+    while (j < nb)
+        mx += b[j++].f;
+    *num = mn;
+    *den = mx;
+}
+
+/* ---- keys ---- */
+
+int ndd_spotsigs_vec_keys(ndd_method_ctx_t *c, const ndd_spot_entry_t *e, size_t ne,
+                          const uint64_t **keys, size_t *nkeys)
+{
+    size_t len = 0, m = 0;
+    int rc;
+    if (!c || !keys || !nkeys || (ne && !e))
+        return NDD_ERR_INVAL;
+    c->nkeys = 0;
+    *keys = NULL;
+    *nkeys = 0;
+    for (size_t i = 0; i < ne; i++)
+        len += e[i].f;
+    if ((rc = base_grow((void **)&c->tmp, &c->tmpcap, len + 1, sizeof *c->tmp)))
+        return rc;
+    /* the multiset as a set of (signature, occurrence) elements: multiset
+     * Jaccard is the set Jaccard of these */
+    for (size_t i = 0; i < ne; i++)
+        for (uint32_t k = 1; k <= e[i].f; k++)
+            c->tmp[m++] = base_hash2(e[i].h, k);
+    if ((rc = base_prefix_keys(&c->parts_spot, c->p.spot_tau, NDD_METHOD_SPOTSIGS, c->tmp, m, &c->keys,
+                               &c->keycap, &c->nkeys)))
+        return rc;
+    base_sort_u64(c->keys, c->nkeys);
+    c->nkeys = base_unique_u64(c->keys, c->nkeys);
+    *keys = c->keys;
+    *nkeys = c->nkeys;
+    return NDD_OK;
+}
+
+/* ---- the exact all-pairs matcher ---- */
+
+typedef struct ap_post {
+    uint64_t h;
+    uint64_t len;
+    uint32_t pc;  /* compact partition index */
+    uint32_t doc;
+} ap_post_t;
+
+static int cmp_post(const void *x, const void *y)
+{
+    const ap_post_t *a = x, *b = y;
+    if (a->pc != b->pc)
+        return a->pc < b->pc ? -1 : 1;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    if (a->len != b->len)
+        return a->len > b->len ? -1 : 1; /* descending length */
+    return (a->doc > b->doc) - (a->doc < b->doc);
+}
+
+typedef struct ap_sig {
+    uint64_t df;
+    uint64_t h;
+    uint32_t f;
+} ap_sig_t;
+
+static int cmp_sig(const void *x, const void *y)
+{
+    const ap_sig_t *a = x, *b = y;
+    if (a->df != b->df)
+        return a->df < b->df ? -1 : 1;
+    return (a->h > b->h) - (a->h < b->h);
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const ndd_spotsigs_pair_t *a = x, *b = y;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+typedef struct ap {
+    ap_post_t *post;    /* postings sorted by (partition, h, -len, doc) */
+    uint64_t *uh;       /* unique h per partition, concatenated */
+    size_t *ustart;     /* postings start of uh[i]; ustart[nu] = npost */
+    size_t *pu;         /* uh range of compact partition i: [pu[i], pu[i+1]) */
+    uint64_t *pid;      /* partition number of compact partition i */
+    size_t nu, np;
+} ap_t;
+
+/* Inverted list of h in compact partition pc: [*b, *e) into post; 0 if absent. */
+static int ap_list(const ap_t *ix, size_t pc, uint64_t h, size_t *b, size_t *e)
+{
+    size_t lo = ix->pu[pc], hi = ix->pu[pc + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->uh[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == ix->pu[pc + 1] || ix->uh[lo] != h)
+        return 0;
+    *b = ix->ustart[lo];
+    *e = ix->ustart[lo + 1];
+    return 1;
+}
+
+int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double tau,
+                          ndd_spotsigs_pair_t **pairs, size_t *npairs, ndd_spotsigs_stats_t *st)
+{
+    ndd_spotsigs_stats_t s = {0};
+    base_parts_t parts = {0};
+    ap_t ix = {0};
+    uint64_t *len = NULL, *part = NULL;
+    uint32_t *pc = NULL, *mark = NULL, stamp = 0;
+    ap_sig_t *sig = NULL;
+    size_t sigcap = 0, npost = 0, maxsig = 0, pcap = 0;
+    ndd_spotsigs_pair_t *out = NULL;
+    size_t nout = 0;
+    int rc = NDD_OK;
+
+    if (!pairs || !npairs || (ndocs && !docs) || !(tau > 0.0 && tau <= 1.0))
+        return NDD_ERR_INVAL;
+    *pairs = NULL;
+    *npairs = 0;
+    if (ndocs >= UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    len = calloc(ndocs + 1, sizeof *len);
+    part = calloc(ndocs + 1, sizeof *part);
+    pc = calloc(ndocs + 1, sizeof *pc);
+    mark = calloc(ndocs + 1, sizeof *mark);
+    if (!len || !part || !pc || !mark) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    /* 1. lengths |d| = sum of frequencies, partitions (paper sec. 4.3) */
+    for (size_t i = 0; i < ndocs; i++) {
+        for (size_t j = 0; j < docs[i].n; j++)
+            len[i] += docs[i].e[j].f;
+        if (len[i] == 0)
+            continue;
+        if ((rc = base_parts_index(&parts, tau, len[i], &part[i])))
+            goto out;
+        s.docs++;
+        npost += docs[i].n;
+        if (docs[i].n > maxsig)
+            maxsig = docs[i].n;
+    }
+    s.pairs_all = s.docs * (s.docs ? s.docs - 1 : 0) / 2;
+    /* 2. compact partition numbers */
+    {
+        uint64_t *ps = malloc((s.docs + 1) * sizeof *ps);
+        size_t m = 0;
+        if (!ps) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < ndocs; i++)
+            if (len[i])
+                ps[m++] = part[i];
+        base_sort_u64(ps, m);
+        ix.np = base_unique_u64(ps, m);
+        ix.pid = ps;
+        ix.pu = calloc(ix.np + 1, sizeof *ix.pu);
+        if (!ix.pu) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < ndocs; i++) {
+            size_t lo = 0, hi = ix.np;
+            if (!len[i])
+                continue;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (ix.pid[mid] < part[i])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            pc[i] = (uint32_t)lo;
+        }
+        s.partitions = ix.np;
+    }
+    {
+        uint64_t *cnt = calloc(ix.np + 1, sizeof *cnt);
+        if (!cnt) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < ndocs; i++)
+            if (len[i])
+                cnt[pc[i]]++;
+        for (size_t k = 0; k < ix.np; k++) {
+            s.pairs_partition += cnt[k] * (cnt[k] ? cnt[k] - 1 : 0) / 2;
+            if (k + 1 < ix.np && ix.pid[k + 1] == ix.pid[k] + 1)
+                s.pairs_partition += cnt[k] * cnt[k + 1];
+        }
+        free(cnt);
+    }
+    /* 3. inverted index per partition, lists in descending length */
+    ix.post = malloc((npost + 1) * sizeof *ix.post);
+    ix.uh = malloc((npost + 1) * sizeof *ix.uh);
+    ix.ustart = malloc((npost + 2) * sizeof *ix.ustart);
+    if (!ix.post || !ix.uh || !ix.ustart) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    {
+        size_t m = 0;
+        for (size_t i = 0; i < ndocs; i++)
+            for (size_t j = 0; len[i] && j < docs[i].n; j++) {
+                ix.post[m].h = docs[i].e[j].h;
+                ix.post[m].len = len[i];
+                ix.post[m].pc = pc[i];
+                ix.post[m].doc = (uint32_t)i;
+                m++;
+            }
+        qsort(ix.post, npost, sizeof *ix.post, cmp_post);
+        ix.nu = 0;
+        for (size_t k = 0, i = 0; k < ix.np; k++) {
+            ix.pu[k] = ix.nu;
+            while (i < npost && ix.post[i].pc == k) {
+                size_t j = i;
+                while (j < npost && ix.post[j].pc == k && ix.post[j].h == ix.post[i].h)
+                    j++;
+                ix.uh[ix.nu] = ix.post[i].h;
+                ix.ustart[ix.nu] = i;
+                ix.nu++;
+                i = j;
+            }
+        }
+        ix.pu[ix.np] = ix.nu;
+        ix.ustart[ix.nu] = npost;
+    }
+    if (base_grow((void **)&sig, &sigcap, maxsig + 1, sizeof *sig)) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    /* 4. every document against its own and the next partition (Algorithm 1) */
+    for (size_t d = 0; d < ndocs; d++) {
+        const uint64_t L = len[d];
+        const size_t ns = docs[d].n;
+        if (!L)
+            continue;
+        /* signatures in ascending df of the document's own partition; the
+         * same order is reused for the next partition (paper sec. 4.4) */
+        for (size_t j = 0; j < ns; j++) {
+            size_t b = 0, e = 0;
+            ap_list(&ix, pc[d], docs[d].e[j].h, &b, &e);
+            sig[j].df = e - b;
+            sig[j].h = docs[d].e[j].h;
+            sig[j].f = docs[d].e[j].f;
+        }
+        qsort(sig, ns, sizeof *sig, cmp_sig);
+        for (int nb = 0; nb < 2; nb++) {
+            size_t tp = pc[d] + (size_t)nb;
+            uint64_t delta1 = 0;
+            if (nb == 1 && (tp >= ix.np || ix.pid[tp] != ix.pid[pc[d]] + 1))
+                break;
+            if (++stamp == 0) { /* wrapped: reset the marks */
+                memset(mark, 0, (ndocs + 1) * sizeof *mark);
+                stamp = 1;
+            }
+            for (size_t j = 0; j < ns; j++) {
+                size_t b, e;
+                if (ap_list(&ix, tp, sig[j].h, &b, &e)) {
+                    for (size_t q = b; q < e; q++) {
+                        const ap_post_t *x = &ix.post[q];
+                        uint64_t M = x->len, bnum, bden;
+                        s.postings_read++;
+                        /* break (line 18): the rest of the list is no longer
+                         * than M <= L; an unseen document there overlaps d
+                         * by at most min(M, L - delta1) of >= L */
+                        if (M <= L && !ndd_baselines_ratio_ge(M < L - delta1 ? M : L - delta1, L, tau))
+                            break;
+                        if (x->doc == d || mark[x->doc] == stamp)
+                            continue;
+                        mark[x->doc] = stamp;
+                        if (nb == 0 && x->doc < d)
+                            continue; /* found from x's side */
+                        /* continue (line 16): x holds none of the signatures
+                         * done so far: overlap <= min(L - delta1, M), union
+                         * >= max(L, delta1 + M) */
+                        bnum = L - delta1 < M ? L - delta1 : M;
+                        bden = L > delta1 + M ? L : delta1 + M;
+                        if (!ndd_baselines_ratio_ge(bnum, bden, tau))
+                            continue;
+                        {
+                            uint64_t num, den;
+                            ndd_spotsigs_jaccard(docs[d].e, ns, docs[x->doc].e, docs[x->doc].n, &num, &den);
+                            s.jaccard_calls++;
+                            if (!ndd_baselines_ratio_ge(num, den, tau))
+                                continue;
+                            if (base_grow((void **)&out, &pcap, nout + 1, sizeof *out)) {
+                                rc = NDD_ERR_NOMEM;
+                                goto out;
+                            }
+                            out[nout].a = (uint32_t)(d < x->doc ? d : x->doc);
+                            out[nout].b = (uint32_t)(d < x->doc ? x->doc : d);
+                            out[nout].sim = (double)num / (double)den;
+                            nout++;
+                        }
+                    }
+                }
+                delta1 += sig[j].f;
+                /* early termination (line 26): any unseen document overlaps
+                 * d by at most L - delta1 of a union >= L */
+                if (j + 1 < ns && !ndd_baselines_ratio_ge(L - delta1, L, tau)) {
+                    s.early_breaks++;
+                    break;
+                }
+            }
+        }
+    }
+    qsort(out, nout, sizeof *out, cmp_pair);
+    *pairs = out;
+    *npairs = nout;
+    out = NULL;
+out:
+    if (st)
+        *st = s;
+    free(out);
+    free(len);
+    free(part);
+    free(pc);
+    free(mark);
+    free(sig);
+    free(ix.post);
+    free(ix.uh);
+    free(ix.ustart);
+    free(ix.pu);
+    free(ix.pid);
+    base_parts_free(&parts);
+    return rc;
+}
