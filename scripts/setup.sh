@@ -15,6 +15,7 @@ PACKAGES=(
   libgumbo-dev                         # HTML5 reference parser (extractor agreement test)
   diffutils                            # GNU diff --minimal (LCS oracle)
   python3                              # dataset generators and converters
+  slurmctld slurmd slurm-client munge iproute2 chromium  # local Slurm tests (scripts/slurm-local.sh), ndd stats --plot check
 )
 
 missing=()
