@@ -1411,7 +1411,7 @@ def build_parser():
     p.add_argument("--seed", type=int, default=1, help="RNG seed; same seed and arguments give byte-identical "
                                                        "output (default 1)")
     p.add_argument("--sites", type=int, default=0, help="number of sites (default 0 = auto: about one per 30 pages, "
-                                                        "at least 6)")
+                                                        "at least 8)")
     p.add_argument("--copies", default="2:5", help="MIN:MAX pages per published (non-singleton) article (default 2:5)")
     p.add_argument("--singletons", type=float, default=0.4,
                    help="share of articles published once (default 0.4)")
@@ -1522,7 +1522,7 @@ def run(args):
     rng = random.Random("plan:%d" % seed)
     # ---- sites
     est_docs = max(10, args.size_bytes // 6500)
-    n_sites = args.sites if args.sites > 0 else max(6, min(20000, round(est_docs / 30)))
+    n_sites = args.sites if args.sites > 0 else max(8, min(20000, round(est_docs / 30)))
     per_lang = {}
     tot = sum(lang_arts.values())
     for L in langs:
@@ -1647,17 +1647,26 @@ def run(args):
             cluster_kind.pop(e[0], None)
         del plan[start:]
 
+    pooled = [0, 0]
+
     def measure_ratio(rnd):
-        """Record bytes per article byte, measured by rendering a sample of the planned pages."""
+        """Record bytes per article byte, measured by rendering a sample of the planned pages
+        (pooled with the samples of earlier rounds to damp the sampling noise)."""
         r = random.Random("calib:%d:%d" % (seed, rnd))
-        idx = list(range(len(plan))) if len(plan) <= 400 else r.sample(range(len(plan)), 400)
+        if len(plan) <= 600:
+            idx = list(range(len(plan)))
+            pooled[0] = pooled[1] = 0
+        else:
+            idx = r.sample(range(len(plan)), 600)
         nb = ab = 0
         for i in idx:
             page, url = gen.render(plan[i], i)[0], ""
             nb += len(json.dumps({"id": "d0000000", "url": "https://" + sites[plan[i][1]].host + "/x" * 30,
                                   "html": page}, ensure_ascii=False).encode("utf-8")) + 1
             ab += arts[plan[i][0]].nbytes
-        return nb / max(1, ab)
+        pooled[0] += nb
+        pooled[1] += ab
+        return pooled[0] / max(1, pooled[1])
 
     ratio = 4.0
     for rnd in range(6):
