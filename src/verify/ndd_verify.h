@@ -76,6 +76,9 @@ typedef struct ndd_myers_ws ndd_myers_ws_t;
 int ndd_myers_ws_create(ndd_myers_ws_t **ws);
 void ndd_myers_ws_free(ndd_myers_ws_t *ws);
 
+/* Longest sequence ndd_myers_diff accepts (NDD_ERR_LIMIT beyond). */
+#define NDD_MYERS_MAX_LEN ((size_t)INT32_MAX - 2)
+
 /* Linear-space divide-and-conquer Myers (middle snake) on byte sequences.
  * Stops when the shortest edit script is longer than max_d (SIZE_MAX: no
  * limit) and reports hit_limit = 1: never a non-minimal answer. Memory

@@ -16,7 +16,7 @@
 #include <string.h>
 
 struct ndd_myers_ws {
-    int64_t *v1, *v2;
+    int32_t *v1, *v2; /* furthest x per diagonal (int32: sequences < 2^31 bytes) */
     size_t vcap;
     ndd_edit_t *script;
     size_t n, cap;
@@ -136,7 +136,7 @@ static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
     size_t c = ws->vcap ? ws->vcap : 256;
     while (c < vlen)
         c *= 2;
-    int64_t *p = realloc(ws->v1, c * sizeof *p);
+    int32_t *p = realloc(ws->v1, c * sizeof *p);
     if (!p)
         return NDD_ERR_NOMEM;
     ws->v1 = p;
@@ -171,7 +171,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
     int rc = my_reserve_v(ws, vlen);
     if (rc)
         return rc;
-    int64_t *v1 = ws->v1, *v2 = ws->v2;
+    int32_t *v1 = ws->v1, *v2 = ws->v2;
     for (size_t i = 0; i < vlen; i++)
         v1[i] = v2[i] = -1;
     v1[off + 1] = 0;
@@ -190,13 +190,15 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
             else
                 x1 = v1[k1o - 1] + 1;
             int64_t y1 = x1 - k1;
-            if (x1 < n && y1 < m) {
+            if (x1 < n && y1 < m && A[x1] == B[y1]) { /* most snakes are empty */
+                x1++;
+                y1++;
                 size_t lim = (size_t)(n - x1 < m - y1 ? n - x1 : m - y1);
                 int64_t s = (int64_t)my_fwd(A + x1, B + y1, lim);
                 x1 += s;
                 y1 += s;
             }
-            v1[k1o] = x1;
+            v1[k1o] = (int32_t)x1;
             if (x1 > n) {
                 k1end += 2;
             } else if (y1 > m) {
@@ -226,13 +228,15 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
             else
                 x2 = v2[k2o - 1] + 1;
             int64_t y2 = x2 - k2;
-            if (x2 < n && y2 < m) {
+            if (x2 < n && y2 < m && A[n - x2 - 1] == B[m - y2 - 1]) {
+                x2++;
+                y2++;
                 size_t lim = (size_t)(n - x2 < m - y2 ? n - x2 : m - y2);
                 int64_t s = (int64_t)my_bwd(A + (n - x2), B + (m - y2), lim);
                 x2 += s;
                 y2 += s;
             }
-            v2[k2o] = x2;
+            v2[k2o] = (int32_t)x2;
             if (x2 > n) {
                 k2end += 2;
             } else if (y2 > m) {
@@ -314,6 +318,8 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
 {
     if (!ws || !out || (!a && na) || (!b && nb))
         return NDD_ERR_INVAL;
+    if (na > NDD_MYERS_MAX_LEN || nb > NDD_MYERS_MAX_LEN)
+        return NDD_ERR_LIMIT;
     static const uint8_t empty[1] = {0};
     const uint8_t *A = na ? a : empty, *B = nb ? b : empty;
     memset(out, 0, sizeof *out);
