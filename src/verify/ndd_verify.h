@@ -68,7 +68,7 @@ typedef struct ndd_myers_out {
     size_t d;         /* size of the shortest edit script (valid when !hit_limit) */
     size_t lcs;       /* (na + nb - d) / 2 when !hit_limit, else a lower bound
                          (common prefix + common suffix) */
-    int hit_limit;    /* 1: D > max_d, the run stopped; no script */
+    int hit_limit;    /* 1: D > max_d (or the work cap was reached): the run stopped; no script */
 } ndd_myers_out_t;
 
 typedef struct ndd_myers_ws ndd_myers_ws_t;
@@ -80,18 +80,23 @@ void ndd_myers_ws_free(ndd_myers_ws_t *ws);
 #define NDD_MYERS_MAX_LEN ((size_t)INT32_MAX - 2)
 
 /* Linear-space divide-and-conquer Myers (middle snake) on byte sequences.
- * Stops when the shortest edit script is longer than max_d (SIZE_MAX: no
- * limit) and reports hit_limit = 1: never a non-minimal answer. Memory
+ * Stops when the shortest edit script is longer than max_d (SIZE_MAX: no D
+ * limit; the work cap below still applies) and reports hit_limit = 1: never
+ * a non-minimal answer. Memory
  * O(min(D, max_d)) besides the script; no allocation in the inner loop.
  * Returns NDD_OK (also when the limit was hit) or NDD_ERR_*. */
 int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, size_t nb,
                    size_t max_d, ndd_myers_out_t *out);
 /* The edit script of the last successful ndd_myers_diff (runs merged, in order). */
 const ndd_edit_t *ndd_myers_script(const ndd_myers_ws_t *ws, size_t *n);
-/* The default cost limit for sequences of total length n: the work of a
- * Myers run is about n * D, so D is limited to NDD_MYERS_WORK / n (at least
- * 64, at most n). */
+/* The default cost limit for sequences of total length n: the worst-case
+ * work of a Myers run is about n * D, for near-duplicates rather D^2, so D
+ * is limited to max(NDD_MYERS_WORK / n, NDD_MYERS_MIN_LIMIT), at most n.
+ * Independently of max_d, the top-level bisection stops (hit_limit) after
+ * NDD_MYERS_MAX_WORK steps: the run is bounded on any input. */
 #define NDD_MYERS_WORK ((size_t)1 << 28)
+#define NDD_MYERS_MIN_LIMIT ((size_t)1 << 15)
+#define NDD_MYERS_MAX_WORK ((uint64_t)1 << 32)
 size_t ndd_myers_auto_limit(size_t n);
 
 /* ===================================================================== */

@@ -7,7 +7,10 @@
  *   - common prefix/suffix trimming before every bisection (word-at-a-time),
  *   - an explicit cost limit: the top-level bisection stops as soon as it
  *     knows D > max_d (like xdiff's mxcost, but without a heuristic: hitting
- *     the limit is reported, never answered with a non-minimal script),
+ *     the limit is reported, never answered with a non-minimal script), and
+ *     also after NDD_MYERS_MAX_WORK diagonal steps + compared bytes (the
+ *     recursion below costs at most about as much again), so that even a
+ *     generous D limit on adversarial input gives a bounded run,
  *   - V arrays sized O(min(D, max_d)) and reused across calls (workspace).
  * The script is checked at the end: its DEL + INS count must equal D. */
 #include "ndd_verify.h"
@@ -50,8 +53,8 @@ size_t ndd_myers_auto_limit(size_t n)
     if (n == 0)
         return 0;
     size_t d = NDD_MYERS_WORK / n;
-    if (d < 64)
-        d = 64;
+    if (d < NDD_MYERS_MIN_LIMIT)
+        d = NDD_MYERS_MIN_LIMIT;
     if (d > n)
         d = n;
     return d;
@@ -153,8 +156,9 @@ static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
  * on an optimal path; *sx = SIZE_MAX when A and B share no byte (D = N + M).
  * Returns NDD_ERR_LIMIT when D > dlim. */
 static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
-                     size_t dlim, size_t *sx, size_t *sy, size_t *D)
+                     size_t dlim, int top, size_t *sx, size_t *sy, size_t *D)
 {
+    uint64_t work = 0; /* diagonals visited + bytes compared (top level: capped) */
     const int64_t n = (int64_t)N, m = (int64_t)M;
     const size_t dnat = (N + M + 1) / 2; /* d iterations needed at most */
     size_t dend = dnat;
@@ -181,6 +185,9 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
     int64_t k1start = 0, k1end = 0, k2start = 0, k2end = 0;
 
     for (int64_t d = 0; d < (int64_t)dend; d++) {
+        if (top && work > NDD_MYERS_MAX_WORK)
+            return NDD_ERR_LIMIT;
+        work += 2 * (uint64_t)(2 * d + 1);
         /* forward D-paths */
         for (int64_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
             const int64_t k1o = off + k1;
@@ -195,6 +202,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
                 y1++;
                 size_t lim = (size_t)(n - x1 < m - y1 ? n - x1 : m - y1);
                 int64_t s = (int64_t)my_fwd(A + x1, B + y1, lim);
+                work += (uint64_t)s;
                 x1 += s;
                 y1 += s;
             }
@@ -233,6 +241,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
                 y2++;
                 size_t lim = (size_t)(n - x2 < m - y2 ? n - x2 : m - y2);
                 int64_t s = (int64_t)my_bwd(A + (n - x2), B + (m - y2), lim);
+                work += (uint64_t)s;
                 x2 += s;
                 y2 += s;
             }
@@ -292,7 +301,7 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             return rc;
     } else {
         size_t x, y, D;
-        rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, &x, &y, &D);
+        rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
         if (rc == NDD_ERR_LIMIT && !top)
             return NDD_ERR_INTERNAL;
         if (rc)
@@ -328,7 +337,8 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     size_t lim = na < nb ? na : nb;
     size_t p = my_fwd(A, B, lim);
     size_t s = my_bwd(A + na, B + nb, lim - p);
-    int rc = my_rec(ws, A, 0, na, B, 0, nb, max_d, 1);
+    /* D >= |na - nb|: no need to run when that already exceeds the limit */
+    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1);
     if (rc == NDD_ERR_LIMIT) {
         ws->n = 0;
         out->hit_limit = 1;

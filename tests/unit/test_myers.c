@@ -249,8 +249,22 @@ static void test_auto_limit(void **state)
     (void)state;
     assert_int_equal(ndd_myers_auto_limit(0), 0);
     assert_int_equal(ndd_myers_auto_limit(10), 10);
-    assert_int_equal(ndd_myers_auto_limit(20480), 13107);
-    assert_int_equal(ndd_myers_auto_limit((size_t)200 << 20), 64);
+    assert_int_equal(ndd_myers_auto_limit(20480), 20480);
+    assert_int_equal(ndd_myers_auto_limit((size_t)1 << 20), 1 << 15);
+    assert_int_equal(ndd_myers_auto_limit((size_t)200 << 20), 1 << 15);
+    /* D >= |na - nb|: a length difference over the limit stops at once */
+    ndd_myers_ws_t *ws;
+    assert_int_equal(ndd_myers_ws_create(&ws), NDD_OK);
+    ndd_myers_out_t o;
+    char big[1000];
+    memset(big, 'a', sizeof big);
+    assert_int_equal(ndd_myers_diff(ws, big, sizeof big, "aaaaaaaaaa", 10, 5, &o), NDD_OK);
+    assert_true(o.hit_limit);
+    assert_int_equal(o.lcs, 10); /* the common prefix: a lower bound, here exact */
+    assert_int_equal(ndd_myers_diff(ws, big, sizeof big, "aaaaaaaaaa", 10, 990, &o), NDD_OK);
+    assert_false(o.hit_limit);
+    assert_int_equal(o.d, 990);
+    ndd_myers_ws_free(ws);
 }
 
 int main(void)
