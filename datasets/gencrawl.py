@@ -354,8 +354,6 @@ def load_zh(dsdir, minb, maxb, st):
                 blocks = blocks[1:]
             if not blocks:
                 continue
-            if len(blocks) == 1 and len(blocks[0]) <= 40 and title is None and entries:
-                pass
             key = "".join(blocks)
             if key in seen:
                 st["exact_duplicates"] = st.get("exact_duplicates", 0) + 1
@@ -796,6 +794,7 @@ def make_site(i, lang, seed, family, used_names, used_hosts):
                      r.randint(1, 40), s.tracker))
     s.arts = []      # article ids published here (for related lists)
     s.paths = {}     # article id -> path
+    s.sec_of = {}    # article id -> section index
     return s
 
 
@@ -1035,8 +1034,7 @@ def make_path(site, art, r, day):
         elif st == 2:
             p = "/news/%d" % num
         elif st == 3:
-            p = "/article.php?id=%d&amp;sec=%s" % (num, sl)
-            p = p.replace("&amp;", "&")
+            p = "/article.php?id=%d&sec=%s" % (num, sl)
         else:
             p = "/%04d%02d%02d/%s/" % (d.year, d.month, d.day, slug)
     return p, sec
@@ -1076,8 +1074,10 @@ class Gen:
             body = "".join("<p>%s</p>" % x for x in items)
         return "<div class=\"%s\">%s%s</div>" % (c["box"], h, body)
 
-    def render(self, e, plan_idx, calib=False):
-        """e = (art_id, site_id, copy_no, variant, day, minute). Returns (page, art_vis, tpl_vis, edits, url)."""
+    def render(self, e, plan_idx):
+        """Renders plan entry e = (art_id, site_id, copy_no, variant, day, minute); the page's RNG is
+        seeded by plan_idx, so a page does not depend on the order of rendering. Returns (page html,
+        article visible bytes, template visible bytes, edits, url, article text bytes as parsed, paras)."""
         art_id, site_id, copy_no, variant, day, minute = e
         a, s = self.arts[art_id], self.sites[site_id]
         r = random.Random("doc:%d:%d" % (self.seed, plan_idx))
@@ -1093,11 +1093,9 @@ class Gen:
         pos = min(0.97, max(0.03, s.bias + r.gauss(0, 0.2)))
         T = tmin + pos * (tmax - tmin)
         c = s.cls
-        compact = False
         head_html, menu_html, core_vis = s.core_head[False]
         cur = core_vis + s.copyright_vis
-        if cur > tmax:
-            compact = True
+        if cur > tmax:   # very short page: 10-item menu, no tagline
             head_html, menu_html, core_vis = s.core_head[True]
             cur = core_vis + s.copyright_vis
         inc = {}
@@ -1536,8 +1534,6 @@ def run(args):
         for _ in range(per_lang[L]):
             sites.append(make_site(len(sites), L, seed, rng.randrange(families), used_names, used_hosts))
     sites_of = {L: [s.idx for s in sites if s.lang == L] for L in langs}
-    for s in sites:
-        s.sec_of = {}
     log(args, "%d sites (%s)" % (len(sites), ", ".join("%s %d" % (L, per_lang[L]) for L in langs)))
 
     # ---- plan: which article goes to which sites
@@ -1660,7 +1656,7 @@ def run(args):
             idx = r.sample(range(len(plan)), 600)
         nb = ab = 0
         for i in idx:
-            page, url = gen.render(plan[i], i)[0], ""
+            page = gen.render(plan[i], i)[0]
             nb += len(json.dumps({"id": "d0000000", "url": "https://" + sites[plan[i][1]].host + "/x" * 30,
                                   "html": page}, ensure_ascii=False).encode("utf-8")) + 1
             ab += arts[plan[i][0]].nbytes
