@@ -24,6 +24,7 @@ static const ndd_command_t commands[] = {
     {"compare", ndd_cmd_compare, "verify one pair of documents (TLCS or SigNCD) and explain"},
     {"signcd", ndd_cmd_signcd, "all-pairs SigNCD with exact P1/P2 pruning"},
     {"eval", ndd_cmd_eval, "quality of a run against gold clusters; pair-level AUC/F1"},
+    {"stats", ndd_cmd_stats, "partition statistics of a finished run; --json, --plot OUT.html"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,1364 @@
+/* cmd_stats.c - 'ndd stats DIR [--json] [--plot OUT.html]': the partition
+ * statistics of a finished (or resumed) 'ndd run', read from DIR/stats.json,
+ * DIR/scores.tsv and DIR/clusters.tsv.
+ *
+ * Local (no MPI). stats.json is read tolerantly: a small JSON tree parser (the
+ * reader's ndd_json.h scans only top-level keys of JSONL records) keeps every
+ * member, the report prints the fields it knows in a readable layout and any
+ * other member generically, so fields added to stats.json later still show.
+ * --json prints {"source", "stats" (stats.json as read), "derived" (the measures
+ * computed here), "scores" and "cluster_sizes" (histograms of the TSV files)}.
+ * --plot writes one self-contained HTML page: that same JSON inline and a small
+ * inline script that draws SVG charts (no network, no external file). */
+#include "ndd_cli.h"
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ------------------------------------------------------------------ */
+/* A small JSON tree (RFC 8259), enough for stats.json.                */
+
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype_t;
+
+typedef struct jnode {
+    jtype_t t;
+    int b;              /* J_BOOL */
+    double num;         /* J_NUM */
+    char *str;          /* J_STR: decoded; J_NUM: the number as written */
+    size_t n;           /* J_ARR / J_OBJ: members */
+    char **keys;        /* J_OBJ */
+    struct jnode *kids; /* J_ARR / J_OBJ */
+} jnode_t;
+
+typedef struct {
+    const char *s, *end;
+    int depth;
+} jparser_t;
+
+#define J_MAX_DEPTH 64
+
+static void j_free(jnode_t *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->n; i++) {
+        j_free(&j->kids[i]);
+        if (j->keys)
+            free(j->keys[i]);
+    }
+    free(j->kids);
+    free(j->keys);
+    free(j->str);
+    memset(j, 0, sizeof *j);
+}
+
+static void j_ws(jparser_t *p)
+{
+    while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
+        p->s++;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int j_hex4(jparser_t *p, uint32_t *v)
+{
+    if (p->end - p->s < 4)
+        return -1;
+    *v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(p->s[i]);
+        if (h < 0)
+            return -1;
+        *v = *v * 16 + (uint32_t)h;
+    }
+    p->s += 4;
+    return 0;
+}
+
+/* Parses a string (p->s at the opening quote) into a new NUL-terminated copy. */
+static int j_string(jparser_t *p, char **out)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    p->s++;
+    while (p->s < p->end && *p->s != '"') {
+        char c = *p->s++;
+        if ((unsigned char)c < 0x20)
+            goto bad;
+        if (c != '\\') {
+            if (ndd_buf_putc(&b, c))
+                goto bad;
+            continue;
+        }
+        if (p->s >= p->end)
+            goto bad;
+        char e = *p->s++, o;
+        uint32_t cp, lo;
+        switch (e) {
+        case '"': o = '"'; break;
+        case '\\': o = '\\'; break;
+        case '/': o = '/'; break;
+        case 'b': o = '\b'; break;
+        case 'f': o = '\f'; break;
+        case 'n': o = '\n'; break;
+        case 'r': o = '\r'; break;
+        case 't': o = '\t'; break;
+        case 'u':
+            if (j_hex4(p, &cp))
+                goto bad;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (p->end - p->s < 2 || p->s[0] != '\\' || p->s[1] != 'u')
+                    goto bad;
+                p->s += 2;
+                if (j_hex4(p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+                    goto bad;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                goto bad;
+            }
+            {
+                char u[4];
+                size_t k = ndd_utf8_encode(cp, u);
+                if (!k || ndd_buf_append(&b, u, k))
+                    goto bad;
+            }
+            continue;
+        default: goto bad;
+        }
+        if (ndd_buf_putc(&b, o))
+            goto bad;
+    }
+    if (p->s >= p->end)
+        goto bad;
+    p->s++;
+    if (!b.data && ndd_buf_reserve(&b, 1))
+        goto bad;
+    *out = b.data;
+    return 0;
+bad:
+    ndd_buf_free(&b);
+    return -1;
+}
+
+static int j_value(jparser_t *p, jnode_t *v);
+
+static int j_push(jnode_t *v, size_t *cap)
+{
+    if (v->n < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 8;
+    jnode_t *k = realloc(v->kids, nc * sizeof *k);
+    if (!k)
+        return -1;
+    v->kids = k;
+    if (v->t == J_OBJ) {
+        char **ks = realloc(v->keys, nc * sizeof *ks);
+        if (!ks)
+            return -1;
+        v->keys = ks;
+    }
+    *cap = nc;
+    return 0;
+}
+
+static int j_container(jparser_t *p, jnode_t *v, char close)
+{
+    size_t cap = 0;
+    if (++p->depth > J_MAX_DEPTH)
+        return -1;
+    p->s++;
+    j_ws(p);
+    if (p->s < p->end && *p->s == close) {
+        p->s++;
+        p->depth--;
+        return 0;
+    }
+    for (;;) {
+        if (j_push(v, &cap))
+            return -1;
+        char *key = NULL;
+        if (v->t == J_OBJ) {
+            j_ws(p);
+            if (p->s >= p->end || *p->s != '"' || j_string(p, &key))
+                return -1;
+            j_ws(p);
+            if (p->s >= p->end || *p->s != ':') {
+                free(key);
+                return -1;
+            }
+            p->s++;
+            v->keys[v->n] = key;
+        }
+        memset(&v->kids[v->n], 0, sizeof v->kids[v->n]);
+        v->n++; /* counted before parsing so that j_free releases a partial member */
+        if (j_value(p, &v->kids[v->n - 1]))
+            return -1;
+        j_ws(p);
+        if (p->s < p->end && *p->s == ',') {
+            p->s++;
+            continue;
+        }
+        if (p->s < p->end && *p->s == close) {
+            p->s++;
+            p->depth--;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+static int j_value(jparser_t *p, jnode_t *v)
+{
+    j_ws(p);
+    if (p->s >= p->end)
+        return -1;
+    char c = *p->s;
+    if (c == '{') {
+        v->t = J_OBJ;
+        return j_container(p, v, '}');
+    }
+    if (c == '[') {
+        v->t = J_ARR;
+        return j_container(p, v, ']');
+    }
+    if (c == '"') {
+        v->t = J_STR;
+        return j_string(p, &v->str);
+    }
+    static const struct { const char *w; jtype_t t; int b; } lits[] = {
+        {"true", J_BOOL, 1}, {"false", J_BOOL, 0}, {"null", J_NULL, 0}};
+    for (size_t i = 0; i < 3; i++) {
+        size_t l = strlen(lits[i].w);
+        if ((size_t)(p->end - p->s) >= l && !memcmp(p->s, lits[i].w, l)) {
+            v->t = lits[i].t;
+            v->b = lits[i].b;
+            p->s += l;
+            return 0;
+        }
+    }
+    /* number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+    const char *q = p->s;
+    if (q < p->end && *q == '-')
+        q++;
+    if (q >= p->end || *q < '0' || *q > '9')
+        return -1;
+    if (*q == '0')
+        q++;
+    else
+        while (q < p->end && *q >= '0' && *q <= '9')
+            q++;
+    if (q < p->end && *q == '.') {
+        q++;
+        if (q >= p->end || *q < '0' || *q > '9')
+            return -1;
+        while (q < p->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < p->end && (*q == 'e' || *q == 'E')) {
+        q++;
+        if (q < p->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= p->end || *q < '0' || *q > '9')
+            return -1;
+        while (q < p->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    size_t len = (size_t)(q - p->s);
+    v->t = J_NUM;
+    v->str = malloc(len + 1);
+    if (!v->str)
+        return -1;
+    memcpy(v->str, p->s, len);
+    v->str[len] = 0;
+    v->num = strtod(v->str, NULL);
+    p->s = q;
+    return 0;
+}
+
+/* Parses s[0..n) as one JSON value; on error *at is the byte offset. */
+static int j_parse(const char *s, size_t n, jnode_t *root, size_t *at)
+{
+    jparser_t p = {s, s + n, 0};
+    memset(root, 0, sizeof *root);
+    int rc = j_value(&p, root);
+    if (!rc) {
+        j_ws(&p);
+        if (p.s != p.end)
+            rc = -1;
+    }
+    if (rc) {
+        *at = (size_t)(p.s - s);
+        j_free(root);
+    }
+    return rc;
+}
+
+static const jnode_t *j_get(const jnode_t *o, const char *key)
+{
+    if (!o || o->t != J_OBJ)
+        return NULL;
+    for (size_t i = 0; i < o->n; i++)
+        if (!strcmp(o->keys[i], key))
+            return &o->kids[i];
+    return NULL;
+}
+
+/* 1 and *v when o.key is a number. */
+static int j_num(const jnode_t *o, const char *key, double *v)
+{
+    const jnode_t *x = j_get(o, key);
+    if (!x || x->t != J_NUM)
+        return 0;
+    *v = x->num;
+    return 1;
+}
+
+static double j_numd(const jnode_t *o, const char *key, double dflt)
+{
+    double v;
+    return j_num(o, key, &v) ? v : dflt;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON output                                                         */
+
+/* A JSON string that is also safe inside an HTML <script> element. */
+static void out_str(ndd_buf_t *b, const char *s)
+{
+    ndd_buf_putc(b, '"');
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+        char e[8];
+        if (*u == '"' || *u == '\\') {
+            e[0] = '\\';
+            e[1] = (char)*u;
+            ndd_buf_append(b, e, 2);
+        } else if (*u < 0x20 || *u == '<' || *u == '>' || *u == '&') {
+            snprintf(e, sizeof e, "\\u%04x", *u);
+            ndd_buf_puts(b, e);
+        } else {
+            ndd_buf_putc(b, (char)*u);
+        }
+    }
+    ndd_buf_putc(b, '"');
+}
+
+static void out_tree(ndd_buf_t *b, const jnode_t *j)
+{
+    switch (j->t) {
+    case J_NULL: ndd_buf_puts(b, "null"); break;
+    case J_BOOL: ndd_buf_puts(b, j->b ? "true" : "false"); break;
+    case J_NUM: ndd_buf_puts(b, j->str); break;
+    case J_STR: out_str(b, j->str); break;
+    case J_ARR:
+    case J_OBJ:
+        ndd_buf_putc(b, j->t == J_ARR ? '[' : '{');
+        for (size_t i = 0; i < j->n; i++) {
+            if (i)
+                ndd_buf_puts(b, ", ");
+            if (j->t == J_OBJ) {
+                out_str(b, j->keys[i]);
+                ndd_buf_puts(b, ": ");
+            }
+            out_tree(b, &j->kids[i]);
+        }
+        ndd_buf_putc(b, j->t == J_ARR ? ']' : '}');
+        break;
+    }
+}
+
+static void out_num(ndd_buf_t *b, double v)
+{
+    char s[64];
+    if (!isfinite(v))
+        snprintf(s, sizeof s, "null");
+    else if (v == floor(v) && fabs(v) < 9e15)
+        snprintf(s, sizeof s, "%.0f", v);
+    else
+        snprintf(s, sizeof s, "%.6g", v);
+    ndd_buf_puts(b, s);
+}
+
+/* "key": value with a leading comma unless first. */
+static void out_kv(ndd_buf_t *b, int *first, const char *key, double v)
+{
+    if (!*first)
+        ndd_buf_puts(b, ", ");
+    *first = 0;
+    out_str(b, key);
+    ndd_buf_puts(b, ": ");
+    out_num(b, v);
+}
+
+static void out_key(ndd_buf_t *b, int *first, const char *key)
+{
+    if (!*first)
+        ndd_buf_puts(b, ", ");
+    *first = 0;
+    out_str(b, key);
+    ndd_buf_puts(b, ": ");
+}
+
+/* ------------------------------------------------------------------ */
+/* scores.tsv and clusters.tsv                                         */
+
+#define SCORE_BINS 20
+#define SIZE_BINS 48
+
+typedef struct {
+    int present;
+    uint64_t rows, accepted, malformed;
+    uint64_t n_res, n_ncd;
+    /* [accepted?][bin] */
+    uint64_t res[2][SCORE_BINS], cont[2][SCORE_BINS], ncd[2][SCORE_BINS];
+    double ncd_max; /* the ncd histogram spans [0, ncd_max] */
+} scores_t;
+
+typedef struct {
+    int present;
+    uint64_t clusters, docs;
+    uint64_t bins[SIZE_BINS]; /* bin h: sizes 2^h .. 2^(h+1)-1 */
+} csizes_t;
+
+static int score_bin(double v, double hi)
+{
+    int b = (int)floor(v / hi * SCORE_BINS);
+    if (b < 0)
+        b = 0;
+    if (b >= SCORE_BINS)
+        b = SCORE_BINS - 1;
+    return b;
+}
+
+/* Splits a TSV line in place; returns the number of fields (at most max). */
+static size_t tsv_split(char *line, char **f, size_t max)
+{
+    size_t n = 0;
+    char *s = line;
+    while (n < max) {
+        f[n++] = s;
+        char *t = strchr(s, '\t');
+        if (!t)
+            break;
+        *t = 0;
+        s = t + 1;
+    }
+    return n;
+}
+
+static int parse_score(const char *s, double *v)
+{
+    if (!strcmp(s, "-") || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return !errno && !*end && isfinite(*v);
+}
+
+static int read_scores(const char *path, scores_t *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->ncd_max = 1.2; /* SigNCD is a compression ratio: slightly above 1 for unrelated texts */
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : NDD_ERR_IO;
+    sc->present = 1;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int col_res = 3, col_cont = 4, col_ncd = 5, col_acc = 7, header = 1;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] == '\n')
+            line[--len] = 0;
+        char *fld[16];
+        size_t nf = tsv_split(line, fld, 16);
+        if (header) { /* find the columns by name; keep the defaults otherwise */
+            header = 0;
+            if (!strcmp(fld[0], "id_a")) {
+                for (size_t i = 0; i < nf; i++) {
+                    if (!strcmp(fld[i], "resemblance")) col_res = (int)i;
+                    else if (!strcmp(fld[i], "containment")) col_cont = (int)i;
+                    else if (!strcmp(fld[i], "ncd")) col_ncd = (int)i;
+                    else if (!strcmp(fld[i], "accepted")) col_acc = (int)i;
+                }
+                continue;
+            }
+        }
+        if ((int)nf <= col_acc || (int)nf <= col_ncd) {
+            sc->malformed++;
+            continue;
+        }
+        int acc = !strcmp(fld[col_acc], "1");
+        double r, c, d;
+        sc->rows++;
+        sc->accepted += (uint64_t)acc;
+        if (parse_score(fld[col_res], &r) && parse_score(fld[col_cont], &c)) {
+            sc->n_res++;
+            sc->res[acc][score_bin(r, 1.0)]++;
+            sc->cont[acc][score_bin(c, 1.0)]++;
+        }
+        if (parse_score(fld[col_ncd], &d)) {
+            sc->n_ncd++;
+            sc->ncd[acc][score_bin(d, sc->ncd_max)]++;
+        }
+    }
+    free(line);
+    int rc = ferror(f) ? NDD_ERR_IO : NDD_OK;
+    fclose(f);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_cluster_sizes(const char *path, csizes_t *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : NDD_ERR_IO;
+    cs->present = 1;
+    int rc = NDD_OK;
+    char *line = NULL, **labels = NULL;
+    size_t cap = 0, n = 0, lcap = 0;
+    ssize_t len;
+    int first = 1;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] == '\n')
+            line[--len] = 0;
+        char *fld[3];
+        size_t nf = tsv_split(line, fld, 3);
+        if (first) {
+            first = 0;
+            if (!strcmp(fld[0], "id"))
+                continue;
+        }
+        if (nf < 2)
+            continue;
+        if (n == lcap) {
+            size_t nc = lcap ? 2 * lcap : 1024;
+            char **l = realloc(labels, nc * sizeof *l);
+            if (!l) {
+                rc = NDD_ERR_NOMEM;
+                goto out;
+            }
+            labels = l;
+            lcap = nc;
+        }
+        if (!(labels[n] = strdup(fld[1]))) {
+            rc = NDD_ERR_NOMEM;
+            goto out;
+        }
+        n++;
+    }
+    if (ferror(f))
+        rc = NDD_ERR_IO;
+    qsort(labels, n, sizeof *labels, cmp_str);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(labels[j], labels[i]))
+            j++;
+        uint64_t size = j - i;
+        int h = 0;
+        while (h + 1 < SIZE_BINS && (2ull << h) <= size)
+            h++;
+        cs->bins[h]++;
+        cs->clusters++;
+        cs->docs += size;
+        i = j;
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(labels[i]);
+    free(labels);
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Derived measures                                                    */
+
+typedef struct {
+    const jnode_t *root, *read, *sig, *sets, *verify, *clusters, *shuffle, *stages, *per_rank, *sketch;
+    const scores_t *sc;
+    const csizes_t *cs;
+} view_t;
+
+static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
+
+/* max/min over the ranks of per_rank[].key; NAN when absent. */
+static int rank_minmax(const view_t *v, const char *key, double *mn, double *mx, double *sum)
+{
+    if (!v->per_rank || v->per_rank->t != J_ARR || !v->per_rank->n)
+        return 0;
+    int any = 0;
+    for (size_t i = 0; i < v->per_rank->n; i++) {
+        double x;
+        if (!j_num(&v->per_rank->kids[i], key, &x))
+            continue;
+        if (!any || x < *mn)
+            *mn = x;
+        if (!any || x > *mx)
+            *mx = x;
+        *sum = any ? *sum + x : x;
+        any = 1;
+    }
+    return any;
+}
+
+static double filter_lists_dropped(const view_t *v)
+{
+    return j_numd(v->sig, "dropped_frequent", 0) + j_numd(v->sig, "dropped_site_concentrated", 0) +
+           j_numd(v->sig, "dropped_site_template", 0);
+}
+
+static void derived_json(ndd_buf_t *b, const view_t *v)
+{
+    int first = 1;
+    double docs = j_numd(v->read, "docs", NAN), x, mn, mx, sum;
+    ndd_buf_puts(b, "{");
+    out_kv(b, &first, "documents", docs);
+    /* paper 002's partition measures */
+    double nsets = j_numd(v->sets, "sets", NAN), inset = j_numd(v->sets, "docs_in_sets", NAN);
+    out_kv(b, &first, "average_set_size", j_num(v->sets, "average_set_size", &x) ? x : ratio(inset, nsets));
+    out_kv(b, &first, "share_of_documents_in_sets", ratio(inset, docs));
+    out_kv(b, &first, "trustable_rate",
+           j_num(v->verify, "trustable_rate", &x) ? x : ratio(j_numd(v->clusters, "docs_in_clusters", NAN), inset));
+    if (j_num(v->sketch, "strain_away", &x))
+        out_kv(b, &first, "sketch_strain_away", x);
+    if (j_num(v->sketch, "reserve", &x))
+        out_kv(b, &first, "sketch_reserve", x);
+    /* the frequent-signature filter */
+    double dropped = filter_lists_dropped(v), live = j_numd(v->sig, "lists_live", NAN);
+    out_key(b, &first, "filter");
+    {
+        int f2 = 1;
+        ndd_buf_puts(b, "{");
+        out_kv(b, &f2, "shared_lists", live + dropped);
+        out_kv(b, &f2, "dropped_lists", dropped);
+        out_kv(b, &f2, "dropped_list_share", ratio(dropped, live + dropped));
+        out_kv(b, &f2, "dropped_posting_share",
+               ratio(j_numd(v->sig, "postings_in_dropped_lists", NAN), j_numd(v->sig, "signatures", NAN)));
+        out_kv(b, &f2, "links_kept_share", ratio(j_numd(v->sig, "links_kept", NAN), j_numd(v->sig, "links", NAN)));
+        ndd_buf_puts(b, "}");
+    }
+    /* pairs pruned at each step */
+    double cand = j_numd(v->verify, "candidate_pairs", NAN);
+    out_key(b, &first, "pairs");
+    {
+        static const char *steps[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
+                                      "pruned_by_bound", "cost_limit_hits", "accepted"};
+        int f2 = 1;
+        ndd_buf_puts(b, "{");
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            if (j_num(v->verify, steps[i], &x)) {
+                char k[64];
+                out_kv(b, &f2, steps[i], x);
+                snprintf(k, sizeof k, "%s_share", steps[i]);
+                if (i)
+                    out_kv(b, &f2, k, ratio(x, cand));
+            }
+        ndd_buf_puts(b, "}");
+    }
+    /* skew */
+    out_key(b, &first, "skew");
+    {
+        int f2 = 1;
+        ndd_buf_puts(b, "{");
+        if (v->stages && v->stages->t == J_OBJ)
+            for (size_t i = 0; i < v->stages->n; i++) {
+                char k[96];
+                snprintf(k, sizeof k, "stage_%s", v->stages->keys[i]);
+                out_kv(b, &f2, k, ratio(j_numd(&v->stages->kids[i], "max", NAN), j_numd(&v->stages->kids[i], "min", NAN)));
+            }
+        out_kv(b, &f2, "verify_work",
+               ratio(j_numd(v->verify, "work_max_rank", NAN), j_numd(v->verify, "work_min_rank", NAN)));
+        if (rank_minmax(v, "input_bytes", &mn, &mx, &sum))
+            out_kv(b, &f2, "input_bytes", ratio(mx, mn));
+        if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
+            out_kv(b, &f2, "peak_memory", ratio(mx, mn));
+        ndd_buf_puts(b, "}");
+    }
+    if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum)) {
+        out_kv(b, &first, "peak_rss_kib_max", mx);
+        out_kv(b, &first, "peak_rss_kib_sum", sum);
+    }
+    if (v->shuffle) {
+        double tot = j_numd(v->shuffle, "shuffle1_signatures", 0) + j_numd(v->shuffle, "shuffle2_texts_compressed", 0) +
+                     j_numd(v->shuffle, "shuffle3_rows", 0);
+        out_kv(b, &first, "bytes_shuffled", tot);
+        out_kv(b, &first, "text_compression_ratio", ratio(j_numd(v->shuffle, "shuffle2_texts_raw", NAN),
+                                                          j_numd(v->shuffle, "shuffle2_texts_compressed", NAN)));
+    }
+    ndd_buf_puts(b, "}");
+}
+
+static void hist_json(ndd_buf_t *b, const uint64_t *h, size_t n)
+{
+    ndd_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            ndd_buf_puts(b, ", ");
+        out_num(b, (double)h[i]);
+    }
+    ndd_buf_putc(b, ']');
+}
+
+static void scores_json(ndd_buf_t *b, const scores_t *sc)
+{
+    if (!sc->present) {
+        ndd_buf_puts(b, "null");
+        return;
+    }
+    int first = 1;
+    ndd_buf_puts(b, "{");
+    out_kv(b, &first, "rows", (double)sc->rows);
+    out_kv(b, &first, "accepted", (double)sc->accepted);
+    out_kv(b, &first, "bins", SCORE_BINS);
+    static const char *names[] = {"resemblance", "containment", "ncd"};
+    const uint64_t(*hs[])[SCORE_BINS] = {sc->res, sc->cont, sc->ncd};
+    uint64_t cnt[] = {sc->n_res, sc->n_res, sc->n_ncd};
+    for (int k = 0; k < 3; k++) {
+        if (!cnt[k])
+            continue;
+        out_key(b, &first, names[k]);
+        ndd_buf_puts(b, "{\"lo\": 0, \"hi\": ");
+        out_num(b, k == 2 ? sc->ncd_max : 1.0);
+        ndd_buf_puts(b, ", \"accepted\": ");
+        hist_json(b, hs[k][1], SCORE_BINS);
+        ndd_buf_puts(b, ", \"rejected\": ");
+        hist_json(b, hs[k][0], SCORE_BINS);
+        ndd_buf_puts(b, "}");
+    }
+    ndd_buf_puts(b, "}");
+}
+
+static void csizes_json(ndd_buf_t *b, const csizes_t *cs)
+{
+    if (!cs->present) {
+        ndd_buf_puts(b, "null");
+        return;
+    }
+    int first = 1;
+    ndd_buf_puts(b, "{");
+    out_kv(b, &first, "clusters", (double)cs->clusters);
+    out_kv(b, &first, "docs", (double)cs->docs);
+    out_key(b, &first, "size_histogram");
+    ndd_buf_puts(b, "{");
+    int f2 = 1;
+    for (int h = 0; h < SIZE_BINS; h++)
+        if (cs->bins[h]) {
+            char k[64];
+            snprintf(k, sizeof k, "%llu-%llu", 1ull << h, (2ull << h) - 1);
+            out_kv(b, &f2, k, (double)cs->bins[h]);
+        }
+    ndd_buf_puts(b, "}}");
+}
+
+static void all_json(ndd_buf_t *b, const view_t *v, const char *source)
+{
+    ndd_buf_puts(b, "{\"source\": ");
+    out_str(b, source);
+    ndd_buf_puts(b, ",\n \"stats\": ");
+    out_tree(b, v->root);
+    ndd_buf_puts(b, ",\n \"derived\": ");
+    derived_json(b, v);
+    ndd_buf_puts(b, ",\n \"scores\": ");
+    scores_json(b, v->sc);
+    ndd_buf_puts(b, ",\n \"cluster_sizes\": ");
+    csizes_json(b, v->cs);
+    ndd_buf_puts(b, "}\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* Text report                                                         */
+
+static const char *human_bytes(double v, char *s, size_t n)
+{
+    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int i = 0;
+    while (v >= 1024 && i < 5) {
+        v /= 1024;
+        i++;
+    }
+    snprintf(s, n, i ? "%.1f %s" : "%.0f %s", v, u[i]);
+    return s;
+}
+
+static void pct_or_dash(char *s, size_t n, double part, double whole)
+{
+    if (whole > 0 && isfinite(part))
+        snprintf(s, n, "%.1f %%", 100.0 * part / whole);
+    else
+        snprintf(s, n, "-");
+}
+
+static void skew_str(char *s, size_t n, double mx, double mn)
+{
+    if (mn > 0 && isfinite(mx))
+        snprintf(s, n, "%.2f", mx / mn);
+    else
+        snprintf(s, n, "-");
+}
+
+/* Prints the members of o not in known[] as "  key: value". */
+static void print_unknown(FILE *f, const jnode_t *o, const char *const *known, size_t nknown, const char *indent)
+{
+    if (!o || o->t != J_OBJ)
+        return;
+    for (size_t i = 0; i < o->n; i++) {
+        size_t k = 0;
+        while (k < nknown && strcmp(known[k], o->keys[i]))
+            k++;
+        if (k < nknown)
+            continue;
+        ndd_buf_t b = NDD_BUF_INIT;
+        out_tree(&b, &o->kids[i]);
+        fprintf(f, "%s%s: %s\n", indent, o->keys[i], b.data ? b.data : "");
+        ndd_buf_free(&b);
+    }
+}
+
+static void print_bar_hist(FILE *f, const char *label, double count, double maxcount)
+{
+    int w = 0;
+    if (count > 0 && maxcount > 0) /* log scale: one '#' per factor ~1.4, at least one */
+        w = 1 + (int)lround(30.0 * log1p(count) / log1p(maxcount));
+    if (w > 31)
+        w = 31;
+    char bar[40];
+    memset(bar, '#', (size_t)w);
+    bar[w] = 0;
+    fprintf(f, "    %-12s %10.0f  %s\n", label, count, bar);
+}
+
+static void text_report(FILE *f, const view_t *v, const char *source)
+{
+    char s1[64], s2[64], s3[64];
+    double x, y, mn, mx, sum;
+    const jnode_t *r = v->root;
+    const jnode_t *ver = j_get(r, "version"), *vk = j_get(r, "verifier");
+    fprintf(f, "ndd stats %s\n", source);
+    fprintf(f, "run: ndd %s, %.0f rank(s), %.2f s wall, verifier %s\n",
+            ver && ver->t == J_STR ? ver->str : "?", j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN),
+            vk && vk->t == J_STR ? vk->str : "?");
+    static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
+                                      "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch"};
+    print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
+
+    double docs = j_numd(v->read, "docs", NAN);
+    if (v->read) {
+        fprintf(f, "\ninput: %.0f documents from %s (%s of visible text); %.0f rejected, %.0f without visible text, "
+                   "%.0f without signatures\n",
+                docs, human_bytes(j_numd(v->read, "input_bytes", 0), s1, sizeof s1),
+                human_bytes(j_numd(v->read, "text_bytes", 0), s2, sizeof s2), j_numd(v->read, "rejected", 0),
+                j_numd(v->read, "no_visible_text", 0), j_numd(v->read, "docs_without_signatures", 0));
+        static const char *known[] = {"input_bytes", "docs_read", "rejected", "no_visible_text", "docs", "text_bytes",
+                                      "docs_without_signatures"};
+        print_unknown(f, v->read, known, sizeof known / sizeof known[0], "  ");
+    }
+
+    if (v->sig) {
+        double sigs = j_numd(v->sig, "signatures", NAN), dropped = filter_lists_dropped(v);
+        double live = j_numd(v->sig, "lists_live", NAN);
+        fprintf(f, "\nsignatures: %.0f (%.0f distinct; %.0f held by one document only)\n", sigs,
+                j_numd(v->sig, "distinct", NAN), j_numd(v->sig, "held_by_one_doc", NAN));
+        pct_or_dash(s1, sizeof s1, dropped, live + dropped);
+        pct_or_dash(s2, sizeof s2, j_numd(v->sig, "postings_in_dropped_lists", NAN), sigs);
+        fprintf(f, "  frequent-signature filter: %.0f of %.0f shared lists dropped (%s), holding %s of all postings\n",
+                dropped, live + dropped, s1, s2);
+        fprintf(f, "    too frequent %.0f, concentrated on few sites %.0f, a site's template %.0f\n",
+                j_numd(v->sig, "dropped_frequent", 0), j_numd(v->sig, "dropped_site_concentrated", 0),
+                j_numd(v->sig, "dropped_site_template", 0));
+        pct_or_dash(s1, sizeof s1, j_numd(v->sig, "links_kept", NAN), j_numd(v->sig, "links", NAN));
+        fprintf(f, "  links document -> representative: %.0f, kept %.0f (%s; support >= %.0f signatures)\n",
+                j_numd(v->sig, "links", NAN), j_numd(v->sig, "links_kept", NAN), s1,
+                j_numd(v->sig, "min_link_signatures", NAN));
+        static const char *known[] = {"signatures", "distinct", "held_by_one_doc", "lists_live", "dropped_frequent",
+                                      "dropped_site_concentrated", "dropped_site_template",
+                                      "postings_in_dropped_lists", "links", "links_kept", "min_link_signatures"};
+        print_unknown(f, v->sig, known, sizeof known / sizeof known[0], "  ");
+    }
+
+    if (v->sets) {
+        double nsets = j_numd(v->sets, "sets", NAN), inset = j_numd(v->sets, "docs_in_sets", NAN);
+        fprintf(f, "\nperhaps-similar sets (paper 002's partition): %.0f sets holding %.0f documents", nsets, inset);
+        pct_or_dash(s1, sizeof s1, inset, docs);
+        fprintf(f, " (%s of all)\n", s1);
+        x = j_num(v->sets, "average_set_size", &y) ? y : ratio(inset, nsets);
+        fprintf(f, "  average set size       %.3f\n", x);
+        if (j_num(v->verify, "trustable_rate", &y))
+            fprintf(f, "  trustable rate         %.4f  (share of set members verified as near-duplicates)\n", y);
+        if (v->sketch) {
+            if (j_num(v->sketch, "strain_away", &y))
+                fprintf(f, "  sketch strain-away     %.4f\n", y);
+            if (j_num(v->sketch, "reserve", &y))
+                fprintf(f, "  sketch reserve rate    %.4f\n", y);
+            static const char *known[] = {"strain_away", "reserve"};
+            print_unknown(f, v->sketch, known, 2, "  sketch ");
+        } else {
+            fprintf(f, "  sketch strain-away and reserve rates: not recorded by this run\n");
+        }
+        fprintf(f, "  giant sets             %.0f holding %.0f documents (threshold %.0f; guard cut %.0f links at "
+                   "support %.0f)\n",
+                j_numd(v->sets, "giant_sets", 0), j_numd(v->sets, "docs_in_giant_sets", 0),
+                j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_guard_links_cut", 0),
+                j_numd(v->sets, "giant_guard_link_support", 0));
+        const jnode_t *h = j_get(v->sets, "size_histogram");
+        if (h && h->t == J_OBJ && h->n) {
+            double hmax = 0;
+            for (size_t i = 0; i < h->n; i++)
+                if (h->kids[i].t == J_NUM && h->kids[i].num > hmax)
+                    hmax = h->kids[i].num;
+            fprintf(f, "  set-size distribution (members: sets)\n");
+            for (size_t i = 0; i < h->n; i++)
+                if (h->kids[i].t == J_NUM)
+                    print_bar_hist(f, h->keys[i], h->kids[i].num, hmax);
+        }
+        const jnode_t *lg = j_get(v->sets, "largest");
+        if (lg && lg->t == J_ARR && lg->n) {
+            fprintf(f, "  largest sets:");
+            for (size_t i = 0; i < lg->n && i < 10; i++) {
+                const jnode_t *fd = j_get(&lg->kids[i], "first_doc");
+                fprintf(f, "%s %.0f (%s)", i ? "," : "", j_numd(&lg->kids[i], "size", NAN),
+                        fd && fd->t == J_STR ? fd->str : "?");
+            }
+            fprintf(f, "\n");
+        }
+        static const char *known[] = {"components_rounds", "sets", "docs_in_sets", "average_set_size", "giant_sets",
+                                      "docs_in_giant_sets", "giant_threshold", "giant_guard_links_cut",
+                                      "giant_guard_link_support", "size_histogram", "largest"};
+        print_unknown(f, v->sets, known, sizeof known / sizeof known[0], "  ");
+    }
+
+    if (v->verify) {
+        double cand = j_numd(v->verify, "candidate_pairs", NAN);
+        fprintf(f, "\ncandidate pairs, step by step:\n");
+        static const struct { const char *key, *label; } steps[] = {
+            {"candidate_pairs", "candidate pairs"},
+            {"skipped_already_joined", "- skipped: already joined by verified pairs"},
+            {"identical_text", "- identical text (no verification needed)"},
+            {"verified", "- verified"},
+            {"pruned_by_bound", "    rejected by the sketch-size bound (no LCS)"},
+            {"cost_limit_hits", "    stopped at the cost limit"},
+            {"accepted", "accepted as near-duplicates"}};
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            if (j_num(v->verify, steps[i].key, &x)) {
+                pct_or_dash(s1, sizeof s1, x, cand);
+                fprintf(f, "  %-46s %10.0f  %7s\n", steps[i].label, x, i ? s1 : "");
+            }
+        static const char *known[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
+                                      "pruned_by_bound", "cost_limit_hits", "accepted", "trustable_rate",
+                                      "work_max_rank", "work_min_rank"};
+        print_unknown(f, v->verify, known, sizeof known / sizeof known[0], "  ");
+    }
+    if (v->sc->present && v->sc->rows) {
+        const scores_t *sc = v->sc;
+        fprintf(f, "  scores.tsv: %llu scored pairs, %llu accepted\n", (unsigned long long)sc->rows,
+                (unsigned long long)sc->accepted);
+        static const char *names[] = {"resemblance", "containment", "ncd"};
+        const uint64_t(*hs[])[SCORE_BINS] = {sc->res, sc->cont, sc->ncd};
+        uint64_t cnt[] = {sc->n_res, sc->n_res, sc->n_ncd};
+        for (int k = 0; k < 3; k++) {
+            if (!cnt[k])
+                continue;
+            double hi = k == 2 ? sc->ncd_max : 1.0;
+            fprintf(f, "    %-11s   bin        accepted   rejected\n", names[k]);
+            for (int i = 0; i < SCORE_BINS; i += 2) { /* two bins per line keeps it short */
+                uint64_t a = hs[k][1][i] + hs[k][1][i + 1], rj = hs[k][0][i] + hs[k][0][i + 1];
+                if (!a && !rj)
+                    continue;
+                snprintf(s1, sizeof s1, "%.2f-%.2f", hi * i / SCORE_BINS, hi * (i + 2) / SCORE_BINS);
+                fprintf(f, "                  %-10s %8llu   %8llu\n", s1, (unsigned long long)a,
+                        (unsigned long long)rj);
+            }
+        }
+    } else if (!v->sc->present) {
+        fprintf(f, "  (no scores.tsv: score distribution not available)\n");
+    }
+
+    if (v->clusters) {
+        pct_or_dash(s1, sizeof s1, j_numd(v->clusters, "docs_removed", NAN), docs);
+        fprintf(f, "\nclusters: %.0f verified clusters holding %.0f documents; %.0f duplicates removed (%s)\n",
+                j_numd(v->clusters, "clusters", NAN), j_numd(v->clusters, "docs_in_clusters", NAN),
+                j_numd(v->clusters, "docs_removed", NAN), s1);
+        if (v->cs->present && v->cs->clusters) {
+            uint64_t hmax = 0;
+            for (int h = 0; h < SIZE_BINS; h++)
+                if (v->cs->bins[h] > hmax)
+                    hmax = v->cs->bins[h];
+            fprintf(f, "  cluster-size distribution (clusters.tsv; members: clusters)\n");
+            for (int h = 0; h < SIZE_BINS; h++)
+                if (v->cs->bins[h]) {
+                    snprintf(s1, sizeof s1, "%llu-%llu", 1ull << h, (2ull << h) - 1);
+                    print_bar_hist(f, s1, (double)v->cs->bins[h], (double)hmax);
+                }
+        }
+        static const char *known[] = {"clusters", "docs_in_clusters", "docs_removed", "duplicate_fraction"};
+        print_unknown(f, v->clusters, known, sizeof known / sizeof known[0], "  ");
+    }
+
+    if (v->shuffle) {
+        double b1 = j_numd(v->shuffle, "shuffle1_signatures", 0), b2 = j_numd(v->shuffle, "shuffle2_texts_compressed", 0);
+        double b2raw = j_numd(v->shuffle, "shuffle2_texts_raw", 0), b3 = j_numd(v->shuffle, "shuffle3_rows", 0);
+        fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(b1 + b2 + b3, s1, sizeof s1),
+                j_numd(v->shuffle, "per_doc", NAN));
+        fprintf(f, "  signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
+        if (b2 > 0)
+            fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
+        fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
+        static const char *known[] = {"shuffle1_signatures", "shuffle2_texts_compressed", "shuffle2_texts_raw",
+                                      "shuffle3_rows", "per_doc"};
+        print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
+    }
+
+    if (v->stages && v->stages->t == J_OBJ && v->stages->n) {
+        fprintf(f, "\nstage seconds over ranks:   %9s %9s %9s   max/min\n", "min", "median", "max");
+        for (size_t i = 0; i < v->stages->n; i++) {
+            const jnode_t *st = &v->stages->kids[i];
+            double smin = j_numd(st, "min", NAN), smed = j_numd(st, "median", NAN), smax = j_numd(st, "max", NAN);
+            skew_str(s1, sizeof s1, smax, smin);
+            fprintf(f, "  %-24s %9.4f %9.4f %9.4f   %s\n", v->stages->keys[i], smin, smed, smax, s1);
+        }
+    }
+    fprintf(f, "\nper-rank skew (max/min):");
+    skew_str(s1, sizeof s1, j_numd(v->verify, "work_max_rank", NAN), j_numd(v->verify, "work_min_rank", NAN));
+    fprintf(f, " verification work %s", s1);
+    if (rank_minmax(v, "input_bytes", &mn, &mx, &sum)) {
+        skew_str(s1, sizeof s1, mx, mn);
+        fprintf(f, ", input bytes %s", s1);
+    }
+    if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum)) {
+        skew_str(s1, sizeof s1, mx, mn);
+        fprintf(f, ", peak memory %s", s1);
+    }
+    fprintf(f, "\n");
+    if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
+        fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
+                human_bytes(sum * 1024, s2, sizeof s2));
+}
+
+/* ------------------------------------------------------------------ */
+/* HTML page                                                           */
+
+static const char *const html_head =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    "<title>ndd stats</title>\n<style>\n"
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}\n"
+    "h1{font-size:1.3em;margin:0 0 .3em}h2{font-size:1.05em;margin:1.2em 0 .3em}\n"
+    "table.kv{border-collapse:collapse}table.kv td{padding:1px 10px 1px 0}table.kv td.n{text-align:right;"
+    "font-variant-numeric:tabular-nums}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #ddd;background:#fff}\n"
+    "svg text{font:11px system-ui,sans-serif;fill:#333}svg text.title{font-size:13px;font-weight:600}\n"
+    "svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888}#err{color:#b00}\n"
+    "</style></head><body>\n";
+
+/* The chart script: reads the JSON of 'ndd stats --json' from #ndd-data, draws
+ * SVG charts into the placeholders, then sets data-ndd-charts on <html> to the
+ * number of charts drawn (data-ndd-error on failure) for headless checks. */
+static const char *const html_script[] = {
+    "(function(){\"use strict\";",
+    "var NS='http://www.w3.org/2000/svg',W=620,H=300,M={l:62,r:16,t:44,b:52},drawn=0;",
+    "function el(t,a,p,x){var e=document.createElementNS(NS,t);for(var k in a)e.setAttribute(k,a[k]);",
+    " if(x!==undefined)e.textContent=x;if(p)p.appendChild(e);return e;}",
+    "function fmt(v){if(v>=1e9)return(v/1e9)+'G';if(v>=1e6)return(v/1e6)+'M';if(v>=1e3)return(v/1e3)+'k';return String(v);}",
+    "function chart(host,id,title){var s=el('svg',{id:id,width:W,height:H,viewBox:'0 0 '+W+' '+H,'class':'chart',"
+    "role:'img','aria-label':title},document.getElementById(host));",
+    " el('text',{x:W/2,y:18,'text-anchor':'middle','class':'title'},s,title);return s;}",
+    "function legend(s,items){var x=W-M.r;for(var i=items.length-1;i>=0;i--){var w=14+7*items[i][0].length;x-=w;",
+    " el('rect',{x:x,y:26,width:10,height:10,fill:items[i][1]},s);el('text',{x:x+13,y:35},s,items[i][0]);}}",
+    "function axes(s,xl,yl){el('line',{x1:M.l,x2:W-M.r,y1:H-M.b,y2:H-M.b,'class':'axis'},s);",
+    " el('line',{x1:M.l,x2:M.l,y1:M.t,y2:H-M.b,'class':'axis'},s);",
+    " el('text',{x:(M.l+W-M.r)/2,y:H-10,'text-anchor':'middle'},s,xl);",
+    " el('text',{x:14,y:(M.t+H-M.b)/2,'text-anchor':'middle',transform:'rotate(-90 14 '+(M.t+H-M.b)/2+')'},s,yl);}",
+    /* grouped bars on a log10 count axis; cats = labels (equal-width bins), series = [{name,color,v[]}] */
+    "function bars(s,cats,series,xl,yl,tick){var mx=1;series.forEach(function(r){r.v.forEach(function(v){if(v>mx)mx=v;});});",
+    " var lo=Math.log10(0.7),hi=Math.log10(mx*1.6),y=function(v){return H-M.b-(H-M.b-M.t)*(Math.log10(v)-lo)/(hi-lo);};",
+    " for(var p=1;p<=mx*1.6;p*=10){var yy=y(p);el('line',{x1:M.l,x2:W-M.r,y1:yy,y2:yy,'class':'grid'},s);",
+    "  el('text',{x:M.l-5,y:yy+4,'text-anchor':'end'},s,fmt(p));}",
+    " axes(s,xl,yl);var bw=(W-M.l-M.r)/cats.length,gw=bw*0.8/series.length,n=0;",
+    " cats.forEach(function(c,i){var x0=M.l+i*bw;",
+    "  if(tick(i))el('text',{x:x0+bw/2,y:H-M.b+14,'text-anchor':'middle'},s,c);",
+    "  series.forEach(function(r,k){var v=r.v[i];if(!(v>0))return;var yt=y(v);",
+    "   var b=el('rect',{x:x0+bw*0.1+k*gw,y:yt,width:Math.max(gw-1,1),height:H-M.b-yt,fill:r.color,'class':'bar'},s);",
+    "   el('title',{},b,r.name+' '+c+': '+v);n++;});});",
+    " legend(s,series.map(function(r){return [r.name,r.color];}));return n;}",
+    "function setSizes(D){var s=chart('c-sets','chart-sets','Set sizes (log-log): perhaps-similar sets and verified clusters');",
+    " var st=(D.stats&&D.stats.sets&&D.stats.sets.size_histogram)||{},cl=(D.cluster_sizes&&D.cluster_sizes.size_histogram)||{};",
+    " var hmax=1;[st,cl].forEach(function(h){Object.keys(h).forEach(function(k){var a=parseInt(k,10);",
+    "  var e=Math.round(Math.log2(a));if(e>hmax)hmax=e;});});",
+    " var cats=[],a=[],b=[];for(var e=1;e<=hmax;e++){var k=Math.pow(2,e)+'-'+(Math.pow(2,e+1)-1);",
+    "  cats.push(String(Math.pow(2,e)));a.push(st[k]||0);b.push(cl[k]||0);}",
+    " return bars(s,cats,[{name:'sets',color:'#4477aa',v:a},{name:'clusters',color:'#ee6677',v:b}],",
+    "  'members (log2 bins: 2-3, 4-7, 8-15, ...)','count (log)',function(){return true;});}",
+    "function scores(D){var sc=D.scores;if(!sc)return 0;var n=0;['resemblance','containment','ncd'].forEach(function(m){",
+    " var h=sc[m];if(!h)return;var s=chart('c-scores','chart-scores-'+m,'Verified pairs by '+m+' (count, log)');",
+    " var cats=[];for(var i=0;i<sc.bins;i++)cats.push((h.lo+(h.hi-h.lo)*i/sc.bins).toFixed(2));",
+    " n+=bars(s,cats,[{name:'accepted',color:'#228833',v:h.accepted},{name:'rejected',color:'#cc3311',v:h.rejected}],",
+    "  m+' (bin start)','pairs (log)',function(i){return i%2===0;});});return n;}",
+    "function stages(D){var st=D.stats&&D.stats.stage_seconds;if(!st)return 0;var names=Object.keys(st);if(!names.length)return 0;",
+    " var pr=(D.stats.per_rank||[]).filter(function(r){return r.stage_seconds;});",
+    " var s=chart('c-stages','chart-stages','Stage seconds over ranks: bar = median, whisker = min..max'+(pr.length?', dots = ranks':''));",
+    " var mx=0;names.forEach(function(k){if(st[k].max>mx)mx=st[k].max;});if(!(mx>0))mx=1;",
+    " var x=function(v){return M.l+70+(W-M.r-M.l-70)*v/mx;},bh=(H-M.t-M.b)/names.length,n=0;",
+    " for(var g=0;g<=4;g++){var xv=mx*g/4,xx=x(xv);el('line',{x1:xx,x2:xx,y1:M.t,y2:H-M.b,'class':'grid'},s);",
+    "  el('text',{x:xx,y:H-M.b+14,'text-anchor':'middle'},s,xv.toPrecision(2));}",
+    " el('text',{x:(M.l+W)/2,y:H-10,'text-anchor':'middle'},s,'seconds');",
+    " names.forEach(function(k,i){var y0=M.t+i*bh,r=st[k],ym=y0+bh/2;",
+    "  el('text',{x:M.l+64,y:ym+4,'text-anchor':'end'},s,k+(r.min>0?' \u00d7'+(r.max/r.min).toFixed(2):''));",
+    "  var b=el('rect',{x:x(0),y:y0+bh*0.2,width:Math.max(x(r.median)-x(0),1),height:bh*0.6,fill:'#4477aa','class':'bar'},s);",
+    "  el('title',{},b,k+': min '+r.min+' s, median '+r.median+' s, max '+r.max+' s'+",
+    "   (r.min>0?', skew max/min '+(r.max/r.min).toFixed(2):''));n++;",
+    "  [['line',x(r.min),x(r.max),ym,ym],['line',x(r.min),x(r.min),y0+bh*0.3,y0+bh*0.7],['line',x(r.max),x(r.max),y0+bh*0.3,y0+bh*0.7]]",
+    "   .forEach(function(w){el(w[0],{x1:w[1],x2:w[2],y1:w[3],y2:w[4],stroke:'#111','stroke-width':1.5},s);});",
+    "  pr.forEach(function(q){var v=q.stage_seconds[k];if(typeof v==='number')",
+    "   el('circle',{cx:x(v),cy:ym,r:2.5,fill:'#ee6677'},s);});});",
+    " return n;}",
+    "try{var D=JSON.parse(document.getElementById('ndd-data').textContent);",
+    " [setSizes,scores,stages].forEach(function(f){if(f(D)>0)drawn++;});",
+    " document.documentElement.setAttribute('data-ndd-charts',String(drawn));",
+    "}catch(e){document.documentElement.setAttribute('data-ndd-error',String(e));",
+    " document.getElementById('err').textContent='charts failed: '+e;}",
+    "})();",
+};
+
+static void html_escape(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+
+static void html_row(FILE *f, const char *label, const char *value)
+{
+    fputs("<tr><td>", f);
+    html_escape(f, label);
+    fputs("</td><td class=\"n\">", f);
+    html_escape(f, value);
+    fputs("</td></tr>\n", f);
+}
+
+static int write_html(const char *path, const view_t *v, const char *source, const ndd_buf_t *json)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NDD_ERR_IO;
+    char s[128], t[64];
+    double x;
+    fputs(html_head, f);
+    fputs("<h1>ndd stats</h1>\n<p>", f);
+    html_escape(f, source);
+    const jnode_t *vk = j_get(v->root, "verifier");
+    snprintf(s, sizeof s, " &middot; %.0f rank(s) &middot; %.2f s wall &middot; verifier ", j_numd(v->root, "ranks", NAN),
+             j_numd(v->root, "wall_seconds", NAN));
+    fputs(s, f);
+    html_escape(f, vk && vk->t == J_STR ? vk->str : "?");
+    fputs("</p>\n<p id=\"err\"></p>\n<h2>Partition measures (paper 002)</h2>\n<table class=\"kv\">\n", f);
+    double docs = j_numd(v->read, "docs", NAN);
+    snprintf(s, sizeof s, "%.0f", docs);
+    html_row(f, "documents", s);
+    snprintf(s, sizeof s, "%.0f", j_numd(v->sets, "sets", NAN));
+    html_row(f, "perhaps-similar sets", s);
+    snprintf(s, sizeof s, "%.3f", j_num(v->sets, "average_set_size", &x) ? x : NAN);
+    html_row(f, "average set size", s);
+    snprintf(s, sizeof s, "%.4f", j_num(v->verify, "trustable_rate", &x) ? x : NAN);
+    html_row(f, "trustable rate (set members verified as near-duplicates)", s);
+    if (j_num(v->sketch, "strain_away", &x)) {
+        snprintf(s, sizeof s, "%.4f", x);
+        html_row(f, "sketch strain-away rate", s);
+    }
+    if (j_num(v->sketch, "reserve", &x)) {
+        snprintf(s, sizeof s, "%.4f", x);
+        html_row(f, "sketch reserve rate", s);
+    }
+    double dropped = filter_lists_dropped(v), live = j_numd(v->sig, "lists_live", NAN);
+    snprintf(s, sizeof s, "%.0f of %.0f (%.1f %%)", dropped, live + dropped, 100 * ratio(dropped, live + dropped));
+    html_row(f, "shared signature lists dropped by the frequency filter", s);
+    snprintf(s, sizeof s, "%.0f / %.0f / %.0f", j_numd(v->verify, "candidate_pairs", NAN),
+             j_numd(v->verify, "verified", NAN), j_numd(v->verify, "accepted", NAN));
+    html_row(f, "candidate / verified / accepted pairs", s);
+    snprintf(s, sizeof s, "%.0f clusters, %.0f removed", j_numd(v->clusters, "clusters", NAN),
+             j_numd(v->clusters, "docs_removed", NAN));
+    html_row(f, "clusters", s);
+    if (v->shuffle) {
+        double tot = j_numd(v->shuffle, "shuffle1_signatures", 0) + j_numd(v->shuffle, "shuffle2_texts_compressed", 0) +
+                     j_numd(v->shuffle, "shuffle3_rows", 0);
+        html_row(f, "bytes shuffled", human_bytes(tot, t, sizeof t));
+    }
+    double mn, mx, sum;
+    if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
+        html_row(f, "peak memory (largest rank)", human_bytes(mx * 1024, t, sizeof t));
+    fputs("</table>\n<h2>Set sizes</h2>\n<div class=\"charts\" id=\"c-sets\"></div>\n"
+          "<h2>Score distribution of verified pairs</h2>\n<div class=\"charts\" id=\"c-scores\"></div>\n"
+          "<h2>Stage times over ranks</h2>\n<div class=\"charts\" id=\"c-stages\"></div>\n"
+          "<noscript><p>The charts need JavaScript; the data is in the page source (id ndd-data).</p></noscript>\n"
+          "<script type=\"application/json\" id=\"ndd-data\">\n",
+          f);
+    fwrite(json->data, 1, json->len, f);
+    fputs("</script>\n<script>\n", f);
+    for (size_t i = 0; i < sizeof html_script / sizeof html_script[0]; i++) {
+        fputs(html_script[i], f);
+        fputc('\n', f);
+    }
+    fputs("</script>\n</body></html>\n", f);
+    int rc = ferror(f) ? NDD_ERR_IO : NDD_OK;
+    if (fclose(f))
+        rc = NDD_ERR_IO;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void stats_help(void)
+{
+    printf("usage: ndd stats DIR [--json] [--plot OUT.html]\n"
+           "\n"
+           "Prints the partition statistics of a finished (or resumed) 'ndd run' whose output\n"
+           "directory is DIR (DIR/stats.json; DIR/scores.tsv and DIR/clusters.tsv when present):\n"
+           "documents read; signatures and the coverage of the frequent-signature filter;\n"
+           "paper 002's partition measures (perhaps-similar sets, average set size, the\n"
+           "trustable rate = share of set members verified as near-duplicates, sketch\n"
+           "strain-away and reserve rates when recorded); the set-size distribution; candidate\n"
+           "pairs pruned at each step; the score distribution of verified pairs; clusters;\n"
+           "bytes shuffled; stage seconds over ranks with their max/min skew; peak memory.\n"
+           "Fields of stats.json this version does not know are printed as they are.\n"
+           "\n"
+           "  --json           print one JSON object instead: {source, stats (stats.json as\n"
+           "                   read), derived (the measures above), scores, cluster_sizes}\n"
+           "  --plot OUT.html  also write a self-contained HTML page (no network needed) with\n"
+           "                   charts: set sizes on log axes, score distribution of verified\n"
+           "                   pairs (accepted vs rejected), stage seconds over ranks\n"
+           "  -h, --help       this text\n"
+           "\n"
+           "Exit codes: 0 ok, 1 unreadable or malformed statistics, 2 bad usage.\n");
+}
+
+int ndd_cmd_stats(int argc, char **argv)
+{
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"plot", required_argument, 0, 'p'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int json = 0, ch, rc = NDD_EXIT_RUNTIME;
+    const char *plot = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'j': json = 1; break;
+        case 'p': plot = optarg; break;
+        case 'h': stats_help(); return NDD_EXIT_OK;
+        default:
+            if (optopt == 'p')
+                return ndd_cli_usage_error("stats", "--plot needs a file name");
+            return ndd_cli_usage_error("stats", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return ndd_cli_usage_error("stats", optind >= argc ? "no DIR given" : "give exactly one DIR");
+    const char *src = argv[optind];
+
+    char dir[4096], path[4200];
+    struct stat st;
+    if (stat(src, &st)) {
+        fprintf(stderr, "ndd stats: %s: %s\n", src, strerror(errno));
+        return NDD_EXIT_RUNTIME;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(dir, sizeof dir, "%s", src);
+    } else { /* a stats.json file: its directory holds the TSV files */
+        snprintf(dir, sizeof dir, "%s", src);
+        char *sl = strrchr(dir, '/');
+        if (sl)
+            *sl = 0;
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    if (S_ISDIR(st.st_mode))
+        snprintf(path, sizeof path, "%s/stats.json", dir);
+    else
+        snprintf(path, sizeof path, "%s", src);
+
+    char *text = NULL;
+    size_t len = 0, at = 0;
+    jnode_t root;
+    memset(&root, 0, sizeof root);
+    scores_t sc;
+    csizes_t cs;
+    ndd_buf_t out = NDD_BUF_INIT;
+    int r = ndd_read_file(path, (size_t)256 << 20, &text, &len);
+    if (r) {
+        fprintf(stderr, "ndd stats: cannot read %s: %s%s\n", path, r == NDD_ERR_IO ? strerror(errno) : ndd_strerror(r),
+                S_ISDIR(st.st_mode) ? " (not the output directory of a finished 'ndd run'?)" : "");
+        goto out;
+    }
+    if (j_parse(text, len, &root, &at) || root.t != J_OBJ) {
+        fprintf(stderr, "ndd stats: %s: malformed JSON (at byte %zu)\n", path, at);
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/scores.tsv", dir);
+    if ((r = read_scores(path, &sc))) {
+        fprintf(stderr, "ndd stats: cannot read %s: %s\n", path, ndd_strerror(r));
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/clusters.tsv", dir);
+    if ((r = read_cluster_sizes(path, &cs))) {
+        fprintf(stderr, "ndd stats: cannot read %s: %s\n", path, ndd_strerror(r));
+        goto out;
+    }
+    view_t v = {&root,
+                j_get(&root, "read"),
+                j_get(&root, "signatures"),
+                j_get(&root, "sets"),
+                j_get(&root, "verify"),
+                j_get(&root, "clusters"),
+                j_get(&root, "shuffle_bytes"),
+                j_get(&root, "stage_seconds"),
+                j_get(&root, "per_rank"),
+                j_get(&root, "sketch"),
+                &sc,
+                &cs};
+    if (v.sketch && v.sketch->t != J_OBJ)
+        v.sketch = NULL;
+    if (json || plot)
+        all_json(&out, &v, src);
+    if (!out.data && (json || plot)) {
+        fprintf(stderr, "ndd stats: out of memory\n");
+        goto out;
+    }
+    if (plot && (r = write_html(plot, &v, src, &out))) {
+        fprintf(stderr, "ndd stats: cannot write %s: %s\n", plot, strerror(errno));
+        goto out;
+    }
+    if (json)
+        fwrite(out.data, 1, out.len, stdout);
+    else
+        text_report(stdout, &v, src);
+    rc = fflush(stdout) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+out:
+    free(text);
+    j_free(&root);
+    ndd_buf_free(&out);
+    return rc;
+}
