@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# e2e: 'ndd stats' on a real run (generated crawl of Reuters articles; the demo
+# articles without the datasets). Oracles, all recomputed in Python from the run's
+# own files: --json passes stats.json on unchanged; the derived measures (average
+# set size, trustable rate, filter coverage, pair funnel shares, per-stage max/min
+# skew, peak memory, bytes shuffled) follow from stats.json; the score histograms
+# equal a binning of scores.tsv and the cluster-size histogram a count of
+# clusters.tsv (which must also agree with stats.json); the text report prints
+# those numbers. A stats.json with fields this version does not know (a "sketch"
+# section, a new top-level member) is still reported; a resumed run
+# (--stop-after verify, then --resume) gives the same counts; usage errors.
+set -u
+NDD=${NDD_BIN:?NDD_BIN not set}
+SRC=${NDD_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v mpirun >/dev/null || { echo "SKIP: mpirun not found"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# --- usage
+"$NDD" stats --help >"$tmp/help" || fail "--help exit $?"
+for opt in --json --plot; do grep -q -- "$opt" "$tmp/help" || fail "--help does not list $opt"; done
+"$NDD" --help | grep -q '^  stats ' || fail "ndd --help does not list stats"
+"$NDD" stats 2>/dev/null; [ $? -eq 2 ] || fail "no DIR must exit 2"
+"$NDD" stats --bogus "$tmp" 2>/dev/null; [ $? -eq 2 ] || fail "bad option must exit 2"
+"$NDD" stats "$tmp" "$tmp" 2>/dev/null; [ $? -eq 2 ] || fail "two DIRs must exit 2"
+"$NDD" stats "$tmp/none" 2>/dev/null; [ $? -eq 1 ] || fail "missing DIR must exit 1"
+"$NDD" stats "$tmp" 2>"$tmp/err"; [ $? -eq 1 ] || fail "DIR without stats.json must exit 1"
+grep -q 'stats.json' "$tmp/err" || fail "the error does not name stats.json"
+mkdir -p "$tmp/broken"
+printf '{"ranks": 2, "read": {"docs": 3' >"$tmp/broken/stats.json"
+"$NDD" stats "$tmp/broken" 2>"$tmp/err"; [ $? -eq 1 ] || fail "truncated stats.json must exit 1"
+grep -q 'malformed JSON' "$tmp/err" || fail "no 'malformed JSON' message"
+
+# --- a real run
+src=reuters
+[ -d "${NDD_DATASETS:-/nonexistent}/reuters21578" ] || { src=builtin; echo "note: datasets absent, demo articles"; }
+python3 "$SRC/datasets/gencrawl.py" --source $src --size 2MB --file-size 700KB --seed 5 --measure 50 -q \
+  -o "$tmp/c" || fail "gencrawl failed"
+in=("$tmp"/c/crawl-*)
+mpirun -n 2 "$NDD" run -q -o "$tmp/o" "${in[@]}" || fail "ndd run failed"
+"$NDD" stats "$tmp/o" >"$tmp/report" || fail "ndd stats exit $?"
+"$NDD" stats --json "$tmp/o" >"$tmp/stats.json" || fail "ndd stats --json exit $?"
+"$NDD" stats "$tmp/o/stats.json" --json >"$tmp/stats2.json" || fail "ndd stats FILE exit $?"
+cmp -s <(sed 1d "$tmp/stats.json") <(sed 1d "$tmp/stats2.json") || fail "DIR and DIR/stats.json differ"
+
+python3 - "$tmp/o" "$tmp/stats.json" "$tmp/report" <<'EOF' || fail "oracle check"
+import collections, json, math, sys
+d, out, report = sys.argv[1], json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+st = json.load(open(d + "/stats.json"))
+def close(a, b, what):
+    if a is None or b is None or abs(a - b) > 1e-4 * max(1, abs(b)):
+        sys.exit(f"{what}: ndd stats {a}, expected {b}")
+assert out["stats"] == st, "--json does not pass stats.json on unchanged"
+dv = out["derived"]
+S, V, G, C = st["sets"], st["verify"], st["signatures"], st["clusters"]
+close(dv["documents"], st["read"]["docs"], "documents")
+close(dv["average_set_size"], S["docs_in_sets"] / S["sets"], "average set size")
+close(dv["trustable_rate"], V["trustable_rate"], "trustable rate")
+close(dv["share_of_documents_in_sets"], S["docs_in_sets"] / st["read"]["docs"], "share in sets")
+dropped = G["dropped_frequent"] + G["dropped_site_concentrated"] + G["dropped_site_template"]
+close(dv["filter"]["dropped_lists"], dropped, "dropped lists")
+close(dv["filter"]["dropped_list_share"], dropped / (dropped + G["lists_live"]), "dropped list share")
+close(dv["filter"]["dropped_posting_share"], G["postings_in_dropped_lists"] / G["signatures"], "posting share")
+for k in ("skipped_already_joined", "identical_text", "verified", "pruned_by_bound", "accepted"):
+    close(dv["pairs"][k], V[k], k)
+    close(dv["pairs"][k + "_share"], V[k] / V["candidate_pairs"], k + " share")
+for name, t in st["stage_seconds"].items():
+    if t["min"] > 0:
+        close(dv["skew"]["stage_" + name], t["max"] / t["min"], "skew of " + name)
+close(dv["skew"]["verify_work"], V["work_max_rank"] / V["work_min_rank"], "verify work skew")
+rss = [r["peak_rss_kib"] for r in st["per_rank"]]
+close(dv["peak_rss_kib_max"], max(rss), "peak rss")
+sh = st["shuffle_bytes"]
+close(dv["bytes_shuffled"], sh["shuffle1_signatures"] + sh["shuffle2_texts_compressed"] + sh["shuffle3_rows"], "shuffled")
+
+# scores.tsv binned independently
+rows = [l.rstrip("\n").split("\t") for l in open(d + "/scores.tsv")][1:]
+sc = out["scores"]
+assert sc["rows"] == len(rows) == V["verified"] + V["identical_text"], (sc["rows"], len(rows))
+assert sc["accepted"] == sum(r[7] == "1" for r in rows) == V["accepted"]
+for col, name in ((3, "resemblance"), (4, "containment")):
+    h = {"1": [0] * 20, "0": [0] * 20}
+    for r in rows:
+        h[r[7]][min(19, max(0, math.floor(float(r[col]) * 20)))] += 1
+    assert sc[name]["accepted"] == h["1"] and sc[name]["rejected"] == h["0"], name
+# clusters.tsv counted independently
+sizes = collections.Counter(l.split("\t")[1] for l in list(open(d + "/clusters.tsv"))[1:])
+hist = collections.Counter()
+for n in sizes.values():
+    e = n.bit_length() - 1
+    hist[f"{2**e}-{2**(e+1)-1}"] += 1
+cs = out["cluster_sizes"]
+assert cs["size_histogram"] == dict(hist), (cs["size_histogram"], hist)
+assert cs["clusters"] == len(sizes) == C["clusters"], "cluster count disagrees with stats.json"
+assert cs["docs"] == C["docs_in_clusters"], "clustered documents disagree with stats.json"
+# the text report prints the numbers
+for needle in (f"average set size       {S['docs_in_sets'] / S['sets']:.3f}",
+               f"trustable rate         {V['trustable_rate']:.4f}",
+               f"{V['candidate_pairs']}", "max/min", "peak memory:", "frequent-signature filter: "
+               f"{dropped} of {dropped + G['lists_live']} shared lists dropped",
+               f"clusters: {C['clusters']} verified clusters"):
+    assert needle in report, "report lacks: " + needle
+for k, v in S["size_histogram"].items():
+    assert any(l.split()[:2] == [k, str(v)] for l in report.splitlines()), "set-size line " + k
+print("oracle checks passed:", len(rows), "scored pairs,", len(sizes), "clusters")
+EOF
+
+# --- fields this version does not know are still reported
+mkdir -p "$tmp/future"
+python3 - "$tmp/o/stats.json" "$tmp/future/stats.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["sketch"] = {"strain_away": 0.0123, "reserve": 0.9876, "windows": 7}
+s["verify"]["new_counter"] = 42
+s["checkpoints"] = {"stages": ["map", "verify"], "bytes": 1234}
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+EOF
+"$NDD" stats "$tmp/future" >"$tmp/future.txt" || fail "stats on extended stats.json"
+grep -q 'sketch strain-away     0.0123' "$tmp/future.txt" || fail "strain-away not shown"
+grep -q 'sketch reserve rate    0.9876' "$tmp/future.txt" || fail "reserve not shown"
+grep -q 'sketch windows: 7' "$tmp/future.txt" || fail "unknown sketch field not shown"
+grep -q 'new_counter: 42' "$tmp/future.txt" || fail "unknown verify field not shown"
+grep -q 'checkpoints: {"stages": \["map", "verify"\], "bytes": 1234}' "$tmp/future.txt" || fail "unknown section not shown"
+"$NDD" stats --json "$tmp/future" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["derived"]["sketch_strain_away"] == 0.0123 and d["derived"]["sketch_reserve"] == 0.9876
+assert d["stats"]["checkpoints"]["bytes"] == 1234 and d["scores"] is None' || fail "--json on extended stats.json"
+
+# --- a resumed run reports the same counts
+if "$NDD" run --help | grep -q -- '--stop-after'; then
+  mpirun -n 2 "$NDD" run -q --work-dir "$tmp/w" --stop-after verify "${in[@]}" || fail "--stop-after verify"
+  mpirun -n 3 "$NDD" run -q --resume "$tmp/w" -o "$tmp/r" || fail "--resume"
+  "$NDD" stats --json "$tmp/r" >"$tmp/r.json" || fail "stats of the resumed run"
+  python3 - "$tmp/stats.json" "$tmp/r.json" <<'EOF' || fail "resumed run: different counts"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("documents", "average_set_size", "trustable_rate", "filter", "pairs"):
+    assert a["derived"][k] == b["derived"][k], k
+assert a["scores"] == b["scores"] and a["cluster_sizes"] == b["cluster_sizes"]
+EOF
+  echo "resumed run: same statistics"
+else
+  echo "note: this ndd has no --stop-after/--resume; resumed-run check skipped"
+fi
+echo "PASS"
