@@ -66,15 +66,21 @@ typedef struct base_parts {
 int base_parts_index(base_parts_t *pt, double t, uint64_t len, uint64_t *k);
 void base_parts_free(base_parts_t *pt);
 
-/* Prefix-filter keys of a set of distinct 64-bit elements with size len
- * under threshold t: the len - ceil(t*len) + 1 smallest elements, each keyed
- * with the set's partition k and with k+1: key = hash(tag, partition, element).
- * elems is sorted in place. Appends to *keys (sorted unique at the end). */
-int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, uint64_t *elems, size_t nelems,
+/* Prefix-filter keys of a set of distinct elements (id, with rank = its
+ * estimated df or 0) of size len under threshold t: the len - ceil(t*len) + 1
+ * first elements in the global order (rank, id), each keyed with the set's
+ * partition k and with k+1: key = hash(tag, partition, id). el is sorted in
+ * place. Appends to *keys (the caller sorts and uniques). */
+typedef struct base_rank {
+    uint64_t rank;
+    uint64_t id;
+} base_rank_t;
+int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, base_rank_t *el, size_t nel,
                      uint64_t **keys, size_t *keycap, size_t *nkeys);
 
 /* ---- document frequencies (base_df.c) ---- */
 uint64_t base_df_ndocs(const ndd_df_t *df);
+const ndd_method_params_t *base_df_params(const ndd_df_t *df); /* the params a sketch was built with */
 /* Smoothed idf 1 + ln((1 + N) / (1 + df)) (SimHash and Cosine weights). */
 double base_idf_smooth(const ndd_df_t *df, uint64_t h);
 /* Normalised idf ln(N / df) / ln(N) in [0, 1] (I-Match band; 1 when N < 2). */
@@ -104,7 +110,9 @@ typedef struct base_hw {
 
 struct ndd_method_ctx {
     ndd_method_params_t p;
-    const ndd_df_t *df;
+    const ndd_df_t *df;       /* words */
+    const ndd_df_t *df_q;     /* q-grams (key order) */
+    const ndd_df_t *df_spot;  /* spot signatures (key order) */
     base_words_t words;
     base_tok_t tok;
     base_slot_t slot[2];
@@ -118,6 +126,8 @@ struct ndd_method_ctx {
     size_t wdcap;
     base_term_t *terms; /* I-Match terms */
     size_t termcap;
+    base_rank_t *rk;    /* prefix-filter elements */
+    size_t rkcap;
     ndd_buf_t sbuf;
     uint64_t *keys;
     size_t keycap, nkeys;

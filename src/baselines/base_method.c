@@ -40,6 +40,22 @@ const char *ndd_method_name(ndd_method_t m)
     return "?";
 }
 
+unsigned ndd_method_df_kinds(ndd_method_t m)
+{
+    switch (m) {
+    case NDD_METHOD_SIMHASH:
+    case NDD_METHOD_IMATCH:
+    case NDD_METHOD_COSINE:
+        return 1u << NDD_DF_WORDS;
+    case NDD_METHOD_QGRAM:
+        return 1u << NDD_DF_QGRAMS;
+    case NDD_METHOD_SPOTSIGS:
+        return 1u << NDD_DF_SPOTSIGS;
+    default:
+        return 0;
+    }
+}
+
 int ndd_method_needs_df(ndd_method_t m)
 {
     return m == NDD_METHOD_SIMHASH || m == NDD_METHOD_IMATCH || m == NDD_METHOD_COSINE;
@@ -225,8 +241,9 @@ int ndd_method_ctx_create(ndd_method_ctx_t **out, const ndd_method_params_t *p, 
         ndd_method_params_default(&c->p);
     if ((rc = ndd_method_params_check(&c->p)))
         goto out;
-    c->df = df;
     if ((rc = base_words_init(&c->words)))
+        goto out;
+    if (df && (rc = ndd_method_ctx_add_df(c, df)))
         goto out;
     c->mh = malloc(BASE_MINHASH_MAX * sizeof *c->mh);
     if (!c->mh) {
@@ -256,12 +273,37 @@ void ndd_method_ctx_free(ndd_method_ctx_t *c)
     free(c->pos);
     free(c->wd);
     free(c->terms);
+    free(c->rk);
     ndd_buf_free(&c->sbuf);
     free(c->keys);
     free(c->mh);
     base_parts_free(&c->parts_spot);
     base_parts_free(&c->parts_q);
     free(c);
+}
+
+int ndd_method_ctx_add_df(ndd_method_ctx_t *c, const ndd_df_t *df)
+{
+    const ndd_method_params_t *dp;
+    if (!c || !df)
+        return NDD_ERR_INVAL;
+    dp = base_df_params(df);
+    switch (ndd_df_kind(df)) {
+    case NDD_DF_WORDS:
+        c->df = df;
+        return NDD_OK;
+    case NDD_DF_QGRAMS:
+        if (dp->q != c->p.q)
+            return NDD_ERR_INVAL;
+        c->df_q = df;
+        return NDD_OK;
+    case NDD_DF_SPOTSIGS:
+        if (dp->spot_chain != c->p.spot_chain || dp->spot_distance != c->p.spot_distance)
+            return NDD_ERR_INVAL;
+        c->df_spot = df;
+        return NDD_OK;
+    }
+    return NDD_ERR_INVAL;
 }
 
 const ndd_method_params_t *ndd_method_ctx_params(const ndd_method_ctx_t *c)

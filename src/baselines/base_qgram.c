@@ -85,11 +85,13 @@ int ndd_qgram_set_keys(ndd_method_ctx_t *c, const uint64_t *set, size_t nset, co
     c->nkeys = 0;
     *keys = NULL;
     *nkeys = 0;
-    if ((rc = base_grow((void **)&c->tmp, &c->tmpcap, nset + 1, sizeof *c->tmp)))
+    if ((rc = base_grow((void **)&c->rk, &c->rkcap, nset + 1, sizeof *c->rk)))
         return rc;
-    if (nset)
-        memcpy(c->tmp, set, nset * sizeof *set);
-    if ((rc = base_prefix_keys(&c->parts_q, c->p.qgram_threshold, NDD_METHOD_QGRAM, c->tmp, nset, &c->keys,
+    for (size_t i = 0; i < nset; i++) {
+        c->rk[i].rank = c->df_q ? ndd_df_get(c->df_q, set[i]) : 0; /* rarest first */
+        c->rk[i].id = set[i];
+    }
+    if ((rc = base_prefix_keys(&c->parts_q, c->p.qgram_threshold, NDD_METHOD_QGRAM, c->rk, nset, &c->keys,
                                &c->keycap, &c->nkeys)))
         return rc;
     base_sort_u64(c->keys, c->nkeys);

@@ -130,14 +130,19 @@ int ndd_spotsigs_vec_keys(ndd_method_ctx_t *c, const ndd_spot_entry_t *e, size_t
     *nkeys = 0;
     for (size_t i = 0; i < ne; i++)
         len += e[i].f;
-    if ((rc = base_grow((void **)&c->tmp, &c->tmpcap, len + 1, sizeof *c->tmp)))
+    if ((rc = base_grow((void **)&c->rk, &c->rkcap, len + 1, sizeof *c->rk)))
         return rc;
     /* the multiset as a set of (signature, occurrence) elements: multiset
-     * Jaccard is the set Jaccard of these */
-    for (size_t i = 0; i < ne; i++)
-        for (uint32_t k = 1; k <= e[i].f; k++)
-            c->tmp[m++] = base_hash2(e[i].h, k);
-    if ((rc = base_prefix_keys(&c->parts_spot, c->p.spot_tau, NDD_METHOD_SPOTSIGS, c->tmp, m, &c->keys,
+     * Jaccard is the set Jaccard of these; ordered by the signature's df */
+    for (size_t i = 0; i < ne; i++) {
+        uint64_t r = c->df_spot ? ndd_df_get(c->df_spot, e[i].h) : 0;
+        for (uint32_t k = 1; k <= e[i].f; k++) {
+            c->rk[m].rank = r;
+            c->rk[m].id = base_hash2(e[i].h, k);
+            m++;
+        }
+    }
+    if ((rc = base_prefix_keys(&c->parts_spot, c->p.spot_tau, NDD_METHOD_SPOTSIGS, c->rk, m, &c->keys,
                                &c->keycap, &c->nkeys)))
         return rc;
     base_sort_u64(c->keys, c->nkeys);

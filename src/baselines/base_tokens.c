@@ -351,21 +351,34 @@ int ndd_baselines_partition(double t, uint64_t len, uint64_t *k)
 
 /* ---- prefix-filter keys ---- */
 
-int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, uint64_t *elems, size_t nelems,
+static int cmp_rank(const void *x, const void *y)
+{
+    const base_rank_t *a = x, *b = y;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, base_rank_t *el, size_t nel,
                      uint64_t **keys, size_t *keycap, size_t *nkeys)
 {
     uint64_t k, need;
-    size_t len, prefix;
+    size_t len = 0, prefix;
     int rc;
-    base_sort_u64(elems, nelems);
-    len = base_unique_u64(elems, nelems);
+    qsort(el, nel, sizeof *el, cmp_rank);
+    for (size_t i = 0; i < nel; i++) /* equal ids carry equal ranks: adjacent */
+        if (len == 0 || el[len - 1].id != el[i].id)
+            el[len++] = el[i];
     if (len == 0)
         return NDD_OK;
     if ((rc = base_parts_index(pt, t, len, &k)))
         return rc;
-    /* an overlap >= t * len is needed: prefix of len - ceil(t * len) + 1 */
+    /* a pair reaching t overlaps in >= t * max(|A|, |B|) >= t * len elements
+     * (ndd_baselines_ratio_ge forms the same product, so the rounding agrees):
+     * two prefixes of len - ceil(t * len) + 1 elements in one global order
+     * then intersect */
     {
-        double tl = t * (double)len; /* the same product ndd_baselines_ratio_ge forms */
+        double tl = t * (double)len;
         need = (uint64_t)tl;
         if ((double)need < tl)
             need++;
@@ -378,8 +391,8 @@ int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, uint64_t *elems, 
     if ((rc = base_grow((void **)keys, keycap, *nkeys + 2 * prefix, sizeof **keys)))
         return rc;
     for (size_t i = 0; i < prefix; i++) {
-        (*keys)[(*nkeys)++] = base_hash2(tag ^ (k << 8), elems[i]);
-        (*keys)[(*nkeys)++] = base_hash2(tag ^ ((k + 1) << 8), elems[i]);
+        (*keys)[(*nkeys)++] = base_hash2(tag ^ (k << 8), el[i].id);
+        (*keys)[(*nkeys)++] = base_hash2(tag ^ ((k + 1) << 8), el[i].id);
     }
     return NDD_OK;
 }

@@ -76,35 +76,62 @@ int ndd_method_params_check(const ndd_method_params_t *p);
  * name or a malformed value (range is checked by ndd_method_params_check). */
 int ndd_method_params_set(ndd_method_params_t *p, const char *name, const char *value);
 
-/* 1 when method m (as candidate generator or verifier) needs document
- * frequencies: SimHash, I-Match, Cosine. */
+/* 1 when method m (as candidate generator or verifier) needs word document
+ * frequencies (a NDD_DF_WORDS sketch): SimHash, I-Match, Cosine. */
 int ndd_method_needs_df(ndd_method_t m);
 /* The natural verifier of a candidate method (itself; Cosine for Cosine). */
 ndd_method_t ndd_method_default_verifier(ndd_method_t candidates);
 
 /* ---- document frequencies: count-min sketch ----
  * depth rows x width uint32 counters (default 4 x 2^20 = 16 MiB). add_doc
- * adds 1 to the counters of every DISTINCT word of a text; get = minimum
+ * adds 1 to the counters of every DISTINCT feature of a text; get = minimum
  * over rows, never below the true df. Sketches of disjoint corpora merge by
  * summing counters and ndocs (integer sums: identical for any rank count).
  * Error: est - df <= e/width * T with probability >= 1 - e^-depth, T = sum
- * over documents of their distinct words (docs/baselines.md). */
+ * over documents of their distinct features (docs/baselines.md).
+ * The feature kind: words (term weights of SimHash, I-Match, Cosine), or
+ * q-grams / spot signatures, whose df orders the prefix-filter keys of the
+ * q-gram and SpotSigs methods rarest first (paper 004 sec. 4.4: lists in
+ * ascending df) so that common features rarely become keys. */
+typedef enum {
+    NDD_DF_WORDS = 0,
+    NDD_DF_QGRAMS = 1,   /* distinct q-grams (params q) */
+    NDD_DF_SPOTSIGS = 2  /* distinct spot signatures (params spot_chain, spot_distance) */
+} ndd_df_kind_t;
 typedef struct ndd_df ndd_df_t;
-int ndd_df_create(ndd_df_t **df);
-int ndd_df_create_sized(ndd_df_t **df, unsigned depth, unsigned log2_width); /* depth 1..16, log2_width 4..28 */
+int ndd_df_create(ndd_df_t **df); /* words, 4 x 2^20 */
+/* kind's features under params p (NULL = defaults; only q / spot_chain /
+ * spot_distance matter); depth 1..16, log2_width 4..28. */
+int ndd_df_create_kind(ndd_df_t **df, ndd_df_kind_t kind, const ndd_method_params_t *p,
+                       unsigned depth, unsigned log2_width);
+int ndd_df_create_sized(ndd_df_t **df, unsigned depth, unsigned log2_width); /* words */
 void ndd_df_free(ndd_df_t *df);
+ndd_df_kind_t ndd_df_kind(const ndd_df_t *df);
 int ndd_df_add_doc(ndd_df_t *df, const char *text, size_t n);
 uint32_t *ndd_df_counters(ndd_df_t *df, size_t *n); /* raw counters, for MPI_Allreduce(SUM) */
 uint64_t *ndd_df_ndocs(ndd_df_t *df);               /* document count N, for MPI_Allreduce(SUM) */
 uint64_t ndd_df_term_hash(const char *word, size_t n); /* XXH3_64bits of the (lower-cased) word */
-uint32_t ndd_df_get(const ndd_df_t *df, uint64_t term_hash);
+uint32_t ndd_df_get(const ndd_df_t *df, uint64_t feature_hash);
 void ndd_df_clear(ndd_df_t *df);
+
+/* Bit (1 << kind) set for every sketch kind method m uses: SimHash, I-Match,
+ * Cosine need NDD_DF_WORDS (ndd_method_needs_df); q-grams use NDD_DF_QGRAMS
+ * and SpotSigs NDD_DF_SPOTSIGS for their key order when one is attached
+ * (without one their keys are still exact, in hash order: many more
+ * candidate pairs, see docs/baselines.md). */
+unsigned ndd_method_df_kinds(ndd_method_t m);
 
 /* ---- per-thread context: parameters, df, reusable buffers ---- */
 typedef struct ndd_method_ctx ndd_method_ctx_t;
-/* p NULL = defaults (copied); df may be NULL when no df-weighted method is
- * used (those then fail with NDD_ERR_INVAL); df is borrowed, read only. */
+/* p NULL = defaults (copied); df (any kind, attached as by add_df) may be
+ * NULL; without a words sketch the df-weighted methods fail with
+ * NDD_ERR_INVAL. Sketches are borrowed, read only, and must outlive c. */
 int ndd_method_ctx_create(ndd_method_ctx_t **c, const ndd_method_params_t *p, const ndd_df_t *df);
+/* Attaches one more sketch (replacing one of the same kind). A q-gram or
+ * spot sketch must have been built with the same q / spot_chain /
+ * spot_distance as c (NDD_ERR_INVAL otherwise). Every rank must attach the
+ * same (reduced) sketches: keys depend on them. */
+int ndd_method_ctx_add_df(ndd_method_ctx_t *c, const ndd_df_t *df);
 void ndd_method_ctx_free(ndd_method_ctx_t *c);
 const ndd_method_params_t *ndd_method_ctx_params(const ndd_method_ctx_t *c);
 
