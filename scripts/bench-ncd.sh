@@ -3,7 +3,7 @@
 # commands and the figures measured go to docs/BENCHMARKS.md ("## SigNCD
 # (bench-ncd)") and docs/signcd.md.
 #
-# usage: scripts/bench-ncd.sh [speed|level|clough|literals|cjk|all]   (default: speed)
+# usage: scripts/bench-ncd.sh [speed|level|clough|literals|exact|cjk|all]   (default: speed)
 #   speed   all-pairs SigNCD vs whole-document NCD on N Reuters-21578 bodies,
 #           with and without pruning, in one run: wall-time ratios and the
 #           comparisons pruned by P1 / P2
@@ -13,6 +13,8 @@
 #           for SigNCD and whole-text NCD
 #   literals zstd with raw literals (ours) vs Huffman-coded literals (zstd's
 #           default): pairs found on the Reuters corpus, Clough quality
+#   exact   on the Reuters corpus: recall of the pairs of identical bodies (the
+#           only ground truth Reuters has) by SigNCD and whole-document NCD
 #   cjk     zh-fortunes: entries + edited copies, CJK rule K = 1,2,3,4,6,unbounded:
 #           spots per entry, signature size, recall of copies / false pairs at tau 0.7
 # env: NDD_BIN (default build/ndd, built if absent), N (default 3000 documents),
@@ -219,6 +221,24 @@ do_literals() {
   clough_eval "$tmp/clhn" "NCD huffman"
 }
 
+do_exact() {
+  reuters_jsonl
+  run_ndd "$tmp/ex_sig" "$tmp/reuters.jsonl"
+  run_ndd "$tmp/ex_ncd" --no-signature "$tmp/reuters.jsonl"
+  python3 - "$tmp/reuters.jsonl" "$tmp/ex_sig/pairs.tsv" "$tmp/ex_ncd/pairs.tsv" <<'EOF'
+import collections, json, sys
+groups = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    groups[' '.join(d['text'].split())].append(d['id'])
+exact = {frozenset((ks[i], ks[j])) for ks in groups.values() for i in range(len(ks)) for j in range(i + 1, len(ks))}
+for label, path in (('SigNCD', sys.argv[2]), ('whole-document NCD', sys.argv[3])):
+    found = {frozenset(l.split('\t')[:2]) for l in open(path)}
+    print('%-20s tau 0.7: %d of %d pairs of identical bodies found; %d pairs found in all'
+          % (label, len(exact & found), len(exact), len(found)))
+EOF
+}
+
 do_cjk() {
   need zh-fortunes
   local M=${CJK_N:-1500}
@@ -276,7 +296,8 @@ case "$mode" in
   level) do_level ;;
   clough) do_clough ;;
   literals) do_literals ;;
+  exact) do_exact ;;
   cjk) do_cjk ;;
-  all) do_speed; echo; do_clough; echo; do_literals; echo; do_cjk; echo; do_level ;;
-  *) echo "usage: $0 [speed|level|clough|literals|cjk|all]" >&2; exit 2 ;;
+  all) do_speed; echo; do_exact; echo; do_clough; echo; do_literals; echo; do_cjk; echo; do_level ;;
+  *) echo "usage: $0 [speed|level|clough|literals|exact|cjk|all]" >&2; exit 2 ;;
 esac
