@@ -113,7 +113,7 @@ static void ents_free(ents_t *e)
 /* merges entries with the same id (gold and pred rows of one document) */
 static int ents_merge(ents_t *e)
 {
-    qsort(e->v, e->n, sizeof *e->v, cmp_ent);
+    ndd_qsort(e->v, e->n, sizeof *e->v, cmp_ent);
     size_t w = 0;
     for (size_t i = 0; i < e->n; i++) {
         if (w && !strcmp(e->v[w - 1].id, e->v[i].id)) {

@@ -384,7 +384,8 @@ static int stage_shuffle1_postings(run_t *r)
         goto out;
     size_t at = 0;
     for (int s = 0; s < P; s++) {
-        memcpy(post + at, recv[s].data, recv[s].len);
+        if (recv[s].len)
+            memcpy(post + at, recv[s].data, recv[s].len);
         at += recv[s].len / sizeof(ndd_posting_t);
         ndd_buf_free(&recv[s]);
     }
@@ -444,7 +445,7 @@ static int stage_shuffle1_postings(run_t *r)
         a = b;
     }
     /* links with their multiplicity (how many signatures link the pair) */
-    qsort(r->edges, r->nedges, 2 * sizeof *r->edges, cmp_u64pair);
+    ndd_qsort(r->edges, r->nedges, 2 * sizeof *r->edges, cmp_u64pair);
     for (size_t e = 0; e < r->nedges && !rc;) {
         size_t f = e + 1;
         while (f < r->nedges && r->edges[2 * f] == r->edges[2 * e] && r->edges[2 * f + 1] == r->edges[2 * e + 1])
@@ -475,12 +476,13 @@ agree:
             rc = NDD_ERR_NOMEM;
         size_t got = 0;
         for (int s = 0; s < P && !rc; s++) {
-            memcpy(lk + 3 * got, recv[s].data, recv[s].len);
+            if (recv[s].len)
+                memcpy(lk + 3 * got, recv[s].data, recv[s].len);
             got += recv[s].len / (3 * sizeof(uint64_t));
             ndd_buf_free(&recv[s]);
         }
         if (!rc)
-            qsort(lk, nl, 3 * sizeof *lk, cmp_u64pair);
+            ndd_qsort(lk, nl, 3 * sizeof *lk, cmp_u64pair);
         for (size_t e = 0; e < nl && !rc;) {
             size_t f = e;
             uint64_t mult = 0;
@@ -517,7 +519,7 @@ agree:
         goto out;
     MPI_Allgatherv(dropped_local, mine, MPI_UINT64_T, r->dropped, counts, displs, MPI_UINT64_T, MPI_COMM_WORLD);
     r->ndropped = total;
-    qsort(r->dropped, total, sizeof *r->dropped, cmp_u64);
+    ndd_qsort(r->dropped, total, sizeof *r->dropped, cmp_u64);
     r->t[ST_POSTINGS] = ndd_mpi_now() - t0;
 out:
     bufs_free(send, P);
@@ -575,7 +577,8 @@ static int request_by_owner(run_t *r, const uint64_t *ids, size_t n, answer_fn f
         goto out;
     size_t at = 0;
     for (int s = 0; s < P; s++) {
-        memcpy(reply + at, send[s].data, send[s].len);
+        if (send[s].len)
+            memcpy(reply + at, send[s].data, send[s].len);
         at += send[s].len / sizeof(uint64_t);
     }
 out:
@@ -609,7 +612,7 @@ static int cc_once(run_t *r, const uint8_t *active, uint64_t *rounds)
             ends[ne++] = r->edges[2 * e];
             ends[ne++] = r->edges[2 * e + 1];
         }
-    qsort(ends, ne, sizeof *ends, cmp_u64);
+    ndd_qsort(ends, ne, sizeof *ends, cmp_u64);
     size_t nu = 0;
     for (size_t i = 0; i < ne; i++)
         if (!nu || ends[i] != ends[nu - 1])
@@ -703,7 +706,7 @@ static int set_sizes(run_t *r, uint64_t *size_of, uint64_t *largest)
     for (size_t i = 0; i < d->n; i++)
         if (d->in_set[i])
             mine[nm++] = (lc_t){d->label[i], 1};
-    qsort(mine, nm, sizeof *mine, cmp_lc);
+    ndd_qsort(mine, nm, sizeof *mine, cmp_lc);
     size_t nl = 0;
     for (size_t i = 0; i < nm; i++) {
         if (nl && mine[nl - 1].label == mine[i].label)
@@ -724,10 +727,11 @@ static int set_sizes(run_t *r, uint64_t *size_of, uint64_t *largest)
         goto out;
     size_t at = 0;
     for (int s = 0; s < P; s++) {
-        memcpy(r->owned + at, recv[s].data, recv[s].len);
+        if (recv[s].len)
+            memcpy(r->owned + at, recv[s].data, recv[s].len);
         at += recv[s].len / sizeof(lc_t);
     }
-    qsort(r->owned, nrecv, sizeof *r->owned, cmp_lc);
+    ndd_qsort(r->owned, nrecv, sizeof *r->owned, cmp_lc);
     size_t nt = 0;
     uint64_t big = 0;
     for (size_t i = 0; i < nrecv; i++) {
@@ -763,7 +767,8 @@ static int set_sizes(run_t *r, uint64_t *size_of, uint64_t *largest)
         }
         size_t k = 0;
         for (int s = 0; s < P; s++) {
-            memcpy(ans + k, send[s].data, send[s].len);
+            if (send[s].len)
+                memcpy(ans + k, send[s].data, send[s].len);
             k += send[s].len / sizeof(lc_t);
         }
         for (size_t i = 0; i < d->n; i++) {
@@ -824,7 +829,7 @@ static int stage_components(run_t *r, uint64_t *size_of)
         for (size_t e = 0; e < r->nedges; e++)
             if (active[e])
                 ends[nq++] = r->edges[2 * e];
-        qsort(ends, nq, sizeof *ends, cmp_u64);
+        ndd_qsort(ends, nq, sizeof *ends, cmp_u64);
         size_t nu = 0;
         for (size_t i = 0; i < nq; i++)
             if (!nu || ends[i] != ends[nu - 1])
@@ -928,7 +933,7 @@ static int stage_place_sets(run_t *r, const uint64_t *size_of, uint32_t *dest_of
     if ((rc = ndd_mpi_agree(!allbig || !bigdest ? NDD_ERR_NOMEM : NDD_OK)))
         goto out;
     MPI_Allgatherv(big, nb, MPI_BYTE, allbig, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-    qsort(allbig, nallbig, sizeof *allbig, cmp_big);
+    ndd_qsort(allbig, nallbig, sizeof *allbig, cmp_big);
     for (size_t i = 0; i < nallbig; i++) {
         int best = 0;
         for (int s = 1; s < P; s++)
@@ -937,7 +942,7 @@ static int stage_place_sets(run_t *r, const uint64_t *size_of, uint32_t *dest_of
         load[best] += allbig[i].count;
         bigdest[i] = (lsd_t){allbig[i].label, allbig[i].count, (uint64_t)best};
     }
-    qsort(bigdest, nallbig, sizeof *bigdest, cmp_lsd);
+    ndd_qsort(bigdest, nallbig, sizeof *bigdest, cmp_lsd);
     for (size_t i = 0; i < d->n; i++) {
         if (!d->in_set[i])
             continue;
@@ -1251,7 +1256,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
     for (size_t i = 0; i < d->n; i++)
         if (d->in_set[i])
             ord[nord++] = (order_t){d->label[i], d->first + i, dest_of[i], (uint32_t)i};
-    qsort(ord, nord, sizeof *ord, cmp_order);
+    ndd_qsort(ord, nord, sizeof *ord, cmp_order);
     for (size_t k = 0; k < nord && !rc; k++) {
         size_t i = ord[k].i;
         const char *id = ndd_doc_id(r, i), *url = ndd_doc_url(r, i);
@@ -1303,7 +1308,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
         }
     }
     if (!rc)
-        qsort(mem, nm, sizeof *mem, cmp_member);
+        ndd_qsort(mem, nm, sizeof *mem, cmp_member);
     if (!rc)
         rc = ndd_verifier_create(&vf, r->cfg);
     if (!rc)
@@ -1410,14 +1415,14 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *path, const c
     }
     if (!rc) {
         if (!mark_removed)
-            qsort(v, n, sizeof *v, cmp_row);
+            ndd_qsort(v, n, sizeof *v, cmp_row);
         else {
             /* k2 is not an order key for clusters: order by document only */
             for (size_t i = 0; i < n; i++) {
                 r->d.removed[v[i].k1 - r->d.first] = v[i].k2 == 0;
                 v[i].k2 = 0;
             }
-            qsort(v, n, sizeof *v, cmp_row);
+            ndd_qsort(v, n, sizeof *v, cmp_row);
         }
     }
     if (!rc && r->me == 0)
@@ -1642,7 +1647,7 @@ static int write_stats(run_t *r, double wall)
             for (uint64_t k = 0; k < ntops[q]; k++)
                 all[nall++] = tops[(size_t)q * TOP_N + k];
         if (all)
-            qsort(all, nall, sizeof *all, cmp_top);
+            ndd_qsort(all, nall, sizeof *all, cmp_top);
         for (size_t k = 0; k < nall && k < TOP_N; k++)
             best[nb++] = all[k];
         free(all);
@@ -1687,7 +1692,7 @@ static int write_stats(run_t *r, double wall)
         for (int st = 0; st < ST_N && col; st++) {
             for (int q = 0; q < P; q++)
                 col[q] = times[(size_t)q * ST_N + st];
-            qsort(col, (size_t)P, sizeof *col, cmp_double);
+            ndd_qsort(col, (size_t)P, sizeof *col, cmp_double);
             double med = P % 2 ? col[P / 2] : 0.5 * (col[P / 2 - 1] + col[P / 2]);
             snprintf(s, sizeof s, "%s\n    \"%s\": {\"min\": %.4f, \"median\": %.4f, \"max\": %.4f}", st ? "," : "",
                      stage_names[st], col[0], med, col[P - 1]);

@@ -89,7 +89,7 @@ ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const
             scratch[known++] = ((uint64_t)list[i].site << 16) | list[i].url;
     if (!known)
         return NDD_LIST_LIVE;
-    qsort(scratch, known, sizeof *scratch, cmp_u64_asc);
+    ndd_qsort(scratch, known, sizeof *scratch, cmp_u64_asc);
     /* per site: count, distinct urls; keep the site_top largest counts */
     uint64_t top[16] = {0};
     unsigned ntop = p->site_top < 16 ? p->site_top : 16;
@@ -320,7 +320,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
     for (size_t i = 0; i < n; i++)
         for (size_t k = off[i]; k < off[i + 1]; k++)
             ws->km[k] = (keymem_t){keys[k], (uint32_t)i};
-    qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
+    ndd_qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
     for (size_t a = 0; a < nk;) {
         size_t b = a + 1;
         while (b < nk && ws->km[b].key == ws->km[a].key)
@@ -342,7 +342,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
         }
         a = b;
     }
-    qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
+    ndd_qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
     /* aggregate into pairs with counts */
     for (size_t a = 0; a < ws->raw_len;) {
         size_t b = a + 1;
@@ -380,7 +380,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
             ws->half[2 * q + 1] = (half_t){ws->pairs[q].j, ws->pairs[q].i, ws->pairs[q].shared, (uint32_t)q};
             ws->keep[q] = 0;
         }
-        qsort(ws->half, nh, sizeof *ws->half, cmp_half);
+        ndd_qsort(ws->half, nh, sizeof *ws->half, cmp_half);
         for (size_t a = 0; a < nh;) {
             size_t b = a;
             unsigned taken = 0;
@@ -399,7 +399,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
             if (ws->keep[q])
                 ws->out[nout_++] = ws->pairs[q];
     }
-    qsort(ws->out, nout_, sizeof *ws->out, cmp_cand);
+    ndd_qsort(ws->out, nout_, sizeof *ws->out, cmp_cand);
     *out = ws->out;
     *nout = nout_;
     return NDD_OK;

@@ -28,7 +28,7 @@ int ndd_eval_clusters(ndd_eval_doc_t *d, size_t n, uint64_t n_docs, ndd_eval_res
     r->tp = r->pred_pairs = r->gold_pairs = 0;
     r->gold_removable = r->removed = r->removed_correct = 0;
     /* predicted cluster sizes */
-    qsort(d, n, sizeof *d, cmp_pred);
+    ndd_qsort(d, n, sizeof *d, cmp_pred);
     for (size_t a = 0; a < n;) {
         size_t b = a;
         while (b < n && d[b].pred == d[a].pred)
@@ -37,7 +37,7 @@ int ndd_eval_clusters(ndd_eval_doc_t *d, size_t n, uint64_t n_docs, ndd_eval_res
         a = b;
     }
     /* gold cluster sizes, contingency cells, removals */
-    qsort(d, n, sizeof *d, cmp_gold_pred);
+    ndd_qsort(d, n, sizeof *d, cmp_gold_pred);
     for (size_t a = 0; a < n;) {
         size_t b = a;
         uint64_t kept = 0, removed = 0;
@@ -96,7 +96,7 @@ double ndd_eval_auc(const double *score, const int *label, size_t n, size_t *idx
     if (!pos || !neg)
         return -1.0;
     g_score = score;
-    qsort(idx, n, sizeof *idx, cmp_idx_score);
+    ndd_qsort(idx, n, sizeof *idx, cmp_idx_score);
     /* rank sum of positives with average ranks for ties */
     double ranksum = 0;
     for (size_t a = 0; a < n;) {

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* ---- errors: functions return 0 (NDD_OK) or a negative NDD_ERR_* ---- */
 enum {
@@ -60,6 +61,14 @@ int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n);
 int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
 
 /* ---- misc ---- */
+/* qsort that accepts an empty (possibly NULL) array: glibc declares qsort's
+ * array non-null, so qsort(NULL, 0, ...) is undefined behaviour. */
+static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(a, n, size, cmp);
+}
+
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */
 int ndd_read_file(const char *path, size_t limit, char **data, size_t *len);
