@@ -122,7 +122,8 @@ int ndd_df_add_doc(ndd_df_t *df, const char *text, size_t n)
             return rc;
         if ((rc = base_grow((void **)&df->u, &df->ucap, df->tok.n + 1, sizeof *df->u)))
             return rc;
-        memcpy(df->u, df->tok.h, df->tok.n * sizeof *df->u);
+        if (df->tok.n)
+            memcpy(df->u, df->tok.h, df->tok.n * sizeof *df->u);
         base_sort_u64(df->u, df->tok.n);
         m = base_unique_u64(df->u, df->tok.n);
         u = df->u;

@@ -42,7 +42,8 @@ int base_imatch(ndd_method_ctx_t *c, const char *text, size_t n, unsigned char m
         c->terms[i].h = c->tok.h[i];
     }
     /* unique terms (by hash), then the idf band */
-    qsort(c->terms, c->tok.n, sizeof *c->terms, cmp_term_hash);
+    if (c->tok.n > 1)
+        qsort(c->terms, c->tok.n, sizeof *c->terms, cmp_term_hash);
     for (size_t i = 0; i < c->tok.n; i++) {
         double idf;
         if (i && c->terms[i].h == c->terms[i - 1].h)
@@ -54,7 +55,8 @@ int base_imatch(ndd_method_ctx_t *c, const char *text, size_t n, unsigned char m
     }
     if (m == 0)
         return NDD_OK;
-    qsort(c->terms, m, sizeof *c->terms, cmp_term_bytes);
+    if (m > 1)
+        qsort(c->terms, m, sizeof *c->terms, cmp_term_bytes);
     ndd_buf_clear(&c->sbuf);
     for (size_t i = 0; i < m; i++) {
         if ((rc = ndd_buf_append(&c->sbuf, c->terms[i].p, c->terms[i].len)) || (rc = ndd_buf_putc(&c->sbuf, '\n')))
@@ -87,7 +89,8 @@ int base_tf_vec(ndd_method_ctx_t *c, base_slot_t *s, const char *text, size_t n)
         (rc = base_grow((void **)&s->h, &s->hcap, nt + 1, sizeof *s->h)) ||
         (rc = base_grow((void **)&s->f, &s->fcap, nt + 1, sizeof *s->f)))
         return rc;
-    memcpy(c->tmp, c->tok.h, nt * sizeof *c->tmp);
+    if (nt)
+        memcpy(c->tmp, c->tok.h, nt * sizeof *c->tmp);
     base_sort_u64(c->tmp, nt);
     for (size_t i = 0; i < nt;) {
         size_t j = i;

@@ -50,7 +50,8 @@ int base_simhash_fp(ndd_method_ctx_t *c, const char *text, size_t n, uint64_t *f
         c->hw[i].w = w / (double)span; /* mean idf of the shingle's words */
     }
     /* sorted, so the sums are formed in one order whatever the text order */
-    qsort(c->hw, nsh, sizeof *c->hw, cmp_hw);
+    if (nsh > 1)
+        qsort(c->hw, nsh, sizeof *c->hw, cmp_hw);
     for (size_t i = 0; i < nsh;) {
         uint64_t h = c->hw[i].h;
         double w = 0.0;

@@ -332,7 +332,8 @@ int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double t
                 ix.post[m].doc = (uint32_t)i;
                 m++;
             }
-        qsort(ix.post, npost, sizeof *ix.post, cmp_post);
+        if (npost > 1)
+            qsort(ix.post, npost, sizeof *ix.post, cmp_post);
         ix.nu = 0;
         for (size_t k = 0, i = 0; k < ix.np; k++) {
             ix.pu[k] = ix.nu;
@@ -368,7 +369,8 @@ int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double t
             sig[j].h = docs[d].e[j].h;
             sig[j].f = docs[d].e[j].f;
         }
-        qsort(sig, ns, sizeof *sig, cmp_sig);
+        if (ns > 1)
+            qsort(sig, ns, sizeof *sig, cmp_sig);
         for (int nb = 0; nb < 2; nb++) {
             size_t tp = pc[d] + (size_t)nb;
             uint64_t delta1 = 0;
@@ -429,7 +431,8 @@ int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double t
             }
         }
     }
-    qsort(out, nout, sizeof *out, cmp_pair);
+    if (nout > 1)
+        qsort(out, nout, sizeof *out, cmp_pair);
     *pairs = out;
     *npairs = nout;
     out = NULL;

@@ -264,7 +264,8 @@ static int cmp_u64(const void *a, const void *b)
 
 void base_sort_u64(uint64_t *a, size_t n)
 {
-    qsort(a, n, sizeof *a, cmp_u64);
+    if (n > 1)
+        qsort(a, n, sizeof *a, cmp_u64);
 }
 
 size_t base_unique_u64(uint64_t *a, size_t n)
@@ -365,7 +366,8 @@ int base_prefix_keys(base_parts_t *pt, double t, uint64_t tag, base_rank_t *el, 
     uint64_t k, need;
     size_t len = 0, prefix;
     int rc;
-    qsort(el, nel, sizeof *el, cmp_rank);
+    if (nel > 1)
+        qsort(el, nel, sizeof *el, cmp_rank);
     for (size_t i = 0; i < nel; i++) /* equal ids carry equal ranks: adjacent */
         if (len == 0 || el[len - 1].id != el[i].id)
             el[len++] = el[i];

@@ -410,8 +410,10 @@ static void test_df_exact_small(void **state)
     ndd_df_clear(df);
     assert_true(*ndd_df_ndocs(df) == 0);
     assert_int_equal(ndd_df_get(df, ndd_df_term_hash("apple", 5)), 0);
-    assert_int_equal(ndd_df_create_sized(&df, 0, 10) == NDD_ERR_INVAL, 1);
     ndd_df_free(df);
+    assert_int_equal(ndd_df_create_sized(&df, 0, 10), NDD_ERR_INVAL);
+    assert_null(df);
+    assert_int_equal(ndd_df_create_kind(&df, (ndd_df_kind_t)7, NULL, 4, 10), NDD_ERR_INVAL);
     ndd_df_free(NULL);
 }
 
