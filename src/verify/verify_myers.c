@@ -1,9 +1,9 @@
 /* verify_myers.c - Myers' O(ND) difference algorithm (E. W. Myers, "An O(ND)
  * difference algorithm and its variations", 1986), linear-space version:
  * the middle snake splits the problem into two halves whose D values add up
- * to D, recursively. The bisection follows the well-known port used by
- * diff-match-patch (forward and reverse furthest-reaching D-paths, diagonals
- * that left the grid pruned), extended with:
+ * to D, recursively. The bisection is the paper's, organised like GNU diff's
+ * diag() (forward and backward furthest-reaching paths, diagonal range
+ * clipped to the grid, no heuristic), extended with:
  *   - common prefix/suffix trimming before every bisection (word-at-a-time),
  *   - an explicit cost limit: the top-level bisection stops as soon as it
  *     knows D > max_d (like xdiff's mxcost, but without a heuristic: hitting
@@ -152,128 +152,104 @@ static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
 }
 
 /* Finds the middle snake of A[0..N) x B[0..M) (N, M >= 1, first and last
- * bytes differ). On success *D is the SES size and (*sx, *sy) a split point
- * on an optimal path; *sx = SIZE_MAX when A and B share no byte (D = N + M).
- * Returns NDD_ERR_LIMIT when D > dlim. */
+ * bytes differ), as in Myers' paper (section 4b) and GNU diff's diag()
+ * without its heuristics: forward furthest-reaching paths F[k] (x on
+ * diagonal k = x - y) and backward ones B[k] (smallest x), both searched
+ * with one more edit per round c and kept inside the grid by clipping the
+ * diagonal range [dmin, dmax] = [-M, N]; the first overlap gives D = 2c - 1
+ * (forward) or 2c (backward) and a split point (*sx, *sy) on an optimal path.
+ * V arrays are indexed relative to the start diagonal of each direction, so
+ * they need O(min(D, dlim)) entries. Returns NDD_ERR_LIMIT when D > dlim, or
+ * (top level) when the work exceeds NDD_MYERS_MAX_WORK. */
 static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
                      size_t dlim, int top, size_t *sx, size_t *sy, size_t *D)
 {
     uint64_t work = 0; /* diagonals visited + bytes compared (top level: capped) */
-    const int64_t n = (int64_t)N, m = (int64_t)M;
-    const size_t dnat = (N + M + 1) / 2; /* d iterations needed at most */
-    size_t dend = dnat;
-    int limited = 0;
-    if (dlim < N + M) {
-        size_t need = (dlim + 1) / 2 + 1; /* iterations d = 0 .. ceil(dlim/2) */
-        if (need < dend) {
-            dend = need;
-            limited = 1;
-        }
-    }
-    const int64_t off = (int64_t)dend + 1;
-    const size_t vlen = 2 * dend + 3;
+    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
+    const int odd = (delta & 1) != 0;
+    /* rounds c = 1 .. cmax: D <= 2c, so c <= ceil(D / 2) <= ceil((N + M) / 2) */
+    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
+    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
+        cmax = (int64_t)((dlim + 1) / 2) + 1;
+    const int64_t off = cmax + 1;
+    const size_t vlen = (size_t)(2 * cmax + 3);
     int rc = my_reserve_v(ws, vlen);
     if (rc)
         return rc;
-    int32_t *v1 = ws->v1, *v2 = ws->v2;
-    for (size_t i = 0; i < vlen; i++)
-        v1[i] = v2[i] = -1;
-    v1[off + 1] = 0;
-    v2[off + 1] = 0;
-    const int64_t delta = n - m;
-    const int front = (delta & 1) != 0;
-    int64_t k1start = 0, k1end = 0, k2start = 0, k2end = 0;
+    /* F[k] at fv[k + off], B[k] at bv[k - delta + off] */
+    int32_t *fv = ws->v1 + off, *bv = ws->v2 + off - delta;
+    const int64_t dmin = -m, dmax = n;
+    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
+    fv[0] = 0;
+    bv[delta] = (int32_t)n;
 
-    for (int64_t d = 0; d < (int64_t)dend; d++) {
+    for (int64_t c = 1; c <= cmax; c++) {
         if (top && work > NDD_MYERS_MAX_WORK)
             return NDD_ERR_LIMIT;
-        work += 2 * (uint64_t)(2 * d + 1);
-        /* forward D-paths */
-        for (int64_t k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
-            const int64_t k1o = off + k1;
-            int64_t x1;
-            if (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1]))
-                x1 = v1[k1o + 1];
-            else
-                x1 = v1[k1o - 1] + 1;
-            int64_t y1 = x1 - k1;
-            if (x1 < n && y1 < m && A[x1] == B[y1]) { /* most snakes are empty */
-                x1++;
-                y1++;
-                size_t lim = (size_t)(n - x1 < m - y1 ? n - x1 : m - y1);
-                int64_t s = (int64_t)my_fwd(A + x1, B + y1, lim);
+        /* forward: one more edit on every diagonal of the range */
+        if (fmin > dmin)
+            fv[--fmin - 1] = -1;
+        else
+            ++fmin;
+        if (fmax < dmax)
+            fv[++fmax + 1] = -1;
+        else
+            --fmax;
+        work += (uint64_t)(fmax - fmin + 2);
+        for (int64_t k = fmax; k >= fmin; k -= 2) {
+            int64_t tlo = fv[k - 1], thi = fv[k + 1];
+            int64_t x = tlo < thi ? thi : tlo + 1, y = x - k;
+            if (x < n && y < m && A[x] == B[y]) { /* most snakes are empty */
+                size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
+                int64_t s = 1 + (int64_t)my_fwd(A + x + 1, B + y + 1, lim);
                 work += (uint64_t)s;
-                x1 += s;
-                y1 += s;
+                x += s;
+                y += s;
             }
-            v1[k1o] = (int32_t)x1;
-            if (x1 > n) {
-                k1end += 2;
-            } else if (y1 > m) {
-                k1start += 2;
-            } else if (front) {
-                const int64_t k2o = off + delta - k1;
-                if (k2o >= 0 && k2o < (int64_t)vlen && v2[k2o] != -1) {
-                    int64_t x2 = n - v2[k2o];
-                    if (x1 >= x2) {
-                        size_t dd = (size_t)(2 * d - 1);
-                        if (dd > dlim)
-                            return NDD_ERR_LIMIT;
-                        *sx = (size_t)x1;
-                        *sy = (size_t)y1;
-                        *D = dd;
-                        return NDD_OK;
-                    }
-                }
+            fv[k] = (int32_t)x;
+            if (odd && bmin <= k && k <= bmax && bv[k] <= x) {
+                size_t dd = (size_t)(2 * c - 1);
+                if (dd > dlim)
+                    return NDD_ERR_LIMIT;
+                *sx = (size_t)x;
+                *sy = (size_t)y;
+                *D = dd;
+                return NDD_OK;
             }
         }
-        /* reverse D-paths (x2, y2 measured from the end) */
-        for (int64_t k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
-            const int64_t k2o = off + k2;
-            int64_t x2;
-            if (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1]))
-                x2 = v2[k2o + 1];
-            else
-                x2 = v2[k2o - 1] + 1;
-            int64_t y2 = x2 - k2;
-            if (x2 < n && y2 < m && A[n - x2 - 1] == B[m - y2 - 1]) {
-                x2++;
-                y2++;
-                size_t lim = (size_t)(n - x2 < m - y2 ? n - x2 : m - y2);
-                int64_t s = (int64_t)my_bwd(A + (n - x2), B + (m - y2), lim);
+        /* backward */
+        if (bmin > dmin)
+            bv[--bmin - 1] = INT32_MAX;
+        else
+            ++bmin;
+        if (bmax < dmax)
+            bv[++bmax + 1] = INT32_MAX;
+        else
+            --bmax;
+        work += (uint64_t)(bmax - bmin + 2);
+        for (int64_t k = bmax; k >= bmin; k -= 2) {
+            int64_t tlo = bv[k - 1], thi = bv[k + 1];
+            int64_t x = tlo < thi ? tlo : thi - 1, y = x - k;
+            if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
+                size_t lim = (size_t)(x < y ? x : y) - 1;
+                int64_t s = 1 + (int64_t)my_bwd(A + x - 1, B + y - 1, lim);
                 work += (uint64_t)s;
-                x2 += s;
-                y2 += s;
+                x -= s;
+                y -= s;
             }
-            v2[k2o] = (int32_t)x2;
-            if (x2 > n) {
-                k2end += 2;
-            } else if (y2 > m) {
-                k2start += 2;
-            } else if (!front) {
-                const int64_t k1o = off + delta - k2;
-                if (k1o >= 0 && k1o < (int64_t)vlen && v1[k1o] != -1) {
-                    int64_t x1 = v1[k1o];
-                    int64_t y1 = off + x1 - k1o;
-                    if (x1 >= n - x2) {
-                        size_t dd = (size_t)(2 * d);
-                        if (dd > dlim)
-                            return NDD_ERR_LIMIT;
-                        *sx = (size_t)x1;
-                        *sy = (size_t)y1;
-                        *D = dd;
-                        return NDD_OK;
-                    }
-                }
+            bv[k] = (int32_t)x;
+            if (!odd && fmin <= k && k <= fmax && x <= fv[k]) {
+                size_t dd = (size_t)(2 * c);
+                if (dd > dlim)
+                    return NDD_ERR_LIMIT;
+                *sx = (size_t)x;
+                *sy = (size_t)y;
+                *D = dd;
+                return NDD_OK;
             }
         }
     }
-    if (limited || N + M > dlim)
-        return NDD_ERR_LIMIT;
-    *sx = SIZE_MAX; /* no common byte at all */
-    *sy = SIZE_MAX;
-    *D = N + M;
-    return NDD_OK;
+    return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
 }
 
 /* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
@@ -308,16 +284,11 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             return rc;
         if (top)
             ws->topd = D;
-        if (x == SIZE_MAX) {
-            if ((rc = my_emit(ws, NDD_EDIT_DEL, a0, b0, a1 - a0)) || (rc = my_emit(ws, NDD_EDIT_INS, a1, b0, b1 - b0)))
-                return rc;
-        } else {
-            if ((x == 0 && y == 0) || (x == a1 - a0 && y == b1 - b0))
-                return NDD_ERR_INTERNAL; /* no progress: would recurse forever */
-            if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0)) ||
-                (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0)))
-                return rc;
-        }
+        if ((x == 0 && y == 0) || (x == a1 - a0 && y == b1 - b0))
+            return NDD_ERR_INTERNAL; /* no progress: would recurse forever */
+        if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0)) ||
+            (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0)))
+            return rc;
     }
     return my_emit(ws, NDD_EDIT_EQ, a1, b1, s);
 }
