@@ -1313,8 +1313,12 @@ int ndd_cmd_stats(int argc, char **argv)
                 S_ISDIR(st.st_mode) ? " (not the output directory of a finished 'ndd run'?)" : "");
         goto out;
     }
-    if (j_parse(text, len, &root, &at) || root.t != J_OBJ) {
+    if (j_parse(text, len, &root, &at)) {
         fprintf(stderr, "ndd stats: %s: malformed JSON (at byte %zu)\n", path, at);
+        goto out;
+    }
+    if (root.t != J_OBJ) {
+        fprintf(stderr, "ndd stats: %s: not a JSON object\n", path);
         goto out;
     }
     snprintf(path, sizeof path, "%s/scores.tsv", dir);
