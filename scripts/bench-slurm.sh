@@ -33,20 +33,22 @@ same() {
     cmp -s "$tmp/ref/$f" "$1/$f" || { echo "bench-slurm.sh: $f of $1 differs from mpirun" >&2; exit 1; }
   done
 }
-start() { # NODES -> seconds
+start() { # NODES; sets t_start
   local t
   cluster=$tmp/cluster$1
   t=$(now)
-  eval "$(bash "$root/scripts/slurm-local.sh" start --nodes "$1" --cpus 2 --dir "$cluster" 2>/dev/null)" ||
-    { echo "bench-slurm.sh: slurm-local.sh start failed" >&2; exit 1; }
-  since "$t"
+  bash "$root/scripts/slurm-local.sh" start --nodes "$1" --cpus 2 --dir "$cluster" >"$tmp/env" 2>"$tmp/start.err" ||
+    { cat "$tmp/start.err" >&2; echo "bench-slurm.sh: slurm-local.sh start failed" >&2; exit 1; }
+  t_start=$(since "$t")
+  . "$tmp/env"
+  export SLURM_CONF
 }
-stop() {
+stop() { # sets t_stop
   local t
   t=$(now)
   bash "$root/scripts/slurm-local.sh" stop --dir "$cluster" 2>/dev/null
   cluster=""
-  since "$t"
+  t_stop=$(since "$t")
 }
 
 src=reuters
@@ -60,7 +62,7 @@ echo "corpus: $src, $size requested, ${#inputs[@]} files, $docs documents; ndd $
 
 t=$(now); mpirun -n 2 "$ndd" run -q -o "$tmp/ref" "${inputs[@]}" || exit 1; t_mpirun=$(since "$t")
 
-t_start1=$(start 1)
+start 1; t_start1=$t_start
 t=$(now)
 id=$(cd "$tmp" && NDD_BIN=$ndd sbatch --parsable -n 2 -o "$tmp/j1.log" "$root/slurm/ndd.sbatch" -o o1 --input-list inputs.txt -q)
 waitq "$id"; t_sbatch1=$(since "$t"); same "$tmp/o1"
@@ -68,21 +70,21 @@ t=$(now)
 (cd "$tmp" && NDD_BIN=$ndd bash "$root/slurm/ndd-stages.sh" -o os -w ws --input-list inputs.txt \
   --map-tasks "$maptasks" --reduce-ntasks 2 --reduce-opts -q --wait >/dev/null) || { echo "stages failed" >&2; exit 1; }
 t_stages=$(since "$t"); same "$tmp/os"
-t_stop1=$(stop)
+stop; t_stop1=$t_stop
 
-t_start2=$(start 2)
+start 2; t_start2=$t_start
 t=$(now)
 id=$(cd "$tmp" && NDD_BIN=$ndd sbatch --parsable -N 2 --ntasks-per-node=1 -o "$tmp/j2.log" "$root/slurm/ndd.sbatch" -o o2 --input-list inputs.txt -q)
 waitq "$id"; t_sbatch2=$(since "$t"); same "$tmp/o2"
-t_stop2=$(stop)
+stop; t_stop2=$t_stop
 
-printf '%-58s %8s\n' "what" "seconds"
-printf '%-58s %8s\n' "slurm-local.sh start, 1 node" "$t_start1"
-printf '%-58s %8s\n' "slurm-local.sh stop, 1 node" "$t_stop1"
-printf '%-58s %8s\n' "slurm-local.sh start, 2 nodes (namespaces)" "$t_start2"
-printf '%-58s %8s\n' "slurm-local.sh stop, 2 nodes" "$t_stop2"
-printf '%-58s %8s\n' "mpirun -n 2 ndd run" "$t_mpirun"
-printf '%-58s %8s\n' "sbatch -n 2 slurm/ndd.sbatch, submit to end" "$t_sbatch1"
-printf '%-58s %8s\n' "sbatch -N 2 --ntasks-per-node=1 slurm/ndd.sbatch, submit to end" "$t_sbatch2"
-printf '%-58s %8s\n' "slurm/ndd-stages.sh $maptasks map tasks + 2 reduce jobs (2 ranks), submit to end" "$t_stages"
+printf '%-76s %8s\n' "what" "seconds"
+printf '%-76s %8s\n' "slurm-local.sh start, 1 node" "$t_start1"
+printf '%-76s %8s\n' "slurm-local.sh stop, 1 node" "$t_stop1"
+printf '%-76s %8s\n' "slurm-local.sh start, 2 nodes (namespaces)" "$t_start2"
+printf '%-76s %8s\n' "slurm-local.sh stop, 2 nodes" "$t_stop2"
+printf '%-76s %8s\n' "mpirun -n 2 ndd run" "$t_mpirun"
+printf '%-76s %8s\n' "sbatch -n 2 slurm/ndd.sbatch, submit to end" "$t_sbatch1"
+printf '%-76s %8s\n' "sbatch -N 2 --ntasks-per-node=1 slurm/ndd.sbatch, submit to end" "$t_sbatch2"
+printf '%-76s %8s\n' "slurm/ndd-stages.sh $maptasks map tasks + 2 reduce jobs (2 ranks), submit to end" "$t_stages"
 echo "all outputs byte-identical to mpirun"
