@@ -70,7 +70,7 @@ void ndd_method_params_default(ndd_method_params_t *p)
 {
     memset(p, 0, sizeof *p);
     p->simhash_k = 3;
-    p->simhash_blocks = 4;
+    p->simhash_blocks = 5;
     p->shingle = 3;
     p->bands = 20;
     p->rows = 5;

@@ -46,8 +46,10 @@ const char *ndd_method_name(ndd_method_t m); /* "?" for an unknown value */
 typedef struct ndd_method_params {
     /* SimHash: 64-bit fingerprint over word shingles, TF-IDF weights */
     unsigned simhash_k;      /* duplicates: Hamming distance <= k (default 3) */
-    unsigned simhash_blocks; /* the 64 bits split into t blocks (k+1 <= t <= 64, default 4 = k+1);
-                              * keys = one per choice of t-k blocks: C(t, k) keys of ~64(t-k)/t bits */
+    unsigned simhash_blocks; /* the 64 bits split into t blocks (k < t <= 64, default 5); keys = one per
+                              * choice of t-k blocks: C(t, k) keys of ~64(t-k)/t bits (default 10 keys
+                              * of 25-26 bits; t = k+1 = 4 gives 4 keys of 16 bits but ~90x more false
+                              * candidates on Reuters: docs/baselines.md) */
     unsigned shingle;        /* words per shingle, SimHash and MinHash (default 3) */
     /* MinHash-LSH */
     unsigned bands, rows;    /* b bands x r rows = b*r min-hashes (default 20 x 5) */
