@@ -24,6 +24,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 waitq() { while squeue -h -j "$1" -o %i 2>/dev/null | grep -q .; do sleep 0.2; done; }

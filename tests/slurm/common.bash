@@ -27,6 +27,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM # ctest's timeout: still stop the cluster (EXIT trap)
+trap 'exit 130' INT
 
 # start_cluster NODES [more slurm-local.sh options]
 start_cluster() {
