@@ -62,14 +62,3 @@ foreach(t ${NDD_SLURM_TESTS})
   set_tests_properties(slurm.${name} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 900
     ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
-
-# ---- slurm (helper "slurm"): slurm/ndd.sbatch and slurm/ndd-stages.sh on a real
-# local Slurm brought up by scripts/slurm-local.sh (1 and 2 nodes). Each test skips
-# (77) where that cannot run: not root, slurm/munge packages or namespaces missing.
-file(GLOB NDD_SLURM_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/slurm/*.sh)
-foreach(t ${NDD_SLURM_TESTS})
-  get_filename_component(name ${t} NAME_WE)
-  add_test(NAME slurm.${name} COMMAND bash ${t})
-  set_tests_properties(slurm.${name} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 900
-    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
-endforeach()
