@@ -60,7 +60,17 @@ static void run_help(void)
         "                           them until none is giant (default %zu)\n"
         "      --no-giant-guard     keep giant sets whole (report only)\n"
         "verification:\n"
-        "      --verifier V         tlcs (trustable LCS, paper 002) or signcd (paper 000) (default tlcs)\n"
+        "      --verifier V         tlcs (trustable LCS, paper 002), signcd (paper 000), or a baseline:\n"
+        "                           simhash (Hamming), minhash|jaccard (shingle Jaccard), spotsigs,\n"
+        "                           qgram (doc_q), imatch (equal digest), cosine (TF-IDF)\n"
+        "                           (default: tlcs; with --candidates M, M's own verifier)\n"
+        "      --candidates C       sentence (paper 002 signatures, default), or a baseline's candidate\n"
+        "                           generator: simhash (Manku tables), minhash (LSH bands), spotsigs,\n"
+        "                           qgram (paper 003), imatch (one digest) - see docs/baselines.md.\n"
+        "                           Baselines run as their papers describe: --min-link 1, no site or\n"
+        "                           template rule (unless given explicitly)\n"
+        "      --method-param N=V   a baseline parameter (e.g. simhash_k=3, bands=20, rows=5, jaccard=0.5,\n"
+        "                           spot_tau=0.44, qgram_threshold=0.8, cosine=0.95); repeatable\n"
         "      --window N           sketch window in bytes (default %zu)\n"
         "      --slope F            slope threshold of the trustable region (default %.2f)\n"
         "      --resemblance F      duplicate when resemblance >= F ... (default %.2f)\n"
@@ -100,7 +110,7 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM
 };
 
 static int parse(int argc, char **argv, ndd_run_cfg_t *c)
@@ -125,10 +135,11 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},
+        {"candidates", required_argument, 0, O_CANDIDATES}, {"method-param", required_argument, 0, O_MPARAM},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     const char *cmd = "run";
-    int ch;
+    int ch, verifier_given = 0, minlink_given = 0, template_given = 0, sitelist_given = 0;
     long l;
     double f;
     size_t z;
@@ -167,11 +178,41 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             else if (!strcmp(optarg, "off")) c->text.boilerplate = 0;
             else return ndd_cli_usage_error(cmd, "--boilerplate takes on or off");
             break;
-        case O_VERIFIER:
+        case O_VERIFIER: {
+            ndd_method_t m;
+            verifier_given = 1;
             if (!strcmp(optarg, "tlcs")) c->verifier = NDD_VERIFIER_TLCS;
             else if (!strcmp(optarg, "signcd")) c->verifier = NDD_VERIFIER_SIGNCD;
-            else return ndd_cli_usage_error(cmd, "unknown --verifier '%s' (tlcs, signcd)", optarg);
+            else if (!strcmp(optarg, "jaccard")) {
+                c->verifier = NDD_VERIFIER_METHOD;
+                c->vmethod = NDD_METHOD_MINHASH;
+            } else if (!ndd_method_parse(optarg, &m)) {
+                c->verifier = NDD_VERIFIER_METHOD;
+                c->vmethod = m;
+            } else
+                return ndd_cli_usage_error(cmd, "unknown --verifier '%s' (tlcs, signcd, simhash, minhash, jaccard, "
+                                                "spotsigs, qgram, imatch, cosine)", optarg);
             break;
+        }
+        case O_CANDIDATES: {
+            ndd_method_t m;
+            if (!strcmp(optarg, "sentence")) c->candidates = 0;
+            else if (!ndd_method_parse(optarg, &m) && m != NDD_METHOD_COSINE) c->candidates = (int)m;
+            else return ndd_cli_usage_error(cmd, "unknown --candidates '%s' (sentence, simhash, minhash, spotsigs, "
+                                                 "qgram, imatch)", optarg);
+            break;
+        }
+        case O_MPARAM: {
+            char name[64];
+            const char *eq = strchr(optarg, '=');
+            if (!eq || (size_t)(eq - optarg) >= sizeof name)
+                return ndd_cli_usage_error(cmd, "--method-param takes NAME=VALUE (%s)", optarg);
+            memcpy(name, optarg, (size_t)(eq - optarg));
+            name[eq - optarg] = '\0';
+            if (ndd_method_params_set(&c->mparams, name, eq + 1))
+                return ndd_cli_usage_error(cmd, "unknown or malformed --method-param '%s'", optarg);
+            break;
+        }
         case O_KEEP:
             if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
             else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
@@ -207,11 +248,20 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
                 return ndd_cli_usage_error(cmd, "%s takes a size (%s)", argv[optind - 1], optarg);
             if (ch == O_MAXDOC) c->text.max_bytes = z;
             else if (ch == O_MAXLIST) c->postings.max_docs = z;
-            else if (ch == O_SITELIST) c->postings.site_docs = z;
+            else if (ch == O_SITELIST) {
+                c->postings.site_docs = z;
+                sitelist_given = 1;
+            }
             else if (ch == O_GIANT) c->giant_set = z ? z : 1;
-            else if (ch == O_TURLS) c->postings.template_urls = z;
+            else if (ch == O_TURLS) {
+                c->postings.template_urls = z;
+                template_given = 1;
+            }
             else if (ch == O_MAXFLOOR) c->postings.max_share_floor = z;
-            else if (ch == O_MINLINK) c->min_link_sigs = z ? z : 1;
+            else if (ch == O_MINLINK) {
+                c->min_link_sigs = z ? z : 1;
+                minlink_given = 1;
+            }
             else if (ch == O_WINDOW) {
                 if (z < 1 || z > 4096)
                     return ndd_cli_usage_error(cmd, "--window must be 1..4096");
@@ -259,6 +309,21 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
                 return ndd_cli_usage_error(cmd, "option -%c is unknown or lacks its value", optopt);
             return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
+    }
+    if (ndd_method_params_check(&c->mparams))
+        return ndd_cli_usage_error(cmd, "a --method-param value is out of range (see docs/baselines.md)");
+    if (c->candidates) {
+        /* a baseline runs as its paper describes: pairs sharing one key are candidates */
+        if (!verifier_given) {
+            c->verifier = NDD_VERIFIER_METHOD;
+            c->vmethod = ndd_method_default_verifier((ndd_method_t)c->candidates);
+        }
+        if (!minlink_given)
+            c->min_link_sigs = 1;
+        if (!template_given)
+            c->postings.template_urls = 0;
+        if (!sitelist_given)
+            c->postings.site_docs = SIZE_MAX;
     }
     if (c->map_tasks || c->map_task) {
         if (!c->map_tasks || c->map_task >= c->map_tasks)

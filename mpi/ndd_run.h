@@ -4,12 +4,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ndd_baselines.h"
 #include "ndd_cluster.h"
 #include "ndd_reader.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 
-typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD } ndd_verifier_kind_t;
+typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD, NDD_VERIFIER_METHOD } ndd_verifier_kind_t;
 typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
 
 typedef struct ndd_run_cfg {
@@ -26,6 +27,9 @@ typedef struct ndd_run_cfg {
     int giant_guard;           /* 1: split giant sets by requiring more link support inside them */
     size_t big_set;            /* sets at least this big are placed by cost (LPT), smaller ones by hash */
     ndd_verifier_kind_t verifier;
+    ndd_method_t vmethod;      /* with NDD_VERIFIER_METHOD: a baseline verifier (src/baselines) */
+    int candidates;            /* 0: paper 002 sentence signatures; else an ndd_method_t (baselines) */
+    ndd_method_params_t mparams; /* baseline parameters */
     /* TLCS */
     size_t window;
     double slope;
@@ -60,12 +64,14 @@ typedef struct ndd_vres {
     int duplicate;
     double resemblance, containment; /* TLCS */
     double ncd;                      /* SigNCD */
+    double score;                    /* the verifier's main similarity (TLCS: resemblance; SigNCD: ncd) */
     uint64_t tlcs;                   /* TLCS length in bytes */
     int pruned_by_bound, hit_cost_limit;
 } ndd_vres_t;
 
 typedef struct ndd_verifier ndd_verifier_t;
-int ndd_verifier_create(ndd_verifier_t **v, const ndd_run_cfg_t *cfg);
+/* dfs: the corpus document-frequency sketches the baseline verifiers need (may be 0). */
+int ndd_verifier_create(ndd_verifier_t **v, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs);
 void ndd_verifier_free(ndd_verifier_t *v);
 const char *ndd_verifier_name(const ndd_verifier_t *v);
 /* Starts a perhaps-similar set of n members (texts stay owned by the caller

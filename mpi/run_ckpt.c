@@ -199,9 +199,9 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_run_cfg_t *cfg, int nshard
     char line[512];
     snprintf(line, sizeof line,
              "ndd-work 1\nshards %d\nformat %d\nmax_doc_bytes %zu\nboilerplate %d\nsoft_wrap %d\n"
-             "keep_title %d\nsig_m %u\nsig_n %u\nsig_k %u\nmin_sentence %zu\n",
+             "keep_title %d\nsig_m %u\nsig_n %u\nsig_k %u\nmin_sentence %zu\ncandidates %d\n",
              nshards, (int)cfg->format, cfg->text.max_bytes, cfg->text.boilerplate, cfg->text.soft_wrap,
-             cfg->text.keep_title, cfg->sig.m, cfg->sig.n, cfg->sig.k, cfg->sig.min_sentence);
+             cfg->text.keep_title, cfg->sig.m, cfg->sig.n, cfg->sig.k, cfg->sig.min_sentence, cfg->candidates);
     ndd_buf_puts(&b, line);
     for (size_t i = 0; i < cfg->ninputs; i++) {
         if (strchr(cfg->inputs[i], '\n')) {
@@ -285,6 +285,7 @@ int ndd_ckpt_manifest_read(const char *wd, ndd_run_cfg_t *cfg, int *nshards, voi
         else if (!strcmp(line, "sig_n")) cfg->sig.n = (unsigned)atoi(v);
         else if (!strcmp(line, "sig_k")) cfg->sig.k = (unsigned)atoi(v);
         else if (!strcmp(line, "min_sentence")) cfg->sig.min_sentence = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(line, "candidates")) cfg->candidates = atoi(v);
         else if (!strcmp(line, "input")) m->inputs[nin++] = (char *)v;
     }
     if (version != 1 || *nshards < 1) {

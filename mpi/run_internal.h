@@ -77,6 +77,9 @@ typedef struct {
     topset_t top[TOP_N];
     size_t ntop;
     ndd_buf_t pair_rows, cluster_rows, score_rows; /* received rows: [u64 k1][u64 k2][u32 len][bytes] */
+    ndd_df_t *dfs[3];          /* corpus df sketches of the baseline methods (summed over ranks) */
+    size_t ndfs;
+    ndd_method_ctx_t *mctx;    /* baseline candidate keys */
 } run_t;
 
 int ndd_grow_n(void **p, size_t *cap, size_t need, size_t elem);

@@ -45,6 +45,7 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
     c->max_iter = 0;
     c->tau = 0.7;
     c->keep = NDD_KEEP_LONGEST;
+    ndd_method_params_default(&c->mparams);
 }
 
 /* ------------------------------------------------------------------ */
@@ -246,8 +247,8 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
             }
             double ts = ndd_mpi_now();
             size_t nsig = 0, nsent = 0;
-            if ((rc = ndd_sig_doc(sig, text.data, text.len, sigs, &nsig, &nsent)))
-                break;
+            if (!cfg->candidates && (rc = ndd_sig_doc(sig, text.data, text.len, sigs, &nsig, &nsent)))
+                break; /* baseline candidates compute their keys later (they may need corpus df) */
             size_t i = d->n;
             if ((rc = ndd_docs_reserve(d, i + 1)) ||
                 (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nsig, sizeof *d->keys)))
@@ -273,7 +274,7 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
             d->n++;
             r->c.text_bytes += text.len;
             r->c.signatures += nsig;
-            if (!nsig)
+            if (!nsig && !cfg->candidates)
                 r->c.no_sigs++;
         }
         if (rc == NDD_ERR_EOF)
@@ -1101,13 +1102,16 @@ static void fmt_pair(ndd_buf_t *line, const run_t *r, const member_t *a, const m
         ndd_buf_putc(line, '\t');
         fmt_score(line, v->containment);
         ndd_buf_puts(line, "\t-\t");
-    } else {
+    } else if (r->cfg->verifier == NDD_VERIFIER_SIGNCD) {
         ndd_buf_puts(line, "-\t-\t");
         fmt_score(line, v->ncd);
         ndd_buf_putc(line, '\t');
+    } else {
+        ndd_buf_puts(line, "-\t-\t-\t");
     }
-    snprintf(num, sizeof num, "%llu", (unsigned long long)v->tlcs);
+    snprintf(num, sizeof num, "%llu\t", (unsigned long long)v->tlcs);
     ndd_buf_puts(line, num);
+    fmt_score(line, v->score);
 }
 
 static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_sig_ctx_t *sig, ndd_sig_t *sigs,
@@ -1125,12 +1129,15 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
     (*off)[0] = 0;
     for (size_t i = 0; i < n; i++) {
         size_t nsig = 0, nsent = 0;
-        if ((rc = ndd_sig_doc(sig, m[i].text, m[i].textlen, sigs, &nsig, &nsent)))
-            return rc;
-        if ((rc = ndd_grow_n((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
+        const uint64_t *mk = NULL;
+        if (r->cfg->candidates)
+            rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, m[i].text, m[i].textlen, &mk, &nsig);
+        else
+            rc = ndd_sig_doc(sig, m[i].text, m[i].textlen, sigs, &nsig, &nsent);
+        if (rc || (rc = ndd_grow_n((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
             return rc;
         for (size_t s = 0; s < nsig; s++) {
-            uint64_t k = ndd_sig_key(&sigs[s]);
+            uint64_t k = mk ? mk[s] : ndd_sig_key(&sigs[s]);
             if (!key_dropped(r, k))
                 (*keys)[nk++] = k;
         }
@@ -1161,6 +1168,8 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
             v.resemblance = v.containment = 1.0;
             v.ncd = 0.0;
             v.tlcs = m[i].textlen;
+            v.score = r->cfg->verifier == NDD_VERIFIER_TLCS ? 1.0 : r->cfg->verifier == NDD_VERIFIER_SIGNCD ? 0.0
+                      : r->cfg->vmethod == NDD_METHOD_SIMHASH ? 64.0 : 1.0;
             r->c.pairs_exact++;
         } else {
             if ((rc = ndd_verifier_pair(vf, i, j, &v)))
@@ -1310,7 +1319,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
     if (!rc)
         ndd_qsort(mem, nm, sizeof *mem, cmp_member);
     if (!rc)
-        rc = ndd_verifier_create(&vf, r->cfg);
+        rc = ndd_verifier_create(&vf, r->cfg, r->dfs, r->ndfs);
     if (!rc)
         rc = ndd_sig_ctx_create(&sig, &r->cfg->sig);
     if (!rc)
@@ -1594,7 +1603,12 @@ static int write_stats(run_t *r, double wall)
         char s[512], path[4096];
         ndd_buf_puts(&b, "{\n  \"version\": \"" NDD_VERSION "\",\n");
         snprintf(s, sizeof s, "  \"ranks\": %d,\n  \"wall_seconds\": %.3f,\n  \"verifier\": \"%s\",\n", P, wall,
-                 r->cfg->verifier == NDD_VERIFIER_TLCS ? "tlcs" : "signcd");
+                 r->cfg->verifier == NDD_VERIFIER_TLCS     ? "tlcs"
+                 : r->cfg->verifier == NDD_VERIFIER_SIGNCD ? "signcd"
+                                                           : ndd_method_name(r->cfg->vmethod));
+        ndd_buf_puts(&b, s);
+        snprintf(s, sizeof s, "  \"candidates\": \"%s\",\n",
+                 r->cfg->candidates ? ndd_method_name((ndd_method_t)r->cfg->candidates) : "sentence");
         ndd_buf_puts(&b, s);
         ndd_buf_puts(&b, "  \"read\": {");
         json_kv_u64(&b, "input_bytes", sum.input_bytes, 0);
@@ -1737,6 +1751,72 @@ out:
 
 /* ------------------------------------------------------------------ */
 
+/* Baseline methods (--candidates / --verifier from src/baselines): the corpus
+ * document-frequency sketches they need, summed over ranks (integer sums:
+ * the same for any rank count), then, for baseline candidates, each
+ * document's candidate keys in place of the sentence signatures.
+ * Collective. */
+static int stage_baselines(run_t *r)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    docs_t *d = &r->d;
+    unsigned kinds = 0;
+    int rc = NDD_OK;
+    if (cfg->candidates)
+        kinds |= ndd_method_df_kinds((ndd_method_t)cfg->candidates);
+    if (cfg->verifier == NDD_VERIFIER_METHOD)
+        kinds |= ndd_method_df_kinds(cfg->vmethod);
+    if (!kinds && !cfg->candidates)
+        return NDD_OK;
+    double t0 = ndd_mpi_now();
+    for (int k = 0; k < 3 && !rc; k++) {
+        if (!(kinds & (1u << k)))
+            continue;
+        ndd_df_t *df = NULL;
+        if ((rc = ndd_df_create_kind(&df, (ndd_df_kind_t)k, &cfg->mparams, 4, 20)))
+            break;
+        r->dfs[r->ndfs++] = df;
+        for (size_t i = 0; i < d->n && !rc; i++)
+            rc = ndd_df_add_doc(df, d->texts.data + d->text_off[i], d->text_len[i]);
+    }
+    if ((rc = ndd_mpi_agree(rc)))
+        return rc;
+    for (size_t k = 0; k < r->ndfs; k++) {
+        size_t n;
+        uint32_t *c = ndd_df_counters(r->dfs[k], &n);
+        for (size_t off = 0; off < n; off += (size_t)1 << 26) { /* chunks: MPI counts are int */
+            size_t m = n - off < ((size_t)1 << 26) ? n - off : (size_t)1 << 26;
+            MPI_Allreduce(MPI_IN_PLACE, c + off, (int)m, MPI_UINT32_T, MPI_SUM, MPI_COMM_WORLD);
+        }
+        MPI_Allreduce(MPI_IN_PLACE, ndd_df_ndocs(r->dfs[k]), 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (cfg->candidates) {
+        rc = ndd_method_ctx_create(&r->mctx, &cfg->mparams, NULL);
+        for (size_t k = 0; k < r->ndfs && !rc; k++)
+            rc = ndd_method_ctx_add_df(r->mctx, r->dfs[k]);
+        d->nkeys = 0;
+        if (!rc && d->key_off)
+            d->key_off[0] = 0;
+        for (size_t i = 0; i < d->n && !rc; i++) {
+            const uint64_t *mk;
+            size_t nk;
+            if ((rc = ndd_method_keys(r->mctx, (ndd_method_t)cfg->candidates, d->texts.data + d->text_off[i],
+                                      d->text_len[i], &mk, &nk)) ||
+                (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
+                break;
+            if (nk)
+                memcpy(d->keys + d->nkeys, mk, nk * sizeof *mk);
+            d->nkeys += nk;
+            d->key_off[i + 1] = d->nkeys;
+            d->weight[i] = nk > 65535 ? 65535 : (uint32_t)nk;
+            r->c.signatures += nk;
+            r->c.no_sigs += !nk;
+        }
+    }
+    r->t[ST_SIG] += ndd_mpi_now() - t0;
+    return ndd_mpi_agree(rc);
+}
+
 static void run_free(run_t *r)
 {
     ndd_docs_free(&r->d);
@@ -1749,6 +1829,11 @@ static void run_free(run_t *r)
     free(r->edges);
     free(r->emult);
     free(r->owned);
+    for (size_t k = 0; k < r->ndfs; k++)
+        ndd_df_free(r->dfs[k]);
+    r->ndfs = 0;
+    ndd_method_ctx_free(r->mctx);
+    r->mctx = NULL;
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -1939,7 +2024,7 @@ int ndd_run(const ndd_run_cfg_t *cfg_in)
         verified = 1;
     }
     if (!verified) {
-        if ((rc = stage_shuffle1_postings(r)))
+        if ((rc = stage_baselines(r)) || (rc = stage_shuffle1_postings(r)))
             goto out;
         size_of = malloc((r->d.n ? r->d.n : 1) * sizeof *size_of);
         if ((rc = ndd_mpi_agree(size_of ? NDD_OK : NDD_ERR_NOMEM)))
@@ -1964,11 +2049,11 @@ int ndd_run(const ndd_run_cfg_t *cfg_in)
     double t0 = ndd_mpi_now();
     if ((rc = path_join(path, sizeof path, cfg->outdir, "pairs.tsv")) ||
         (rc = write_rows(r, &r->pair_rows, path,
-                         "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\n", 0)))
+                         "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n", 0)))
         goto out;
     if ((rc = path_join(path, sizeof path, cfg->outdir, "scores.tsv")) ||
         (rc = write_rows(r, &r->score_rows, path,
-                         "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\taccepted\n", 0)))
+                         "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n", 0)))
         goto out;
     if ((rc = path_join(path, sizeof path, cfg->outdir, "clusters.tsv")) ||
         (rc = write_rows(r, &r->cluster_rows, path, "id\tcluster\tkeep\turl\n", 1)))

@@ -14,6 +14,8 @@ struct ndd_verifier {
     ndd_tlcs_ws_t *tws;
     ndd_tlcs_result_t tr;
     ndd_ncd_ctx_t *ncd;
+    ndd_method_t method;
+    ndd_method_ctx_t *mctx;
     /* the current set */
     size_t n;
     const char *const *texts;
@@ -24,7 +26,7 @@ struct ndd_verifier {
     size_t cap;
 };
 
-int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg)
+int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs)
 {
     ndd_verifier_t *v = calloc(1, sizeof *v);
     int rc = NDD_OK;
@@ -41,10 +43,16 @@ int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg)
         v->tp.max_d = cfg->max_d;
     if (cfg->max_iter)
         v->tp.max_iter = cfg->max_iter;
+    v->method = cfg->vmethod;
     if (v->kind == NDD_VERIFIER_TLCS)
         rc = ndd_tlcs_ws_create(&v->tws);
-    else
+    else if (v->kind == NDD_VERIFIER_SIGNCD)
         rc = ndd_ncd_ctx_create(&v->ncd, 0);
+    else {
+        rc = ndd_method_ctx_create(&v->mctx, &cfg->mparams, NULL);
+        for (size_t i = 0; i < ndfs && !rc; i++)
+            rc = ndd_method_ctx_add_df(v->mctx, dfs[i]);
+    }
     if (rc) {
         ndd_verifier_free(v);
         return rc;
@@ -59,6 +67,7 @@ void ndd_verifier_free(ndd_verifier_t *v)
         return;
     ndd_tlcs_ws_free(v->tws);
     ndd_ncd_ctx_free(v->ncd);
+    ndd_method_ctx_free(v->mctx);
     for (size_t i = 0; i < v->cap; i++)
         ndd_buf_free(&v->sigs[i]);
     free(v->sigs);
@@ -68,7 +77,7 @@ void ndd_verifier_free(ndd_verifier_t *v)
 
 const char *ndd_verifier_name(const ndd_verifier_t *v)
 {
-    return v->kind == NDD_VERIFIER_TLCS ? "tlcs" : "signcd";
+    return v->kind == NDD_VERIFIER_TLCS ? "tlcs" : v->kind == NDD_VERIFIER_SIGNCD ? "signcd" : ndd_method_name(v->method);
 }
 
 int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts, const size_t *lens)
@@ -107,6 +116,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
 {
     int rc;
     r->ncd = 0;
+    r->score = 0;
     r->tlcs = 0;
     r->resemblance = r->containment = 0;
     r->pruned_by_bound = r->hit_cost_limit = 0;
@@ -115,6 +125,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         if (rc)
             return rc;
         r->duplicate = v->tr.duplicate;
+        r->score = v->tr.resemblance;
         r->resemblance = v->tr.resemblance;
         r->containment = v->tr.containment;
         r->tlcs = v->tr.tlcs;
@@ -122,12 +133,16 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->hit_cost_limit = v->tr.hit_cost_limit;
         return NDD_OK;
     }
+    if (v->kind == NDD_VERIFIER_METHOD)
+        return ndd_method_compare(v->mctx, v->method, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &r->score,
+                                  &r->duplicate);
     double ncd = 1.0;
     rc = ndd_ncd_pair(v->ncd, v->sigs[i].data ? v->sigs[i].data : "", v->sigs[i].len, v->csize[i],
                       v->sigs[j].data ? v->sigs[j].data : "", v->sigs[j].len, v->csize[j], &ncd, NULL);
     if (rc)
         return rc;
     r->ncd = ncd;
+    r->score = ncd;
     r->duplicate = ncd <= v->tau;
     return NDD_OK;
 }
