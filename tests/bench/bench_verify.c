@@ -14,7 +14,10 @@
  *
  * -s SETS picks the measurements (default all): n near-duplicate, t template,
  * h heavy template (5.3 KB of 10 KB), i basic TLCS (max-iter 1), e exact
- * near-duplicate, x exact template pairs (PAIRS/20 of them: D ~ 10,000).
+ * near-duplicate, x exact template pairs (PAIRS/20 of them: D ~ 10,000),
+ * w the paper's window-size evaluation (its Fig. 7): for S = 4 .. 64 the mean
+ * strain-away rate of the template pairs (not similar) and the mean reserve
+ * rate of the near-duplicate pairs (TLCS of the sketches / TLCS exact).
  *
  * -d BYTES sets the document size (default 10240).
  *
@@ -367,6 +370,37 @@ int main(int argc, char **argv)
         size_t nx = npairs / 20 ? npairs / 20 : 1;
         run(ws, &pe, tp, nx, 1, &st);
         report("3 KB template pairs, exact (no sketches)", nx, &st);
+    }
+    if (strchr(sets, 'w')) {
+        printf("window S  strain-away (template pairs)  strain-away (near-dup)  reserve (near-dup)  near-dup pairs/s\n");
+        static const size_t ws_[] = {4, 8, 16, 32, 64};
+        for (size_t q = 0; q < sizeof ws_ / sizeof ws_[0]; q++) {
+            ndd_tlcs_params_t pw = p;
+            pw.window = ws_[q];
+            double st_t = 0, st_n = 0, res = 0;
+            size_t nres = 0;
+            for (size_t i = 0; i < npairs; i++) {
+                ndd_tlcs_result_t r;
+                if (ndd_tlcs_compare(ws, &pw, tp[i].a, tp[i].na, tp[i].b, tp[i].nb, &r))
+                    return 1;
+                st_t += r.strain_away;
+            }
+            pw.reserve = 1;
+            for (size_t i = 0; i < npairs; i++) {
+                ndd_tlcs_result_t r;
+                if (ndd_tlcs_compare(ws, &pw, nd[i].a, nd[i].na, nd[i].b, nd[i].nb, &r))
+                    return 1;
+                st_n += r.strain_away;
+                if (r.reserve >= 0) {
+                    res += r.reserve;
+                    nres++;
+                }
+            }
+            pw.reserve = 0;
+            run(ws, &pw, nd, npairs, 1, &st);
+            printf("%8zu  %28.3f  %22.3f  %18.3f  %16.0f\n", ws_[q], st_t / (double)npairs, st_n / (double)npairs,
+                   nres ? res / (double)nres : -1.0, (double)npairs / st.best);
+        }
     }
     if (!ok)
         printf("bench_verify: WARNING: verdicts not as expected (near-duplicates must pass, template pairs fail)\n");

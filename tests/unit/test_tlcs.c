@@ -211,7 +211,6 @@ static void test_template_shape(void **state)
     cmp(&p, a, 6000, b, 6000, &r);
     assert_true(r.duplicate);
     assert_true(r.tlcs >= 2900);
-    fprintf(stderr, "region A[%zu,%zu) B[%zu,%zu) tlcs %zu lcs %zu sketch %zu %zu\n", r.regions[0].a_start, r.regions[0].a_end, r.regions[0].b_start, r.regions[0].b_end, r.tlcs, r.lcs, r.sketch_a, r.sketch_b);
     assert_true(r.regions[0].a_start >= 1400 && r.regions[0].a_end <= 4600);
     /* paragraph swap: A = P1 P2 P3 P4, B = P1 P3 P2 P4 (every P 1500 bytes):
      * the basic TLCS keeps one side, the iterative one gets (nearly) all */
