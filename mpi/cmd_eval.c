@@ -27,8 +27,10 @@ static void eval_help(void)
            "the share of duplicate documents correctly removed.\n"
            "\n"
            "  --sweep NAME=LO:HI:STEP  recompute the clusters from scores.tsv for each\n"
-           "                           threshold (NAME: resemblance, containment or ncd;\n"
-           "                           the other TLCS threshold stays at its default) without\n"
+           "                           threshold (NAME: resemblance, containment, ncd, or\n"
+           "                           score = the verifier's own similarity, e.g. of the\n"
+           "                           baselines; the other TLCS threshold stays at its default)\n"
+           "                           without\n"
            "                           rerunning the job. Exact when the run used --verify-all;\n"
            "                           otherwise pairs skipped as already joined are missing.\n"
            "\n"
@@ -267,7 +269,7 @@ static void print_result(const ndd_eval_result_t *r, int json)
 
 typedef struct {
     char *a, *b;
-    double res, cont, ncd;
+    double res, cont, ncd, score;
 } spair_t;
 
 static int sweep(const char *dir, ents_t *e, uint64_t ndocs, const char *spec, int json)
@@ -280,7 +282,11 @@ static int sweep(const char *dir, ents_t *e, uint64_t ndocs, const char *spec, i
         return NDD_ERR_INVAL;
     memcpy(name, spec, (size_t)(eq - spec));
     name[eq - spec] = '\0';
-    int which = !strcmp(name, "resemblance") ? 0 : !strcmp(name, "containment") ? 1 : !strcmp(name, "ncd") ? 2 : -1;
+    int which = !strcmp(name, "resemblance")   ? 0
+                : !strcmp(name, "containment") ? 1
+                : !strcmp(name, "ncd")         ? 2
+                : !strcmp(name, "score")       ? 3
+                                               : -1;
     if (which < 0)
         return NDD_ERR_INVAL;
     char path[4096];
@@ -298,8 +304,9 @@ static int sweep(const char *dir, ents_t *e, uint64_t ndocs, const char *spec, i
             first = 0;
             continue;
         }
-        char *fl[8];
-        if (split_tabs(line, fl, 8) < 7)
+        char *fl[9];
+        size_t nf = split_tabs(line, fl, 9);
+        if (nf < 7)
             continue;
         if (np == pcap) {
             pcap = pcap ? pcap * 2 : 1024;
@@ -315,6 +322,7 @@ static int sweep(const char *dir, ents_t *e, uint64_t ndocs, const char *spec, i
         pv[np].res = strcmp(fl[3], "-") ? atof(fl[3]) : 0;
         pv[np].cont = strcmp(fl[4], "-") ? atof(fl[4]) : 0;
         pv[np].ncd = strcmp(fl[5], "-") ? atof(fl[5]) : 1;
+        pv[np].score = nf >= 9 && strcmp(fl[7], "-") ? atof(fl[7]) : 0;
         np++;
     }
     free(line);
@@ -349,7 +357,8 @@ static int sweep(const char *dir, ents_t *e, uint64_t ndocs, const char *spec, i
         for (size_t i = 0; i < np; i++) {
             int acc = which == 0   ? (pv[i].res >= t || pv[i].cont >= tp.min_containment)
                       : which == 1 ? (pv[i].res >= tp.min_resemblance || pv[i].cont >= t)
-                                   : pv[i].ncd <= t;
+                      : which == 2 ? pv[i].ncd <= t
+                                   : pv[i].score >= t;
             if (acc)
                 ndd_uf_union(&uf, ia[i], ib[i]);
         }
@@ -591,7 +600,8 @@ int ndd_cmd_eval(int argc, char **argv)
         rc = sweep(dir, &e, ndocs, sw, json);
         if (rc == NDD_ERR_INVAL) {
             ents_free(&e);
-            return ndd_cli_usage_error("eval", "--sweep takes NAME=LO:HI:STEP with NAME resemblance, containment or ncd");
+            return ndd_cli_usage_error("eval", "--sweep takes NAME=LO:HI:STEP with NAME resemblance, containment, ncd "
+                                               "or score");
         }
         if (rc)
             fprintf(stderr, "ndd eval: sweep over %s/scores.tsv failed: %s\n", dir, ndd_strerror(rc));
