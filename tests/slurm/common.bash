@@ -80,12 +80,12 @@ wait_jobs() {
   [ $bad = 0 ] || fail "job(s) $ids did not complete"
 }
 
-# make_corpus DIR SIZE [FILE_SIZE]: a crawl-like corpus from the real Reuters
-# articles (the embedded demo articles when the datasets are absent).
+# make_corpus DIR SIZE [FILE_SIZE [SEED]]: a crawl-like corpus from the real
+# Reuters articles (the embedded demo articles when the datasets are absent).
 make_corpus() {
   local src=reuters
   [ -d "${NDD_DATASETS:-/nonexistent}/reuters21578" ] || { src=builtin; echo "note: datasets absent, demo articles"; }
-  python3 "$SRC/datasets/gencrawl.py" --source "$src" --size "$2" --file-size "${3:-64MB}" --seed 7 \
+  python3 "$SRC/datasets/gencrawl.py" --source "$src" --size "$2" --file-size "${3:-64MB}" --seed "${4:-7}" \
     --measure 50 -q -o "$1" || fail "gencrawl.py failed"
 }
 
