@@ -1052,6 +1052,23 @@ static void text_report(FILE *f, const view_t *v, const char *source)
     if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
         fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
                 human_bytes(sum * 1024, s2, sizeof s2));
+    if (v->per_rank && v->per_rank->t == J_ARR && v->per_rank->n && v->per_rank->n <= 64) {
+        fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");
+        for (size_t i = 0; i < v->per_rank->n; i++) {
+            const jnode_t *q = &v->per_rank->kids[i], *ss = j_get(q, "stage_seconds");
+            double tsum = 0;
+            int have = 0;
+            for (size_t k = 0; ss && ss->t == J_OBJ && k < ss->n; k++)
+                if (ss->kids[k].t == J_NUM) {
+                    tsum += ss->kids[k].num;
+                    have = 1;
+                }
+            snprintf(s3, sizeof s3, have ? "%.3f" : "-", tsum);
+            fprintf(f, "          %6.0f  %11s  %12s  %s\n", j_numd(q, "rank", (double)i),
+                    human_bytes(j_numd(q, "input_bytes", NAN), s1, sizeof s1),
+                    human_bytes(j_numd(q, "peak_rss_kib", NAN) * 1024, s2, sizeof s2), s3);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
