@@ -78,14 +78,17 @@ sh = st["shuffle_bytes"]
 close(dv["bytes_shuffled"], sh["shuffle1_signatures"] + sh["shuffle2_texts_compressed"] + sh["shuffle3_rows"], "shuffled")
 
 # scores.tsv binned independently
-rows = [l.rstrip("\n").split("\t") for l in open(d + "/scores.tsv")][1:]
+rows = [l.rstrip("\n").split("\t") for l in open(d + "/scores.tsv")]
+head, rows = rows[0], rows[1:]
+acc = head.index("accepted")
 sc = out["scores"]
 assert sc["rows"] == len(rows) == V["verified"] + V["identical_text"], (sc["rows"], len(rows))
-assert sc["accepted"] == sum(r[7] == "1" for r in rows) == V["accepted"]
-for col, name in ((3, "resemblance"), (4, "containment")):
+assert sc["accepted"] == sum(r[acc] == "1" for r in rows) == V["accepted"]
+for name in ("resemblance", "containment"):
+    col = head.index(name)
     h = {"1": [0] * 20, "0": [0] * 20}
     for r in rows:
-        h[r[7]][min(19, max(0, math.floor(float(r[col]) * 20)))] += 1
+        h[r[acc]][min(19, max(0, math.floor(float(r[col]) * 20)))] += 1
     assert sc[name]["accepted"] == h["1"] and sc[name]["rejected"] == h["0"], name
 # clusters.tsv counted independently
 sizes = collections.Counter(l.split("\t")[1] for l in list(open(d + "/clusters.tsv"))[1:])
