@@ -28,7 +28,7 @@ typedef struct {
 typedef struct {
     uint64_t docs_read, rejected, no_text, no_sigs, input_bytes, text_bytes;
     uint64_t signatures, postings_single, lists_live, lists_dropped_frequent, lists_dropped_site, lists_dropped_template;
-    uint64_t postings_dropped, keys_distinct, edges, links_all, links_cut_giant;
+    uint64_t postings_dropped, keys_distinct, edges, links_all, links_cut_giant, giant_sets_split;
     uint64_t sets, docs_in_sets, giant_sets, docs_in_giant_sets;
     uint64_t hist[HIST_N];
     uint64_t shuffle1_bytes, shuffle2_bytes, shuffle2_raw_bytes, shuffle3_bytes;

@@ -791,10 +791,156 @@ out:
 static uint64_t *g_size_of; /* for answer_size */
 static uint64_t answer_size(run_t *r, uint64_t g) { return g_size_of[g - r->d.first]; }
 
+typedef struct {
+    uint64_t label, u, v, support;
+} glink_t;
+
+static int cmp_glink(const void *a, const void *b)
+{
+    const glink_t *x = a, *y = b; /* by set, strongest first, then by ends */
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    if (x->support != y->support)
+        return x->support > y->support ? -1 : 1;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Giant-set guard: size-capped single linkage. The links of every giant set
+ * (>= giant_set documents) go to the owner of the set's label, which unites
+ * their ends strongest link first (ties by document numbers) and refuses a
+ * union that would make a component of giant_set documents or more; the
+ * components are the new sets. True near-duplicate clusters are held by
+ * their strongest links and always form; what is refused are the weakest
+ * links of oversized chains (generic sentences, shared paragraphs of
+ * different articles). One rank handles each giant set, in a fixed order:
+ * the result does not depend on the rank count. Collective. */
+static int split_giant_sets(run_t *r, uint64_t *size_of)
+{
+    int P = r->P, rc = NDD_OK;
+    docs_t *d = &r->d;
+    ndd_buf_t *send = bufs_new(P), *recv = bufs_new(P);
+    uint64_t *ends = malloc((2 * r->nedges + 1) * sizeof *ends), *info = NULL;
+    glink_t *gl = NULL;
+    uint64_t *nodes = NULL;
+    uint32_t *csz = NULL;
+    ndd_uf_t uf = {0};
+    size_t nq = 0, nu = 0;
+    if (!send || !recv || !ends)
+        rc = NDD_ERR_NOMEM;
+    if ((rc = ndd_mpi_agree(rc)))
+        goto out;
+    for (size_t e = 0; e < r->nedges; e++)
+        ends[nq++] = r->edges[2 * e];
+    ndd_qsort(ends, nq, sizeof *ends, cmp_u64);
+    for (size_t i = 0; i < nq; i++)
+        if (!nu || ends[i] != ends[nu - 1])
+            ends[nu++] = ends[i];
+    info = malloc((2 * nu + 1) * sizeof *info);
+    if ((rc = ndd_mpi_agree(info ? NDD_OK : NDD_ERR_NOMEM)))
+        goto out;
+    /* label and set size of every link's first end (both ends share both) */
+    g_size_of = size_of;
+    if ((rc = request_by_owner(r, ends, nu, answer_label, info)) ||
+        (rc = request_by_owner(r, ends, nu, answer_size, info + nu)))
+        goto out;
+    for (size_t e = 0; e < r->nedges && !rc; e++) {
+        size_t iu = (size_t)((uint64_t *)bsearch(&r->edges[2 * e], ends, nu, sizeof *ends, cmp_u64) - ends);
+        if (info[nu + iu] < r->cfg->giant_set)
+            continue;
+        glink_t g = {info[iu], r->edges[2 * e], r->edges[2 * e + 1], r->emult[e]};
+        rc = ndd_buf_append(&send[ndd_owner_of(d->starts, P, g.label)], &g, sizeof g);
+    }
+    if ((rc = ndd_mpi_agree(rc)) || (rc = ndd_exchange(send, recv, ndd_exchange_chunk(), NULL)))
+        goto out;
+    size_t ng = 0;
+    for (int s = 0; s < P; s++)
+        ng += recv[s].len / sizeof(glink_t);
+    gl = malloc((ng + 1) * sizeof *gl);
+    nodes = malloc((2 * ng + 1) * sizeof *nodes);
+    if ((rc = ndd_mpi_agree(!gl || !nodes ? NDD_ERR_NOMEM : NDD_OK)))
+        goto out;
+    size_t at = 0;
+    for (int s = 0; s < P; s++) {
+        if (recv[s].len)
+            memcpy(gl + at, recv[s].data, recv[s].len);
+        at += recv[s].len / sizeof(glink_t);
+        ndd_buf_clear(&send[s]);
+    }
+    ndd_qsort(gl, ng, sizeof *gl, cmp_glink);
+    for (size_t a = 0; a < ng && !rc;) {
+        size_t b = a;
+        while (b < ng && gl[b].label == gl[a].label)
+            b++;
+        /* the set's nodes, sorted: union-find roots are the smallest index =
+         * the smallest document number */
+        size_t nn = 0;
+        for (size_t k = a; k < b; k++) {
+            nodes[nn++] = gl[k].u;
+            nodes[nn++] = gl[k].v;
+        }
+        ndd_qsort(nodes, nn, sizeof *nodes, cmp_u64);
+        size_t w = 0;
+        for (size_t k = 0; k < nn; k++)
+            if (!w || nodes[k] != nodes[w - 1])
+                nodes[w++] = nodes[k];
+        nn = w;
+        free(csz);
+        csz = malloc(nn * sizeof *csz);
+        ndd_uf_free(&uf);
+        if (!csz || (rc = ndd_uf_init(&uf, nn))) {
+            rc = rc ? rc : NDD_ERR_NOMEM;
+            break;
+        }
+        for (size_t k = 0; k < nn; k++)
+            csz[k] = 1;
+        for (size_t k = a; k < b; k++) {
+            uint32_t x = (uint32_t)((uint64_t *)bsearch(&gl[k].u, nodes, nn, sizeof *nodes, cmp_u64) - nodes);
+            uint32_t y = (uint32_t)((uint64_t *)bsearch(&gl[k].v, nodes, nn, sizeof *nodes, cmp_u64) - nodes);
+            uint32_t rx = ndd_uf_find(&uf, x), ry = ndd_uf_find(&uf, y);
+            if (rx == ry)
+                continue;
+            if ((uint64_t)csz[rx] + csz[ry] >= r->cfg->giant_set) {
+                r->c.links_cut_giant++;
+                continue;
+            }
+            ndd_uf_union(&uf, rx, ry);
+            csz[ndd_uf_find(&uf, rx)] = csz[rx] + csz[ry];
+        }
+        r->c.giant_sets_split++;
+        for (size_t k = 0; k < nn && !rc; k++) {
+            uint32_t root = ndd_uf_find(&uf, (uint32_t)k);
+            uint64_t upd[3] = {nodes[k], nodes[root], csz[root]};
+            rc = ndd_buf_append(&send[ndd_owner_of(d->starts, P, nodes[k])], upd, sizeof upd);
+        }
+        a = b;
+    }
+    if ((rc = ndd_mpi_agree(rc)) || (rc = ndd_exchange(send, recv, ndd_exchange_chunk(), NULL)))
+        goto out;
+    for (int s = 0; s < P; s++) {
+        const uint64_t *q = (const uint64_t *)recv[s].data;
+        size_t m = recv[s].len / (3 * sizeof *q);
+        for (size_t k = 0; k < m; k++) {
+            size_t i = (size_t)(q[3 * k] - d->first);
+            d->label[i] = q[3 * k + 1];
+            d->in_set[i] = q[3 * k + 2] > 1; /* a node left alone is no longer in a set */
+        }
+    }
+out:
+    bufs_free(send, P);
+    bufs_free(recv, P);
+    free(ends);
+    free(info);
+    free(gl);
+    free(nodes);
+    free(csz);
+    ndd_uf_free(&uf);
+    return rc;
+}
+
 /* Perhaps-similar sets: connected components of the links, then the giant-
- * set guard: while a set holds at least giant_set documents, links inside
- * giant sets need twice as many supporting signatures (4, 8, ... up to 64)
- * and the components are recomputed. Links of the other sets are kept.
+ * set guard (split_giant_sets) when a set holds giant_set documents or more.
  * Collective. On return size_of[] holds each local document's set size. */
 static int stage_components(run_t *r, uint64_t *size_of)
 {
@@ -810,43 +956,12 @@ static int stage_components(run_t *r, uint64_t *size_of)
     if ((rc = ndd_mpi_agree(rc)))
         goto out;
     memset(active, 1, r->nedges);
-    size_t strong = r->cfg->min_link_sigs;
-    for (;;) {
-        uint64_t largest = 0;
-        if ((rc = cc_once(r, active, &r->cc_rounds)) || (rc = set_sizes(r, size_of, &largest)))
+    uint64_t largest = 0;
+    if ((rc = cc_once(r, active, &r->cc_rounds)) || (rc = set_sizes(r, size_of, &largest)))
+        goto out;
+    if (largest >= r->cfg->giant_set && r->cfg->giant_guard) {
+        if ((rc = split_giant_sets(r, size_of)) || (rc = set_sizes(r, size_of, &largest)))
             goto out;
-        if (largest < r->cfg->giant_set || strong >= 64 || !r->cfg->giant_guard)
-            break;
-        strong = strong < 2 ? 4 : strong * 2;
-        r->giant_level = strong;
-        /* the set size of every link's first end (both ends share a set) */
-        free(ends);
-        free(esize);
-        ends = malloc((r->nedges ? r->nedges : 1) * sizeof *ends);
-        esize = malloc((r->nedges ? r->nedges : 1) * sizeof *esize);
-        if ((rc = ndd_mpi_agree(!ends || !esize ? NDD_ERR_NOMEM : NDD_OK)))
-            goto out;
-        size_t nq = 0;
-        for (size_t e = 0; e < r->nedges; e++)
-            if (active[e])
-                ends[nq++] = r->edges[2 * e];
-        ndd_qsort(ends, nq, sizeof *ends, cmp_u64);
-        size_t nu = 0;
-        for (size_t i = 0; i < nq; i++)
-            if (!nu || ends[i] != ends[nu - 1])
-                ends[nu++] = ends[i];
-        g_size_of = size_of;
-        if ((rc = request_by_owner(r, ends, nu, answer_size, esize)))
-            goto out;
-        for (size_t e = 0; e < r->nedges; e++) {
-            if (!active[e])
-                continue;
-            uint64_t *pu = bsearch(&r->edges[2 * e], ends, nu, sizeof *ends, cmp_u64);
-            if (esize[pu - ends] >= r->cfg->giant_set && r->emult[e] < strong) {
-                active[e] = 0;
-                r->c.links_cut_giant++;
-            }
-        }
     }
 out:
     free(active);
@@ -1640,8 +1755,8 @@ static int write_stats(run_t *r, double wall)
         json_kv_u64(&b, "giant_sets", sum.giant_sets, 1);
         json_kv_u64(&b, "docs_in_giant_sets", sum.docs_in_giant_sets, 1);
         json_kv_u64(&b, "giant_threshold", r->cfg->giant_set, 1);
-        json_kv_u64(&b, "giant_guard_links_cut", sum.links_cut_giant, 1);
-        json_kv_u64(&b, "giant_guard_link_support", r->giant_level, 1);
+        json_kv_u64(&b, "giant_sets_split", sum.giant_sets_split, 1);
+        json_kv_u64(&b, "giant_guard_links_refused", sum.links_cut_giant, 1);
         ndd_buf_puts(&b, ",\n    \"size_histogram\": {");
         int first = 1;
         for (int h = 1; h < HIST_N; h++) {
