@@ -417,13 +417,18 @@ static void out_key(ndd_buf_t *b, int *first, const char *key)
 #define SCORE_BINS 20
 #define SIZE_BINS 48
 
+/* The score histograms: TLCS resemblance and containment, SigNCD, and the
+ * "score" column of the baselines' verifiers (rows without TLCS or NCD scores). */
+enum { SC_RES, SC_CONT, SC_NCD, SC_SCORE, SC_N };
+static const char *const score_names[SC_N] = {"resemblance", "containment", "ncd", "score"};
+
 typedef struct {
     int present;
     uint64_t rows, accepted, malformed;
-    uint64_t n_res, n_ncd;
-    /* [accepted?][bin] */
-    uint64_t res[2][SCORE_BINS], cont[2][SCORE_BINS], ncd[2][SCORE_BINS];
-    double ncd_max; /* the ncd histogram spans [0, ncd_max] */
+    uint64_t n[SC_N];
+    uint64_t hist[SC_N][2][SCORE_BINS]; /* [metric][accepted?][bin] */
+    double hi[SC_N];                    /* metric k is binned over [0, hi[k]] */
+    char score_verifier[32];            /* the verifier of the "score" rows */
 } scores_t;
 
 typedef struct {
@@ -471,7 +476,8 @@ static int parse_score(const char *s, double *v)
 static int read_scores(const char *path, scores_t *sc)
 {
     memset(sc, 0, sizeof *sc);
-    sc->ncd_max = 1.2; /* SigNCD is a compression ratio: slightly above 1 for unrelated texts */
+    sc->hi[SC_RES] = sc->hi[SC_CONT] = sc->hi[SC_SCORE] = 1.0;
+    sc->hi[SC_NCD] = 1.2; /* SigNCD is a compression ratio: slightly above 1 for unrelated texts */
     FILE *f = fopen(path, "r");
     if (!f)
         return errno == ENOENT ? 0 : NDD_ERR_IO;
@@ -479,7 +485,7 @@ static int read_scores(const char *path, scores_t *sc)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    int col_res = 3, col_cont = 4, col_ncd = 5, col_acc = 7, header = 1;
+    int col_res = 3, col_cont = 4, col_ncd = 5, col_acc = 7, col_score = -1, header = 1;
     while ((len = getline(&line, &cap, f)) > 0) {
         if (line[len - 1] == '\n')
             line[--len] = 0;
@@ -493,6 +499,7 @@ static int read_scores(const char *path, scores_t *sc)
                     else if (!strcmp(fld[i], "containment")) col_cont = (int)i;
                     else if (!strcmp(fld[i], "ncd")) col_ncd = (int)i;
                     else if (!strcmp(fld[i], "accepted")) col_acc = (int)i;
+                    else if (!strcmp(fld[i], "score")) col_score = (int)i;
                 }
                 continue;
             }
@@ -501,18 +508,30 @@ static int read_scores(const char *path, scores_t *sc)
             sc->malformed++;
             continue;
         }
-        int acc = !strcmp(fld[col_acc], "1");
+        int acc = !strcmp(fld[col_acc], "1"), tlcs = 0, ncd = 0;
         double r, c, d;
         sc->rows++;
         sc->accepted += (uint64_t)acc;
         if (parse_score(fld[col_res], &r) && parse_score(fld[col_cont], &c)) {
-            sc->n_res++;
-            sc->res[acc][score_bin(r, 1.0)]++;
-            sc->cont[acc][score_bin(c, 1.0)]++;
+            tlcs = 1;
+            sc->n[SC_RES]++;
+            sc->n[SC_CONT]++;
+            sc->hist[SC_RES][acc][score_bin(r, sc->hi[SC_RES])]++;
+            sc->hist[SC_CONT][acc][score_bin(c, sc->hi[SC_CONT])]++;
         }
         if (parse_score(fld[col_ncd], &d)) {
-            sc->n_ncd++;
-            sc->ncd[acc][score_bin(d, sc->ncd_max)]++;
+            ncd = 1;
+            sc->n[SC_NCD]++;
+            sc->hist[SC_NCD][acc][score_bin(d, sc->hi[SC_NCD])]++;
+        }
+        if (!tlcs && !ncd && col_score >= 0 && col_score < (int)nf && parse_score(fld[col_score], &d)) {
+            if (!sc->n[SC_SCORE]) { /* a baseline: SimHash scores agreeing bits of 64, the others [0, 1] */
+                snprintf(sc->score_verifier, sizeof sc->score_verifier, "%s", nf > 2 ? fld[2] : "?");
+                if (!strcmp(sc->score_verifier, "simhash"))
+                    sc->hi[SC_SCORE] = 64;
+            }
+            sc->n[SC_SCORE]++;
+            sc->hist[SC_SCORE][acc][score_bin(d, sc->hi[SC_SCORE])]++;
         }
     }
     free(line);
@@ -731,19 +750,20 @@ static void scores_json(ndd_buf_t *b, const scores_t *sc)
     out_kv(b, &first, "rows", (double)sc->rows);
     out_kv(b, &first, "accepted", (double)sc->accepted);
     out_kv(b, &first, "bins", SCORE_BINS);
-    static const char *names[] = {"resemblance", "containment", "ncd"};
-    const uint64_t(*hs[])[SCORE_BINS] = {sc->res, sc->cont, sc->ncd};
-    uint64_t cnt[] = {sc->n_res, sc->n_res, sc->n_ncd};
-    for (int k = 0; k < 3; k++) {
-        if (!cnt[k])
+    for (int k = 0; k < SC_N; k++) {
+        if (!sc->n[k])
             continue;
-        out_key(b, &first, names[k]);
+        out_key(b, &first, score_names[k]);
         ndd_buf_puts(b, "{\"lo\": 0, \"hi\": ");
-        out_num(b, k == 2 ? sc->ncd_max : 1.0);
+        out_num(b, sc->hi[k]);
+        if (k == SC_SCORE) {
+            ndd_buf_puts(b, ", \"verifier\": ");
+            out_str(b, sc->score_verifier);
+        }
         ndd_buf_puts(b, ", \"accepted\": ");
-        hist_json(b, hs[k][1], SCORE_BINS);
+        hist_json(b, sc->hist[k][1], SCORE_BINS);
         ndd_buf_puts(b, ", \"rejected\": ");
-        hist_json(b, hs[k][0], SCORE_BINS);
+        hist_json(b, sc->hist[k][0], SCORE_BINS);
         ndd_buf_puts(b, "}");
     }
     ndd_buf_puts(b, "}");
@@ -972,16 +992,15 @@ static void text_report(FILE *f, const view_t *v, const char *source)
         const scores_t *sc = v->sc;
         fprintf(f, "  scores.tsv: %llu scored pairs, %llu accepted\n", (unsigned long long)sc->rows,
                 (unsigned long long)sc->accepted);
-        static const char *names[] = {"resemblance", "containment", "ncd"};
-        const uint64_t(*hs[])[SCORE_BINS] = {sc->res, sc->cont, sc->ncd};
-        uint64_t cnt[] = {sc->n_res, sc->n_res, sc->n_ncd};
-        for (int k = 0; k < 3; k++) {
-            if (!cnt[k])
+        for (int k = 0; k < SC_N; k++) {
+            if (!sc->n[k])
                 continue;
-            double hi = k == 2 ? sc->ncd_max : 1.0;
-            fprintf(f, "    %-11s   bin        accepted   rejected\n", names[k]);
+            double hi = sc->hi[k];
+            if (k == SC_SCORE)
+                snprintf(s2, sizeof s2, "%s score", sc->score_verifier);
+            fprintf(f, "    %-16s bin        accepted   rejected\n", k == SC_SCORE ? s2 : score_names[k]);
             for (int i = 0; i < SCORE_BINS; i += 2) { /* two bins per line keeps it short */
-                uint64_t a = hs[k][1][i] + hs[k][1][i + 1], rj = hs[k][0][i] + hs[k][0][i + 1];
+                uint64_t a = sc->hist[k][1][i] + sc->hist[k][1][i + 1], rj = sc->hist[k][0][i] + sc->hist[k][0][i + 1];
                 if (!a && !rj)
                     continue;
                 snprintf(s1, sizeof s1, "%.2f-%.2f", hi * i / SCORE_BINS, hi * (i + 2) / SCORE_BINS);
@@ -1125,11 +1144,12 @@ static const char *const html_script[] = {
     "  cats.push(String(Math.pow(2,e)));a.push(st[k]||0);b.push(cl[k]||0);}",
     " return bars(s,cats,[{name:'sets',color:'#4477aa',v:a},{name:'clusters',color:'#ee6677',v:b}],",
     "  'members (log2 bins: 2-3, 4-7, 8-15, ...)','count (log)',function(){return true;});}",
-    "function scores(D){var sc=D.scores;if(!sc)return 0;var n=0;['resemblance','containment','ncd'].forEach(function(m){",
-    " var h=sc[m];if(!h)return;var s=chart('c-scores','chart-scores-'+m,'Verified pairs by '+m+' (count, log)');",
-    " var cats=[];for(var i=0;i<sc.bins;i++)cats.push((h.lo+(h.hi-h.lo)*i/sc.bins).toFixed(2));",
+    "function scores(D){var sc=D.scores;if(!sc)return 0;var n=0;['resemblance','containment','ncd','score'].forEach(function(m){",
+    " var h=sc[m];if(!h)return;var nm=m==='score'?h.verifier+' score':m;",
+    " var s=chart('c-scores','chart-scores-'+m,'Verified pairs by '+nm+' (count, log)');",
+    " var cats=[];for(var i=0;i<sc.bins;i++)cats.push(+(h.lo+(h.hi-h.lo)*i/sc.bins).toFixed(2)+'');",
     " n+=bars(s,cats,[{name:'accepted',color:'#228833',v:h.accepted},{name:'rejected',color:'#cc3311',v:h.rejected}],",
-    "  m+' (bin start)','pairs (log)',function(i){return i%2===0;});});return n;}",
+    "  nm+' (bin start)','pairs (log)',function(i){return i%2===0;});});return n;}",
     "function stages(D){var st=D.stats&&D.stats.stage_seconds;if(!st)return 0;var names=Object.keys(st);if(!names.length)return 0;",
     " var pr=(D.stats.per_rank||[]).filter(function(r){return r.stage_seconds;});",
     " var s=chart('c-stages','chart-stages','Stage seconds over ranks: bar = median, whisker = min..max'+(pr.length?', dots = ranks':''));",

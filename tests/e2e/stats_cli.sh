@@ -112,6 +112,31 @@ for k, v in S["size_histogram"].items():
 print("oracle checks passed:", len(rows), "scored pairs,", len(sizes), "clusters")
 EOF
 
+# --- a baseline verifier: its "score" column is histogrammed (SimHash over 64 bits)
+if "$NDD" run --help | grep -q 'minhash|jaccard'; then
+  for v in minhash simhash; do
+    mpirun -n 2 "$NDD" run -q --verifier $v -o "$tmp/b-$v" "${in[@]}" || fail "ndd run --verifier $v"
+    stats --json "$tmp/b-$v" >"$tmp/b-$v.json" || fail "stats of the $v run"
+    python3 - "$tmp/b-$v" "$tmp/b-$v.json" $v <<'EOF' || fail "$v score histogram"
+import json, math, sys
+d, out, v = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+rows = [l.rstrip("\n").split("\t") for l in open(d + "/scores.tsv")]
+head, rows = rows[0], rows[1:]
+acc, sc = head.index("accepted"), head.index("score")
+hi = 64 if v == "simhash" else 1
+h = {"1": [0] * 20, "0": [0] * 20}
+for r in rows:
+    h[r[acc]][min(19, max(0, math.floor(float(r[sc]) / hi * 20)))] += 1
+got = out["scores"]["score"]
+assert got["verifier"] == v and got["hi"] == hi, got
+assert got["accepted"] == h["1"] and got["rejected"] == h["0"], (got, h)
+assert "resemblance" not in out["scores"] and sum(h["1"]) == out["stats"]["verify"]["accepted"]
+EOF
+    stats "$tmp/b-$v" | grep -q "$v score" || fail "the $v score histogram is not printed"
+  done
+  echo "baseline verifiers: score histograms agree"
+fi
+
 # --- fields this version does not know are still reported
 mkdir -p "$tmp/future"
 python3 - "$tmp/o/stats.json" "$tmp/future/stats.json" <<'EOF'
