@@ -587,7 +587,8 @@ static int read_cluster_sizes(const char *path, csizes_t *cs)
     }
     if (ferror(f))
         rc = NDD_ERR_IO;
-    qsort(labels, n, sizeof *labels, cmp_str);
+    if (n)
+        qsort(labels, n, sizeof *labels, cmp_str);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && !strcmp(labels[j], labels[i]))
