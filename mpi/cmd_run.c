@@ -55,6 +55,8 @@ static void run_help(void)
         "      --list-cap N         inside a set, a signature shared by more than N members only links\n"
         "                           them to its first member (default %u)\n"
         "      --all-pairs-upto N   sets of at most N members verify every pair (default %u)\n"
+        "      --min-shared N       in larger sets, pairs sharing fewer than N signatures are not\n"
+        "                           candidates (default %u)\n"
         "      --giant N            sets of at least N documents are giant: reported, and split by\n"
         "                           requiring 4, 8, ... 64 supporting signatures for the links inside\n"
         "                           them until none is giant (default %zu)\n"
@@ -105,12 +107,12 @@ static void run_help(void)
         d.postings.max_share, d.postings.max_share_floor,
         d.postings.site_docs, d.postings.site_share, d.postings.site_top,
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
-        d.cand.all_pairs_upto, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau);
+        d.cand.all_pairs_upto, d.cand.min_shared, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau);
 }
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED
 };
 
 static int parse(int argc, char **argv, ndd_run_cfg_t *c)
@@ -121,7 +123,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"max-list", required_argument, 0, O_MAXLIST}, {"site-list", required_argument, 0, O_SITELIST},
         {"site-share", required_argument, 0, O_SITESHARE}, {"site-top", required_argument, 0, O_SITETOP},
         {"per-doc", required_argument, 0, O_PERDOC},  {"list-cap", required_argument, 0, O_LISTCAP},
-        {"all-pairs-upto", required_argument, 0, O_ALLPAIRS}, {"giant", required_argument, 0, O_GIANT},
+        {"all-pairs-upto", required_argument, 0, O_ALLPAIRS}, {"min-shared", required_argument, 0, O_MINSHARED}, {"giant", required_argument, 0, O_GIANT},
         {"verifier", required_argument, 0, O_VERIFIER}, {"window", required_argument, 0, O_WINDOW},
         {"slope", required_argument, 0, O_SLOPE},     {"resemblance", required_argument, 0, O_RES},
         {"containment", required_argument, 0, O_CONT}, {"max-d", required_argument, 0, O_MAXD},
@@ -272,6 +274,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         case O_PERDOC:
         case O_LISTCAP:
         case O_ALLPAIRS:
+        case O_MINSHARED:
         case O_MAXITER:
             if (ndd_cli_parse_long(optarg, ch == O_MAXITER ? 1 : 0, ch == O_MAXITER ? 16 : 1000000, &l))
                 return ndd_cli_usage_error(cmd, "%s takes a whole number in range (%s)", argv[optind - 1], optarg);
@@ -279,6 +282,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             else if (ch == O_PERDOC) c->cand.per_doc = (unsigned)l;
             else if (ch == O_LISTCAP) c->cand.list_cap = (unsigned)l;
             else if (ch == O_ALLPAIRS) c->cand.all_pairs_upto = (unsigned)l;
+            else if (ch == O_MINSHARED) c->cand.min_shared = (unsigned)l;
             else c->max_iter = (unsigned)l;
             break;
         case O_PROGRESS:

@@ -390,7 +390,9 @@ static int stage_shuffle1_postings(run_t *r)
         at += recv[s].len / sizeof(ndd_posting_t);
         ndd_buf_free(&recv[s]);
     }
-    if ((rc = ndd_postings_sort(post, tmp, np)))
+    /* sources are in rank order and each sent its documents in order, and
+     * ranks hold increasing document ranges: post[] is ordered by document */
+    if ((rc = ndd_postings_sort_key(post, tmp, np)))
         goto agree;
     free(tmp);
     tmp = NULL;

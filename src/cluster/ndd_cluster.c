@@ -162,7 +162,7 @@ static int radix_pass(ndd_posting_t *src, ndd_posting_t *dst, size_t n, int use_
     return 1;
 }
 
-int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n)
+static int radix_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n, int first_pass)
 {
     if (n < 2)
         return NDD_OK;
@@ -170,7 +170,7 @@ int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n)
     if (!count)
         return NDD_ERR_NOMEM;
     ndd_posting_t *src = a, *dst = tmp;
-    for (int pass = 0; pass < 8; pass++) {
+    for (int pass = first_pass; pass < 8; pass++) {
         int use_key = pass >= 4;
         unsigned shift = (unsigned)(pass % 4) * 16;
         if (radix_pass(src, dst, n, use_key, shift, count)) {
@@ -185,6 +185,10 @@ int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n)
     return NDD_OK;
 }
 
+int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n) { return radix_sort(a, tmp, n, 0); }
+
+int ndd_postings_sort_key(ndd_posting_t *a, ndd_posting_t *tmp, size_t n) { return radix_sort(a, tmp, n, 4); }
+
 /* ---------------- candidate pairs ---------------- */
 
 void ndd_cand_params_default(ndd_cand_params_t *p)
@@ -192,6 +196,7 @@ void ndd_cand_params_default(ndd_cand_params_t *p)
     p->per_doc = 8;
     p->list_cap = 64;
     p->all_pairs_upto = 8;
+    p->min_shared = 2;
 }
 
 typedef struct {
@@ -348,6 +353,10 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
         size_t b = a + 1;
         while (b < ws->raw_len && ws->raw[b] == ws->raw[a])
             b++;
+        if (n > p->all_pairs_upto && b - a < p->min_shared) {
+            a = b;
+            continue;
+        }
         if ((rc = grow((void **)&ws->pairs, &ws->pairs_cap, ws->npairs + 1, sizeof *ws->pairs)))
             return rc;
         ws->pairs[ws->npairs++] =

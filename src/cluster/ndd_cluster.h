@@ -69,6 +69,9 @@ ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const
 size_t ndd_postings_representative(const ndd_posting_t *list, size_t n);
 /* Sorts postings by (key, doc) (radix sort; tmp must hold n entries). */
 int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
+/* The same for input already ordered by doc: a stable radix sort on the key
+ * alone (half the passes). */
+int ndd_postings_sort_key(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
 
 /* ---- candidate pairs inside one perhaps-similar set ----
  * Input: for each set member i (0..n-1), its signature keys (already without
@@ -86,6 +89,7 @@ typedef struct ndd_cand_params {
     unsigned per_doc;        /* default 8 */
     unsigned list_cap;       /* default 64 */
     unsigned all_pairs_upto; /* default 8 */
+    unsigned min_shared;     /* larger sets: pairs sharing fewer keys are not candidates (default 2) */
 } ndd_cand_params_t;
 
 void ndd_cand_params_default(ndd_cand_params_t *p);

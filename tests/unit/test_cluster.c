@@ -36,6 +36,14 @@ static int cmp_post(const void *a, const void *b)
     return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
+static int cmp_post_doc(const void *a, const void *b)
+{
+    const ndd_posting_t *x = a, *y = b;
+    if (x->doc != y->doc)
+        return x->doc < y->doc ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
 static void test_postings_sort(void **state)
 {
     (void)state;
@@ -51,6 +59,16 @@ static void test_postings_sort(void **state)
         memcpy(b, a, n * sizeof *a);
         assert_int_equal(ndd_postings_sort(a, t, n), NDD_OK);
         qsort(b, n, sizeof *b, cmp_post);
+        /* the key-only sort of input ordered by doc gives the same order */
+        ndd_posting_t *c = malloc(n * sizeof *c);
+        memcpy(c, b, n * sizeof *c);
+        qsort(c, n, sizeof *c, cmp_post_doc);
+        assert_int_equal(ndd_postings_sort_key(c, t, n), NDD_OK);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(c[i].key == b[i].key);
+            assert_true(c[i].doc == b[i].doc);
+        }
+        free(c);
         for (size_t i = 0; i < n; i++) {
             assert_true(a[i].key == b[i].key);
             assert_true(a[i].doc == b[i].doc);
@@ -205,6 +223,7 @@ static void test_cand_brute(void **state)
     ndd_cand_params_default(&p);
     p.all_pairs_upto = 2;
     p.per_doc = 3;
+    p.min_shared = 1;
     for (int round = 0; round < 50; round++) {
         size_t n = 3 + rnd() % 40;
         size_t kper = 1 + rnd() % 10;
