@@ -936,11 +936,11 @@ static void text_report(FILE *f, const view_t *v, const char *source)
         } else {
             fprintf(f, "  sketch strain-away and reserve rates: not recorded by this run\n");
         }
-        fprintf(f, "  giant sets             %.0f holding %.0f documents (threshold %.0f; guard cut %.0f links at "
-                   "support %.0f)\n",
+        fprintf(f, "  giant sets             %.0f holding %.0f documents (threshold %.0f; the guard split %.0f, "
+                   "refusing %.0f links)\n",
                 j_numd(v->sets, "giant_sets", 0), j_numd(v->sets, "docs_in_giant_sets", 0),
-                j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_guard_links_cut", 0),
-                j_numd(v->sets, "giant_guard_link_support", 0));
+                j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_sets_split", 0),
+                j_numd(v->sets, "giant_guard_links_refused", 0));
         const jnode_t *h = j_get(v->sets, "size_histogram");
         if (h && h->t == J_OBJ && h->n) {
             double hmax = 0;
@@ -963,8 +963,8 @@ static void text_report(FILE *f, const view_t *v, const char *source)
             fprintf(f, "\n");
         }
         static const char *known[] = {"components_rounds", "sets", "docs_in_sets", "average_set_size", "giant_sets",
-                                      "docs_in_giant_sets", "giant_threshold", "giant_guard_links_cut",
-                                      "giant_guard_link_support", "size_histogram", "largest"};
+                                      "docs_in_giant_sets", "giant_threshold", "giant_sets_split",
+                                      "giant_guard_links_refused", "size_histogram", "largest"};
         print_unknown(f, v->sets, known, sizeof known / sizeof known[0], "  ");
     }
 

@@ -67,6 +67,7 @@ typedef struct ndd_vres {
     double score;                    /* the verifier's main similarity (TLCS: resemblance; SigNCD: ncd) */
     uint64_t tlcs;                   /* TLCS length in bytes */
     int pruned_by_bound, hit_cost_limit;
+    double strain_away;              /* TLCS: 1 - (sketch_a + sketch_b) / (len_a + len_b) */
 } ndd_vres_t;
 
 typedef struct ndd_verifier ndd_verifier_t;

@@ -36,6 +36,7 @@ typedef struct {
         pairs_cost_limit, pairs_accepted;
     uint64_t clusters, docs_in_clusters, docs_removed;
     uint64_t verify_work; /* per rank: candidate pairs (used for max/min skew) */
+    uint64_t sketch_pairs, strain_away_micro; /* TLCS pairs verified and the sum of their strain-away rates (x1e6) */
 } counters_t;
 
 #define NCOUNTERS (sizeof(counters_t) / sizeof(uint64_t))

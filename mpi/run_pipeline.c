@@ -1292,6 +1292,10 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
             if ((rc = ndd_verifier_pair(vf, i, j, &v)))
                 goto out;
             r->c.pairs_verified++;
+            if (r->cfg->verifier == NDD_VERIFIER_TLCS) {
+                r->c.sketch_pairs++;
+                r->c.strain_away_micro += (uint64_t)(v.strain_away * 1e6 + 0.5);
+            }
             r->c.pairs_pruned_bound += (uint64_t)v.pruned_by_bound;
             r->c.pairs_cost_limit += (uint64_t)v.hit_cost_limit;
         }
@@ -1802,6 +1806,15 @@ static int write_stats(run_t *r, double wall)
         ndd_buf_puts(&b, s);
         json_kv_u64(&b, "work_max_rank", wmax, 1);
         json_kv_u64(&b, "work_min_rank", wmin, 1);
+        ndd_buf_puts(&b, "\n  },\n  \"sketch\": {");
+        json_kv_u64(&b, "pairs", sum.sketch_pairs, 0);
+        if (sum.sketch_pairs)
+            snprintf(s, sizeof s, ",\n    \"strain_away\": %.4f",
+                     (double)sum.strain_away_micro / 1e6 / (double)sum.sketch_pairs);
+        else
+            snprintf(s, sizeof s, ",\n    \"strain_away\": null");
+        ndd_buf_puts(&b, s);
+        ndd_buf_puts(&b, ",\n    \"reserve\": null");
         ndd_buf_puts(&b, "\n  },\n  \"clusters\": {");
         json_kv_u64(&b, "clusters", sum.clusters, 0);
         json_kv_u64(&b, "docs_in_clusters", sum.docs_in_clusters, 1);
@@ -1832,9 +1845,14 @@ static int write_stats(run_t *r, double wall)
         free(col);
         ndd_buf_puts(&b, "\n  },\n  \"per_rank\": [");
         for (int q = 0; q < P; q++) {
-            snprintf(s, sizeof s, "%s\n    {\"rank\": %d, \"input_bytes\": %llu, \"peak_rss_kib\": %ld}", q ? "," : "",
-                     q, (unsigned long long)inbytes[q], rsses[q]);
+            snprintf(s, sizeof s, "%s\n    {\"rank\": %d, \"input_bytes\": %llu, \"peak_rss_kib\": %ld, \"stage_seconds\": {",
+                     q ? "," : "", q, (unsigned long long)inbytes[q], rsses[q]);
             ndd_buf_puts(&b, s);
+            for (int st = 0; st < ST_N; st++) {
+                snprintf(s, sizeof s, "%s\"%s\": %.4f", st ? ", " : "", stage_names[st], times[(size_t)q * ST_N + st]);
+                ndd_buf_puts(&b, s);
+            }
+            ndd_buf_puts(&b, "}}");
         }
         ndd_buf_puts(&b, "\n  ]\n}\n");
         if (!(rc = path_join(path, sizeof path, r->cfg->outdir, "stats.json"))) {

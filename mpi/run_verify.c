@@ -120,6 +120,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
     r->tlcs = 0;
     r->resemblance = r->containment = 0;
     r->pruned_by_bound = r->hit_cost_limit = 0;
+    r->strain_away = 0;
     if (v->kind == NDD_VERIFIER_TLCS) {
         rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
         if (rc)
@@ -130,6 +131,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->containment = v->tr.containment;
         r->tlcs = v->tr.tlcs;
         r->pruned_by_bound = v->tr.pruned_by_bound;
+        r->strain_away = v->tr.strain_away;
         r->hit_cost_limit = v->tr.hit_cost_limit;
         return NDD_OK;
     }
