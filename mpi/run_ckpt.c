@@ -406,7 +406,7 @@ int ndd_ckpt_shard_load(const char *wd, int idx, run_t *r, uint64_t skip, uint64
             continue;
         size_t j = d->n;
         if ((rc = ndd_docs_reserve(d, j + 1)) ||
-            (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
+            (rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
             break;
         memcpy(d->keys + d->nkeys, keys, (size_t)nk * sizeof(uint64_t));
         d->nkeys += nk;

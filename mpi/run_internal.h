@@ -83,7 +83,6 @@ typedef struct {
     ndd_method_ctx_t *mctx;    /* baseline candidate keys */
 } run_t;
 
-int ndd_grow_n(void **p, size_t *cap, size_t need, size_t elem);
 int ndd_docs_reserve(docs_t *d, size_t need);
 void ndd_docs_free(docs_t *d);
 const char *ndd_doc_id(const run_t *r, size_t i);

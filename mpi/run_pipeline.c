@@ -54,21 +54,6 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
 static const char *stage_names[ST_N] = {"read", "signatures", "shuffle1", "postings", "components",
                                         "shuffle2", "verify", "output", "dedup"};
 
-int ndd_grow_n(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return NDD_OK;
-    size_t c = *cap ? *cap : 1024;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return NDD_ERR_NOMEM;
-    *p = q;
-    *cap = c;
-    return NDD_OK;
-}
-
 int ndd_docs_reserve(docs_t *d, size_t need)
 {
     if (need <= d->cap)
@@ -251,7 +236,7 @@ static int stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int
                 break; /* baseline candidates compute their keys later (they may need corpus df) */
             size_t i = d->n;
             if ((rc = ndd_docs_reserve(d, i + 1)) ||
-                (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nsig, sizeof *d->keys)))
+                (rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nsig, sizeof *d->keys)))
                 break;
             for (size_t s = 0; s < nsig; s++)
                 d->keys[d->nkeys + s] = ndd_sig_key(&sigs[s]);
@@ -424,7 +409,7 @@ static int stage_shuffle1_postings(run_t *r)
             else
                 r->c.lists_dropped_template++;
             r->c.postings_dropped += n;
-            if ((rc = ndd_grow_n((void **)&dropped_local, &dl_cap, ndl + 1, sizeof *dropped_local)))
+            if ((rc = ndd_array_grow((void **)&dropped_local, &dl_cap, ndl + 1, sizeof *dropped_local)))
                 goto agree;
             dropped_local[ndl++] = post[a].key;
             break;
@@ -432,7 +417,7 @@ static int stage_shuffle1_postings(run_t *r)
         case NDD_LIST_LIVE: {
             r->c.lists_live++;
             size_t rep = a + ndd_postings_representative(post + a, n);
-            if ((rc = ndd_grow_n((void **)&r->edges, &edge_cap, 2 * (r->nedges + n), sizeof *r->edges)))
+            if ((rc = ndd_array_grow((void **)&r->edges, &edge_cap, 2 * (r->nedges + n), sizeof *r->edges)))
                 goto agree;
             for (size_t x = a; x < w; x++) {
                 if (x == rep)
@@ -1240,7 +1225,7 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
     int rc = NDD_OK;
     ndd_uf_t uf = {0};
     note_top(r, n, m[0].label, &m[0]);
-    if ((rc = ndd_grow_n((void **)off, off_cap, n + 1, sizeof **off)))
+    if ((rc = ndd_array_grow((void **)off, off_cap, n + 1, sizeof **off)))
         return rc;
     size_t nk = 0;
     (*off)[0] = 0;
@@ -1251,7 +1236,7 @@ static int verify_set(run_t *r, member_t *m, size_t n, ndd_verifier_t *vf, ndd_s
             rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, m[i].text, m[i].textlen, &mk, &nsig);
         else
             rc = ndd_sig_doc(sig, m[i].text, m[i].textlen, sigs, &nsig, &nsent);
-        if (rc || (rc = ndd_grow_n((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
+        if (rc || (rc = ndd_array_grow((void **)keys, keys_cap, nk + nsig, sizeof **keys)))
             return rc;
         for (size_t s = 0; s < nsig; s++) {
             uint64_t k = mk ? mk[s] : ndd_sig_key(&sigs[s]);
@@ -1421,7 +1406,7 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
             docrec_t h;
             memcpy(&h, p, sizeof h);
             p += sizeof h;
-            if ((rc = ndd_grow_n((void **)&mem, &mcap, nm + 1, sizeof *mem)))
+            if ((rc = ndd_array_grow((void **)&mem, &mcap, nm + 1, sizeof *mem)))
                 break;
             mem[nm].g = h.g;
             mem[nm].label = h.label;
@@ -1453,8 +1438,8 @@ static int stage_shuffle2_verify(run_t *r, const uint64_t *size_of)
         while (b < nm && mem[b].label == mem[a].label)
             b++;
         size_t n = b - a;
-        if ((rc = ndd_grow_n((void **)&texts, &tl_cap, n, sizeof *texts)) ||
-            (rc = ndd_grow_n((void **)&lens, &tl_cap2, n, sizeof *lens)))
+        if ((rc = ndd_array_grow((void **)&texts, &tl_cap, n, sizeof *texts)) ||
+            (rc = ndd_array_grow((void **)&lens, &tl_cap2, n, sizeof *lens)))
             break;
         rc = verify_set(r, mem + a, n, vf, sig, sigs, cws, send_pairs, send_clusters, send_scores, &line, &keys,
                         &keys_cap, &off,
@@ -1539,7 +1524,7 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *path, const c
         memcpy(&w.len, p + 16, 4);
         w.line = p + 20;
         p += 20 + w.len;
-        if ((rc = ndd_grow_n((void **)&v, &cap, n + 1, sizeof *v)))
+        if ((rc = ndd_array_grow((void **)&v, &cap, n + 1, sizeof *v)))
             break;
         v[n++] = w;
     }
@@ -1605,7 +1590,7 @@ static int stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
                 break;
             if (text.len == 0) /* rejected in the read stage: no number */
                 continue;
-            if ((rc = ndd_grow_n((void **)&loff, &lcap, ndocs + 2, sizeof *loff)))
+            if ((rc = ndd_array_grow((void **)&loff, &lcap, ndocs + 2, sizeof *loff)))
                 break;
             loff[ndocs] = lines.len;
             ndd_buf_puts(&lines, "{\"id\":");
@@ -1937,7 +1922,7 @@ static int stage_baselines(run_t *r)
             size_t nk;
             if ((rc = ndd_method_keys(r->mctx, (ndd_method_t)cfg->candidates, d->texts.data + d->text_off[i],
                                       d->text_len[i], &mk, &nk)) ||
-                (rc = ndd_grow_n((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
+                (rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
                 break;
             if (nk)
                 memcpy(d->keys + d->nkeys, mk, nk * sizeof *mk);

@@ -242,21 +242,6 @@ void ndd_cand_ws_free(ndd_cand_ws_t *ws)
     free(ws);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return NDD_OK;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return NDD_ERR_NOMEM;
-    *p = q;
-    *cap = c;
-    return NDD_OK;
-}
-
 static int cmp_keymem(const void *a, const void *b)
 {
     const keymem_t *x = a, *y = b;
@@ -300,7 +285,7 @@ static int add_raw(ndd_cand_ws_t *ws, uint32_t i, uint32_t j)
         i = j;
         j = t;
     }
-    int rc = grow((void **)&ws->raw, &ws->raw_cap, ws->raw_len + 1, sizeof *ws->raw);
+    int rc = ndd_array_grow((void **)&ws->raw, &ws->raw_cap, ws->raw_len + 1, sizeof *ws->raw);
     if (rc)
         return rc;
     ws->raw[ws->raw_len++] = ((uint64_t)i << 32) | j;
@@ -320,7 +305,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
     if (n > UINT32_MAX)
         return NDD_ERR_LIMIT;
     size_t nk = off[n];
-    if ((rc = grow((void **)&ws->km, &ws->km_cap, nk ? nk : 1, sizeof *ws->km)))
+    if ((rc = ndd_array_grow((void **)&ws->km, &ws->km_cap, nk ? nk : 1, sizeof *ws->km)))
         return rc;
     for (size_t i = 0; i < n; i++)
         for (size_t k = off[i]; k < off[i + 1]; k++)
@@ -357,7 +342,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
             a = b;
             continue;
         }
-        if ((rc = grow((void **)&ws->pairs, &ws->pairs_cap, ws->npairs + 1, sizeof *ws->pairs)))
+        if ((rc = ndd_array_grow((void **)&ws->pairs, &ws->pairs_cap, ws->npairs + 1, sizeof *ws->pairs)))
             return rc;
         ws->pairs[ws->npairs++] =
             (ndd_cand_t){(uint32_t)(ws->raw[a] >> 32), (uint32_t)ws->raw[a], (uint32_t)(b - a)};
@@ -367,7 +352,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
     if (n <= p->all_pairs_upto) {
         /* every pair; shared counts from the aggregated list (sorted by i, j) */
         size_t all = n * (n - 1) / 2;
-        if ((rc = grow((void **)&ws->out, &ws->out_cap, all, sizeof *ws->out)))
+        if ((rc = ndd_array_grow((void **)&ws->out, &ws->out_cap, all, sizeof *ws->out)))
             return rc;
         size_t q = 0;
         for (uint32_t i = 0; i < n; i++)
@@ -381,8 +366,8 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
             }
     } else {
         size_t nh = 2 * ws->npairs;
-        if ((rc = grow((void **)&ws->half, &ws->half_cap, nh ? nh : 1, sizeof *ws->half)) ||
-            (rc = grow((void **)&ws->keep, &ws->keep_cap, ws->npairs ? ws->npairs : 1, 1)))
+        if ((rc = ndd_array_grow((void **)&ws->half, &ws->half_cap, nh ? nh : 1, sizeof *ws->half)) ||
+            (rc = ndd_array_grow((void **)&ws->keep, &ws->keep_cap, ws->npairs ? ws->npairs : 1, 1)))
             return rc;
         for (size_t q = 0; q < ws->npairs; q++) {
             ws->half[2 * q] = (half_t){ws->pairs[q].i, ws->pairs[q].j, ws->pairs[q].shared, (uint32_t)q};
@@ -402,7 +387,7 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
             }
             a = b;
         }
-        if ((rc = grow((void **)&ws->out, &ws->out_cap, ws->npairs ? ws->npairs : 1, sizeof *ws->out)))
+        if ((rc = ndd_array_grow((void **)&ws->out, &ws->out_cap, ws->npairs ? ws->npairs : 1, sizeof *ws->out)))
             return rc;
         for (size_t q = 0; q < ws->npairs; q++)
             if (ws->keep[q])

@@ -229,6 +229,26 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
     return ndd_buf_append(b, s + run, n - run);
 }
 
+int ndd_array_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return NDD_OK;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            return NDD_ERR_NOMEM;
+        c *= 2;
+    }
+    if (elem && c > SIZE_MAX / elem)
+        return NDD_ERR_NOMEM;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return NDD_ERR_NOMEM;
+    *p = q;
+    *cap = c;
+    return NDD_OK;
+}
+
 int ndd_read_file(const char *path, size_t limit, char **data, size_t *len)
 {
     int rc = NDD_OK;

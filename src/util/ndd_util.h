@@ -61,6 +61,10 @@ int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n);
 int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
 
 /* ---- misc ---- */
+/* Grows the array *p (of *cap elements of elem bytes) to hold at least need
+ * elements, doubling (from 64); NDD_ERR_NOMEM on overflow or failure. */
+int ndd_array_grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* qsort that accepts an empty (possibly NULL) array: glibc declares qsort's
  * array non-null, so qsort(NULL, 0, ...) is undefined behaviour. */
 static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const void *, const void *))
