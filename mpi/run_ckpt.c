@@ -476,8 +476,7 @@ int ndd_ckpt_verify_done_write(const char *wd, int nparts, const run_t *r)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     int rc = NDD_OK;
-    if (!f || fprintf(f, "%d %llu %zu %zu\n", nparts, (unsigned long long)r->cc_rounds, r->giant_level,
-                      r->ndropped) < 0)
+    if (!f || fprintf(f, "%d %llu %zu\n", nparts, (unsigned long long)r->cc_rounds, r->ndropped) < 0)
         rc = NDD_ERR_IO;
     if (f && fclose(f))
         rc = NDD_ERR_IO;
@@ -496,11 +495,10 @@ int ndd_ckpt_verify_done_read(const char *wd, int *nparts, run_t *r)
     if (rc)
         return rc;
     unsigned long long rounds = 0;
-    size_t level = 0, nd = 0;
-    if (sscanf(s, "%d %llu %zu %zu", nparts, &rounds, &level, &nd) != 4 || *nparts < 1)
+    size_t nd = 0;
+    if (sscanf(s, "%d %llu %zu", nparts, &rounds, &nd) != 3 || *nparts < 1)
         rc = NDD_ERR_FORMAT;
     r->cc_rounds = rounds;
-    r->giant_level = level;
     free(s);
     return rc;
 }

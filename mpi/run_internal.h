@@ -73,7 +73,6 @@ typedef struct {
     size_t nedges;
     lc_t *owned; /* labels this rank owns, with their set sizes */
     size_t nowned;
-    size_t giant_level; /* link support required inside giant sets at the end (0: guard not needed) */
     uint64_t cc_rounds;
     topset_t top[TOP_N];
     size_t ntop;
