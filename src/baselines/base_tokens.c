@@ -9,22 +9,8 @@
 
 int base_grow(void **p, size_t *cap, size_t need, size_t el)
 {
-    size_t ncap;
-    void *q;
-    if (need <= *cap && *p)
-        return NDD_OK;
-    ncap = *cap ? *cap : 64;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2 / el)
-            return NDD_ERR_NOMEM;
-        ncap *= 2;
-    }
-    q = realloc(*p, ncap * el);
-    if (!q)
-        return NDD_ERR_NOMEM;
-    *p = q;
-    *cap = ncap;
-    return NDD_OK;
+    /* the shared helper, but always leaving an allocated array (callers index it) */
+    return ndd_array_grow(p, cap, need || *p ? need : 1, el);
 }
 
 uint64_t base_hash2(uint64_t a, uint64_t b)

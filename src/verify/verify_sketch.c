@@ -69,21 +69,6 @@ void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v)
     v->nruns = o->nruns;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return NDD_OK;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return NDD_ERR_NOMEM;
-    *p = q;
-    *cap = c;
-    return NDD_OK;
-}
-
 static int ws_reserve(ndd_sketch_ws_t *ws, size_t nwin, size_t nslots)
 {
     if (nwin > ws->wcap) {
@@ -100,7 +85,7 @@ static int ws_reserve(ndd_sketch_ws_t *ws, size_t nwin, size_t nslots)
         ws->hit = hit;
         ws->wcap = c;
     }
-    return grow((void **)&ws->slot, &ws->scap, nslots, sizeof *ws->slot);
+    return ndd_array_grow((void **)&ws->slot, &ws->scap, nslots, sizeof *ws->slot);
 }
 
 /* Home slot of a fingerprint: mix (the low bits of a polynomial hash mod 2^64
@@ -193,7 +178,7 @@ static int sk_flush(sk_out_t *o, const uint8_t *doc)
     size_t n = o->pend_to - o->pend_from;
     if (!n)
         return NDD_OK;
-    int rc = grow((void **)&o->runs, &o->runcap, o->nruns + 1, sizeof *o->runs);
+    int rc = ndd_array_grow((void **)&o->runs, &o->runcap, o->nruns + 1, sizeof *o->runs);
     if (rc)
         return rc;
     o->runs[o->nruns++] = (ndd_sketch_run_t){o->len, o->pend_from, n};
@@ -240,7 +225,8 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
         nslots = 4 * wx;
     if ((rc = ws_reserve(ws, wx, nslots)))
         return rc;
-    if ((rc = grow((void **)&ox->bytes, &ox->cap, nx, 1)) || (rc = grow((void **)&oy->bytes, &oy->cap, ny, 1)))
+    if ((rc = ndd_array_grow((void **)&ox->bytes, &ox->cap, nx, 1)) ||
+        (rc = ndd_array_grow((void **)&oy->bytes, &oy->cap, ny, 1)))
         return rc;
     uint32_t *slot = ws->slot, *rep = ws->rep;
     uint8_t *hit = ws->hit;

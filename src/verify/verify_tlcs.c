@@ -136,28 +136,13 @@ int ndd_tlcs_verdict(const ndd_tlcs_params_t *p, double resemblance, double cont
     return resemblance >= p->min_resemblance || containment >= p->min_containment;
 }
 
-static int tl_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return NDD_OK;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return NDD_ERR_NOMEM;
-    *p = q;
-    *cap = c;
-    return NDD_OK;
-}
-
 /* Loads a document's sketch (or the whole document) into d. */
 static int tl_load(tl_doc_t *d, const char *bytes, size_t len, const ndd_sketch_run_t *runs,
                    size_t nruns, size_t doclen)
 {
     int rc;
-    if ((rc = tl_grow((void **)&d->bytes, &d->cap, len ? len : 1, 1)) ||
-        (rc = tl_grow((void **)&d->runs, &d->runcap, nruns ? nruns : 1, sizeof *d->runs)))
+    if ((rc = ndd_array_grow((void **)&d->bytes, &d->cap, len ? len : 1, 1)) ||
+        (rc = ndd_array_grow((void **)&d->runs, &d->runcap, nruns ? nruns : 1, sizeof *d->runs)))
         return rc;
     if (len)
         memcpy(d->bytes, bytes, len);
@@ -304,7 +289,7 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws)
                 l->yo + l->len == p.yo) {
                 l->len += c;
             } else {
-                if ((rc = tl_grow((void **)&ws->pc, &ws->pccap, ws->npc + 1, sizeof *ws->pc)))
+                if ((rc = ndd_array_grow((void **)&ws->pc, &ws->pccap, ws->npc + 1, sizeof *ws->pc)))
                     return rc;
                 ws->pc[ws->npc++] = p;
             }
@@ -313,7 +298,7 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws)
             len -= c;
         }
     }
-    if ((rc = tl_grow((void **)&ws->pcum, &ws->pcumcap, ws->npc + 1, sizeof *ws->pcum)))
+    if ((rc = ndd_array_grow((void **)&ws->pcum, &ws->pcumcap, ws->npc + 1, sizeof *ws->pcum)))
         return rc;
     ws->pcum[0] = 0;
     for (size_t i = 0; i < ws->npc; i++)
@@ -323,10 +308,10 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws)
     size_t need = ws->npc + 2;
     if (need > ws->inscap) {
         size_t cap = ws->inscap;
-        if ((rc = tl_grow((void **)&ws->ig, &cap, need, sizeof *ws->ig)))
+        if ((rc = ndd_array_grow((void **)&ws->ig, &cap, need, sizeof *ws->ig)))
             return rc;
         cap = ws->inscap;
-        if ((rc = tl_grow((void **)&ws->icum, &cap, need, sizeof *ws->icum)))
+        if ((rc = ndd_array_grow((void **)&ws->icum, &cap, need, sizeof *ws->icum)))
             return rc;
         ws->inscap = cap;
     }
@@ -578,7 +563,7 @@ static int tl_remove_x(ndd_tlcs_ws_t *ws, size_t s, size_t e)
     if (ws->ncuts < NDD_TLCS_MAX_REGIONS)
         ws->cuts[ws->ncuts++] = s;
 
-    if ((rc = tl_grow((void **)&X->tmp, &X->tmpcap, X->nruns + 1, sizeof *X->tmp)))
+    if ((rc = ndd_array_grow((void **)&X->tmp, &X->tmpcap, X->nruns + 1, sizeof *X->tmp)))
         return rc;
     size_t nr = 0, wb = 0, cut = e - s;
     for (size_t i = 0; i < X->nruns; i++) {
@@ -620,12 +605,12 @@ static int tl_remove_y(ndd_tlcs_ws_t *ws, size_t s, size_t e)
         size_t ps = p->x > s ? p->x : s, pe = p->x + p->len < e ? p->x + p->len : e;
         if (ps >= pe)
             continue;
-        if ((rc = tl_grow((void **)&ws->yrem, &ws->yremcap, nr + 1, sizeof *ws->yrem)))
+        if ((rc = ndd_array_grow((void **)&ws->yrem, &ws->yremcap, nr + 1, sizeof *ws->yrem)))
             return rc;
         ws->yrem[nr++] = (tl_span_t){p->y + (ps - p->x), p->y + (pe - p->x)};
         total += pe - ps;
     }
-    if ((rc = tl_grow((void **)&Y->tmp, &Y->tmpcap, Y->nruns + nr + 1, sizeof *Y->tmp)))
+    if ((rc = ndd_array_grow((void **)&Y->tmp, &Y->tmpcap, Y->nruns + nr + 1, sizeof *Y->tmp)))
         return rc;
     size_t out = 0, wb = 0, shift = 0, ri = 0;
     for (size_t i = 0; i < Y->nruns; i++) {
