@@ -27,7 +27,7 @@ echo "== mpirun -n 2 ndd run =="
 start=$(date +%s.%N)
 mpirun -n 2 --oversubscribe build/ndd run -o "$out/result" --write-dedup "$out/result/dedup.jsonl.zst" "$corpus"/crawl-*
 end=$(date +%s.%N)
-printf 'wall time: %.2f s\n' "$(echo "$end - $start" | bc 2>/dev/null || python3 -c "print($end - $start)")"
+printf 'wall time: %.2f s\n' "$(python3 -c "print($end - $start)")"
 
 if build/ndd eval --help >/dev/null 2>&1; then
   echo "== quality against the generator's gold clusters =="
