@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *ndd_strerror(int rc)
 {
@@ -19,6 +20,7 @@ const char *ndd_strerror(int rc)
     case NDD_ERR_UNSUPPORTED: return "unsupported input";
     case NDD_ERR_INTERNAL: return "internal error";
     case NDD_ERR_EOF: return "end of input";
+    case NDD_ERR_VERSION: return "written by another ndd version (format mismatch)";
     default: return "unknown error";
     }
 }
@@ -275,4 +277,11 @@ out:
     fclose(f);
     ndd_buf_free(&b);
     return rc;
+}
+
+double ndd_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

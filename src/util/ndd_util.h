@@ -18,8 +18,19 @@ enum {
     NDD_ERR_COMPRESS = -6,    /* zstd / zlib failure */
     NDD_ERR_UNSUPPORTED = -7, /* input kind not supported */
     NDD_ERR_INTERNAL = -8,    /* invariant broken: a bug */
-    NDD_ERR_EOF = -9          /* end of input (for readers) */
+    NDD_ERR_EOF = -9,         /* end of input (for readers) */
+    NDD_ERR_VERSION = -10     /* a file written by another ndd format version */
 };
+
+/* The error-forwarding idiom (as zstd's FORWARD_IF_ERROR): needs an int rc
+ * and an 'out:' cleanup label in the calling function. */
+#define NDD_TRY(expr)                  \
+    do {                               \
+        rc = (expr);                   \
+        if (rc != NDD_OK)              \
+            goto out;                  \
+    } while (0)
+
 
 /* Human-readable text for an NDD_ERR_* code (static string, never NULL). */
 const char *ndd_strerror(int rc);
@@ -72,6 +83,9 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
     if (n > 1)
         qsort(a, n, size, cmp);
 }
+
+/* Seconds on a monotonic clock (for stage timings). */
+double ndd_now(void);
 
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */

@@ -1,0 +1,56 @@
+/* ndd_docs.h - a batch of documents as ndd run holds them: ids, URLs,
+ * visible texts, site and URL hashes, signature weights, and each document's
+ * candidate keys (paper 002 signatures or a baseline's keys). Documents are
+ * numbered 0..n-1 in the batch (the engine adds the rank's first global
+ * number). Also the packed record of a document sent to its set's owner in
+ * shuffle 2. Local. */
+#ifndef NDD_DOCS_H
+#define NDD_DOCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_util.h"
+
+typedef struct ndd_docs {
+    size_t n, cap;
+    uint64_t *id_off, *url_off; /* into strs (NUL-terminated strings) */
+    uint64_t *text_off;         /* into texts */
+    uint32_t *text_len, *site, *weight;
+    uint16_t *urlh;
+    ndd_buf_t strs, texts;
+    uint64_t *keys;    /* keys of document i: keys[key_off[i] .. key_off[i+1]) */
+    uint64_t *key_off; /* n+1 entries once reserved (key_off[0] = 0) */
+    size_t nkeys, keys_cap;
+} ndd_docs_t;
+
+#define NDD_DOCS_INIT {0}
+
+/* Room for need documents (key_off gets need+1; key_off[0] is set to 0). */
+int ndd_docs_reserve(ndd_docs_t *d, size_t need);
+void ndd_docs_free(ndd_docs_t *d); /* resets to empty */
+/* Appends one document with its keys. */
+int ndd_docs_add(ndd_docs_t *d, const char *id, size_t idlen, const char *url, size_t urllen, const char *text,
+                 size_t textlen, uint32_t site, uint16_t urlh, uint32_t weight, const uint64_t *keys, size_t nkeys);
+/* Drops every document's keys (n stays). */
+void ndd_docs_drop_keys(ndd_docs_t *d);
+static inline const char *ndd_docs_id(const ndd_docs_t *d, size_t i) { return d->strs.data + d->id_off[i]; }
+static inline const char *ndd_docs_url(const ndd_docs_t *d, size_t i) { return d->strs.data + d->url_off[i]; }
+static inline const char *ndd_docs_text(const ndd_docs_t *d, size_t i) { return d->texts.data + d->text_off[i]; }
+
+/* ---- shuffle 2 records: one document on its way to its set's owner ----
+ * Wire form (little-endian): u64 g, u64 label, u32 idlen, u32 urllen,
+ * u32 textlen, then id, url, text bytes. */
+typedef struct ndd_docrec {
+    uint64_t g, label;
+    const char *id, *url, *text;
+    uint32_t idlen, urllen, textlen;
+} ndd_docrec_t;
+
+int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);
+/* Bytes one record of these lengths takes on the wire. */
+size_t ndd_docrec_size(uint32_t idlen, uint32_t urllen, uint32_t textlen);
+/* Parses every record of p[0..n) into *v (grown with ndd_array_grow; the
+ * strings point into p); NDD_ERR_FORMAT on a truncated record. */
+int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap);
+
+#endif

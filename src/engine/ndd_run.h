@@ -1,0 +1,107 @@
+/* ndd_run.h - the near-duplicate job ('ndd run') as one core call over a
+ * transport (ndd_comm.h): paper 002's three steps as a MapReduce-style job.
+ * The stage drivers (run_*.c) call the stage kernels of src/ and the
+ * transport; they never print: messages go to cfg->log, the summary comes
+ * back in ndd_run_summary_t. */
+#ifndef NDD_RUN_H
+#define NDD_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_baselines.h"
+#include "ndd_cluster.h"
+#include "ndd_comm.h"
+#include "ndd_reader.h"
+#include "ndd_rows.h"
+#include "ndd_sig.h"
+#include "ndd_text.h"
+
+typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD, NDD_VERIFIER_METHOD } ndd_verifier_kind_t;
+typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
+
+/* Log sink: level 0 error, 1 info, 2 debug; msg has no newline. */
+typedef void (*ndd_log_fn)(void *user, int rank, int level, const char *msg);
+/* Progress sink (called on rank 0 only): totals over all ranks. */
+typedef struct ndd_progress_report {
+    const char *stage, *unit; /* unit "bytes" or a word */
+    uint64_t done, total, ranks_done;
+    int ranks, final;
+    double elapsed;
+} ndd_progress_report_t;
+typedef void (*ndd_progress_fn)(void *user, const ndd_progress_report_t *rep);
+
+typedef struct ndd_run_cfg {
+    const char *outdir;
+    const char *const *inputs;
+    size_t ninputs;
+    ndd_format_t format;
+    ndd_text_opts_t text;
+    ndd_sig_params_t sig;
+    ndd_postings_params_t postings;
+    ndd_cand_params_t cand;
+    size_t min_link_sigs;      /* a link doc -> representative needs this many shared signatures (paper: 1) */
+    size_t giant_set;          /* sets at least this big are giant: reported, and split by the guard */
+    int giant_guard;           /* 1: split giant sets by size-capped single linkage */
+    size_t big_set;            /* sets at least this big are placed by cost (LPT), smaller ones by hash */
+    ndd_verifier_kind_t verifier;
+    ndd_method_t vmethod;      /* with NDD_VERIFIER_METHOD: a baseline verifier (src/baselines) */
+    int candidates;            /* 0: paper 002 sentence signatures; else an ndd_method_t (baselines) */
+    ndd_method_params_t mparams; /* baseline parameters */
+    /* TLCS */
+    size_t window;
+    double slope;
+    double min_resemblance;
+    double min_containment;
+    size_t max_d;
+    unsigned max_iter;
+    /* SigNCD */
+    double tau;
+    int verify_all;            /* verify every candidate pair, also those already joined */
+    ndd_keep_t keep;
+    const char *write_dedup;   /* NULL or FILE.jsonl.zst */
+    /* checkpoints (docs/architecture.md) */
+    const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
+    const char *resume;        /* work dir of an earlier run to continue */
+    int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (one rank) */
+    int stop_after_verify;     /* stop once the verified rows are checkpointed */
+    double progress;           /* seconds between progress reports; 0 = off */
+    ndd_log_fn log;            /* may be NULL */
+    void *log_user;
+    ndd_progress_fn progress_fn; /* may be NULL */
+    void *progress_user;
+} ndd_run_cfg_t;
+
+void ndd_run_cfg_default(ndd_run_cfg_t *c);
+
+/* What a finished run reports (the same on every rank). */
+typedef struct ndd_run_summary {
+    uint64_t docs, rejected, sets, cand_pairs, accepted, clusters, docs_in_clusters, removed;
+    double wall;
+    int ranks;
+    int map_already_done; /* map task mode: the shard was complete already */
+    int stopped_after_verify;
+    char work_dir[4096];  /* the work directory used */
+} ndd_run_summary_t;
+
+/* Collective on comm: runs the whole job (or, with cfg->map_tasks, one map
+ * task: then comm must have one rank). Returns 0 or an NDD_ERR_* agreed by
+ * every rank; sum (may be NULL) is filled on success. */
+int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg, ndd_run_summary_t *sum);
+
+/* ---- verifier adapter (run_verifier.c): one interface for TLCS, SigNCD and
+ * the baseline verifiers. Local. ---- */
+/* ndd_vres_t: the result of one pair (src/out/ndd_rows.h). */
+
+typedef struct ndd_verifier ndd_verifier_t;
+/* dfs: the corpus document-frequency sketches the baseline verifiers need (may be 0). */
+int ndd_verifier_create(ndd_verifier_t **v, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs);
+void ndd_verifier_free(ndd_verifier_t *v);
+const char *ndd_verifier_name(const ndd_verifier_t *v);
+/* Starts a perhaps-similar set of n members (texts stay owned by the caller
+ * until the next set_begin). */
+int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts, const size_t *lens);
+int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r);
+/* The result recorded for two identical texts of length len (no verification). */
+void ndd_verifier_identical(const ndd_verifier_t *v, size_t len, ndd_vres_t *r);
+
+#endif

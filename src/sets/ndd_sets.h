@@ -1,0 +1,146 @@
+/* ndd_sets.h - the stage kernels of paper 002's step 1 and of the
+ * verification schedule, as plain C over explicit data (the engine moves the
+ * data between ranks; these functions only compute):
+ *
+ *   posting lists -> links to the list's representative, with support
+ *   links merged with their support (how many signatures link the pair)
+ *   the local half of a connected-components label round
+ *   set sizes from labels
+ *   the giant-set guard: size-capped single linkage
+ *   the largest sets (for stats)
+ *   one set's verification: candidate schedule, identical-text short cut,
+ *   clusters and the keep rule
+ *
+ * Every function is Local and deterministic: results do not depend on how
+ * the data was split between ranks. */
+#ifndef NDD_SETS_H
+#define NDD_SETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_cluster.h"
+#include "ndd_counters.h"
+#include "ndd_part.h"
+#include "ndd_rows.h"
+#include "ndd_util.h"
+
+/* A link between documents u < v (global numbers) and its support. */
+typedef struct ndd_link {
+    uint64_t u, v;
+    uint64_t support;
+} ndd_link_t;
+
+typedef struct ndd_links {
+    ndd_link_t *v;
+    size_t n, cap;
+} ndd_links_t;
+
+typedef struct ndd_u64s {
+    uint64_t *v;
+    size_t n, cap;
+} ndd_u64s_t;
+
+/* Posting lists -> links. post[0..np) is sorted by key, and by document
+ * inside a key. For each list: entries repeating the previous entry's
+ * document are dropped (a document holding a key twice counts once); the
+ * list is classified (ndd_postings_classify with scratch of np entries and
+ * pp); counted in c (keys_distinct, postings_single, lists_live,
+ * lists_dropped_*, postings_dropped); a dropped list appends its key to
+ * *dropped; a live list appends one link (min, max) with support 1 from
+ * every member to the list's representative (ndd_postings_representative).
+ * post[] is modified (deduplicated in place). */
+int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, uint64_t *scratch,
+                                 ndd_counters_t *c, ndd_u64s_t *dropped, ndd_links_t *links);
+
+/* Sorts links by (u, v), merges equal pairs summing their support, and keeps
+ * the merged links with support >= min_support, in (u, v) order. Returns the
+ * number kept (the first entries of l); *ndistinct (may be NULL) = number of
+ * distinct pairs before the filter. */
+size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct);
+
+/* ---- connected components, local half of a label round ----
+ * The engine keeps labels at the owners of documents; each rank holds some
+ * links. A round: fetch the labels of the rank's link ends, take the minimum
+ * over each local component (union-find over the rank's links), push the
+ * decreased labels to the owners; repeat until no label changes anywhere.
+ * Labels converge to the smallest document number of each component. */
+typedef struct ndd_cc_local {
+    uint64_t *ends; /* sorted distinct ends of the links */
+    size_t n;
+    ndd_uf_t uf;
+    uint64_t *minlab; /* scratch */
+} ndd_cc_local_t;
+
+int ndd_cc_local_init(ndd_cc_local_t *cc, const ndd_link_t *l, size_t nl);
+/* Index of document g in cc->ends (it must be an end). */
+size_t ndd_cc_local_index(const ndd_cc_local_t *cc, uint64_t g);
+/* lab[i] = current label of ends[i]; newlab[i] = the minimum label over
+ * ends[i]'s local component. */
+void ndd_cc_local_step(ndd_cc_local_t *cc, const uint64_t *lab, uint64_t *newlab);
+void ndd_cc_local_free(ndd_cc_local_t *cc);
+
+/* Sorts v by label and merges equal labels summing their sizes; returns the
+ * new count. */
+size_t ndd_setsizes_merge(ndd_setsize_t *v, size_t n);
+
+/* ---- giant-set guard: size-capped single linkage ---- */
+typedef struct ndd_glink {
+    uint64_t label, u, v, support;
+} ndd_glink_t;
+
+/* Called for every node of a guarded set: its component's root (the
+ * smallest document number in it) and the component's size. */
+typedef int (*ndd_node_fn)(void *user, uint64_t node, uint64_t root, uint64_t size);
+
+/* gl[0..n): links of giant sets, each tagged with its set's label. Sorts them
+ * by (label, support desc, u, v); for each set, unites the link ends
+ * strongest link first and refuses a union that would make a component of
+ * cap documents or more (*refused += 1 each). Then calls fn for every node of
+ * the set in increasing document order. *nsets += sets processed. */
+int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user, uint64_t *refused,
+                            uint64_t *nsets);
+
+/* ---- the largest sets (stats.json sets.largest) ---- */
+#define NDD_TOP_N 10
+typedef struct ndd_topset {
+    uint64_t size, label;
+    char first_id[120]; /* NUL-terminated, cut at 119 bytes */
+} ndd_topset_t;
+
+typedef struct ndd_topsets {
+    ndd_topset_t v[NDD_TOP_N];
+    size_t n;
+} ndd_topsets_t;
+
+/* Notes a set (size, label, id of its first member), keeping the NDD_TOP_N
+ * largest by (size desc, label asc); a set no larger than the smallest kept
+ * one when the list is full is ignored. */
+void ndd_topsets_note(ndd_topsets_t *t, uint64_t size, uint64_t label, const char *id, size_t idlen);
+/* t = the NDD_TOP_N first of t and v[0..n) together by (size desc, label asc). */
+void ndd_topsets_merge(ndd_topsets_t *t, const ndd_topset_t *v, size_t n);
+
+/* ---- one set's verification ----
+ * Candidate pairs cand[0..nc) (from ndd_cand_select: strongest first) of a
+ * set of n members with texts[i], lens[i]. In order: a pair whose members
+ * are already joined by accepted pairs is skipped (unless verify_all;
+ * c->pairs_skipped_joined); identical texts are not verified
+ * (hooks->identical; c->pairs_exact); else hooks->pair (c->pairs_verified,
+ * pairs_pruned_bound, pairs_cost_limit from the result). Every pair not
+ * skipped goes to hooks->scored; an accepted one (r.duplicate) joins its
+ * members (c->pairs_accepted). Then the clusters: components of the
+ * accepted pairs with at least two members; root = the component's first
+ * member (smallest index); kept = the longest text (ties: the first) with
+ * keep_longest, else the root. hooks->member is called for every member of
+ * a cluster in index order (c->clusters, docs_in_clusters, docs_removed). */
+typedef struct ndd_set_hooks {
+    void *user;
+    int (*pair)(void *user, uint32_t i, uint32_t j, ndd_vres_t *r);
+    void (*identical)(void *user, uint32_t i, uint32_t j, ndd_vres_t *r);
+    int (*scored)(void *user, uint32_t i, uint32_t j, const ndd_vres_t *r);
+    int (*member)(void *user, uint32_t i, uint32_t root, int kept);
+} ndd_set_hooks_t;
+
+int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts, const size_t *lens,
+                   int verify_all, int keep_longest, const ndd_set_hooks_t *hooks, ndd_counters_t *c);
+
+#endif
