@@ -15,9 +15,11 @@ foreach(t ${NDD_UNIT_TESTS})
   set_tests_properties(unit.${name} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
 
-# Shell-driven tests (CLI, MPI rank equivalence, real-data end to end):
-# every tests/e2e/*.sh and tests/mpi/*.sh is a ctest test run with the build dir.
-file(GLOB NDD_SHELL_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/*.sh ${CMAKE_SOURCE_DIR}/tests/mpi/*.sh)
+# Shell-driven tests (CLI, MPI rank equivalence, the pipeline on the in-process
+# engine, real-data end to end): every tests/e2e/*.sh, tests/mpi/*.sh and
+# tests/engine/*.sh is a ctest test (label = its folder) run with the build dir.
+file(GLOB NDD_SHELL_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/*.sh ${CMAKE_SOURCE_DIR}/tests/mpi/*.sh
+  ${CMAKE_SOURCE_DIR}/tests/engine/*.sh)
 foreach(t ${NDD_SHELL_TESTS})
   get_filename_component(name ${t} NAME_WE)
   get_filename_component(dir ${t} DIRECTORY)

@@ -38,8 +38,8 @@ static inline const char *ndd_docs_url(const ndd_docs_t *d, size_t i) { return d
 static inline const char *ndd_docs_text(const ndd_docs_t *d, size_t i) { return d->texts.data + d->text_off[i]; }
 
 /* ---- shuffle 2 records: one document on its way to its set's owner ----
- * Wire form (little-endian): u64 g, u64 label, u32 idlen, u32 urllen,
- * u32 textlen, then id, url, text bytes. */
+ * Wire form (little-endian, 32-byte header): u64 g, u64 label, u32 idlen,
+ * u32 urllen, u32 textlen, u32 reserved (0), then id, url, text bytes. */
 typedef struct ndd_docrec {
     uint64_t g, label;
     const char *id, *url, *text;

@@ -51,6 +51,29 @@ static inline int ndd_putstr(ndd_buf_t *b, const char *s, size_t n)
     return rc ? rc : ndd_buf_append(b, s, n);
 }
 
+/* Arrays of u64: appended / loaded as little-endian (a copy on LE hosts). */
+static inline int ndd_put64s(ndd_buf_t *b, const uint64_t *v, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return ndd_buf_append(b, v, n * sizeof *v);
+#else
+    int rc = ndd_buf_reserve(b, n * 8);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = ndd_put64(b, v[i]);
+    return rc;
+#endif
+}
+static inline void ndd_load64s(uint64_t *dst, const void *src, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n)
+        memcpy(dst, src, n * sizeof *dst);
+#else
+    for (size_t i = 0; i < n; i++)
+        dst[i] = ndd_le64_load((const char *)src + 8 * i);
+#endif
+}
+
 /* Reading cursor: any read past the end sets bad and returns 0 / NULL. */
 typedef struct ndd_cur {
     const char *p, *end;

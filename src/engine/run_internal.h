@@ -1,0 +1,89 @@
+/* run_internal.h - the state one rank of ndd run holds between stages, and
+ * the stage drivers (run_*.c). Private to src/engine. A stage driver is a
+ * short function that calls the kernels of src/ and the transport
+ * (ndd_comm.h); every driver is Collective on r->comm unless marked Local,
+ * and returns an rc agreed by all ranks. */
+#ifndef NDD_RUN_INTERNAL_H
+#define NDD_RUN_INTERNAL_H
+
+#include "ndd_comm.h"
+#include "ndd_counters.h"
+#include "ndd_docs.h"
+#include "ndd_part.h"
+#include "ndd_run.h"
+#include "ndd_sets.h"
+#include "ndd_stats.h"
+#include "ndd_util.h"
+
+enum { NDD_ROWS_PAIRS = 0, NDD_ROWS_CLUSTERS = 1, NDD_ROWS_SCORES = 2 };
+
+/* run_progress.c: the state of the progress rounds of one stage. */
+typedef struct ndd_prog {
+    struct run *r;
+    const char *stage, *unit;
+    double start, last;
+    uint64_t total, done;
+    uint64_t recv[3];
+    ndd_comm_req_t *req;
+} ndd_prog_t;
+
+typedef struct run {
+    ndd_comm_t *comm;
+    const ndd_run_cfg_t *cfg;
+    int P, me;
+    ndd_docs_t d;        /* this rank's documents: global numbers first + i */
+    uint64_t first;
+    uint64_t *starts;    /* P+1: every rank's first document and the total */
+    uint8_t *in_set, *removed;
+    uint64_t *label;     /* perhaps-similar set of each local document */
+    uint64_t *size_of;   /* its set's size (1 outside sets) */
+    ndd_buf_t rejects;   /* rejects.tsv rows of this rank's input */
+    ndd_counters_t c;
+    double t[NDD_ST_N];
+    uint64_t *dropped;   /* sorted keys of dropped posting lists (all ranks) */
+    size_t ndropped;
+    ndd_links_t links;   /* the links this rank holds, with their support */
+    ndd_setsize_t *owned; /* the sets whose label this rank owns, with sizes */
+    size_t nowned;
+    uint64_t cc_rounds;
+    ndd_topsets_t top;
+    ndd_buf_t rows[3];   /* received keyed rows: pairs, clusters, scores */
+    ndd_df_t *dfs[3];    /* corpus df sketches of the baseline methods (summed over ranks) */
+    size_t ndfs;
+    ndd_method_ctx_t *mctx; /* baseline candidate keys */
+    ndd_prog_t prog;     /* the stage reporting progress (one at a time) */
+} run_t;
+
+/* run_main.c */
+void ndd_run_log(const run_t *r, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ndd_run_state_free(run_t *r);
+
+/* run_read.c: the map stage (read, text, signatures) of task `task` of
+ * `ntasks` (a normal run: task = rank, ntasks = P). Local when progress = 0. */
+int ndd_stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks, int progress);
+/* Baseline methods: corpus df sketches summed over ranks, baseline keys. */
+int ndd_stage_baselines(run_t *r);
+/* --write-dedup: the second pass over this rank's shard. */
+int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin);
+
+/* run_sets.c */
+int ndd_stage_postings(run_t *r);
+int ndd_stage_components(run_t *r);
+/* Asks the owners of the documents ids[0..n) (sorted) for answer(g) of each. */
+typedef uint64_t (*ndd_answer_fn)(run_t *r, uint64_t g);
+int ndd_request_by_owner(run_t *r, const uint64_t *ids, size_t n, ndd_answer_fn fn, uint64_t *reply);
+
+/* run_verify.c: placement, shuffle 2, verification, rows to their writers. */
+int ndd_stage_verify(run_t *r);
+
+/* run_output.c */
+int ndd_stage_outputs(run_t *r);
+int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
+
+/* run_progress.c: progress rounds over the transport's non-blocking sum. */
+/* Collective (when cfg->progress > 0 and the backend supports it; else NULL). */
+ndd_prog_t *ndd_prog_begin(run_t *r, const char *stage, const char *unit, uint64_t my_total);
+void ndd_prog_update(ndd_prog_t *p, uint64_t my_done); /* Local, never blocks */
+void ndd_prog_end(ndd_prog_t *p, uint64_t my_done);    /* Collective; frees p */
+
+#endif

@@ -1,0 +1,331 @@
+/* run_main.c - ndd run from start to end: the work directory and its
+ * checkpoints, the map stage (or its resumption on any rank count), the
+ * reduce stages up to verification (checkpointed as one step), the outputs.
+ * One document's path: run_read.c (map) -> run_sets.c (postings, sets) ->
+ * run_verify.c (placement, texts, verification) -> run_output.c (files).
+ *
+ * Global document numbers: ranks read contiguous byte ranges of the input
+ * list in order, so an exclusive scan of the per-rank document counts
+ * numbers documents in (file_index, offset) order whatever the rank count.
+ * Every output is ordered by these numbers. */
+#include "run_internal.h"
+#include "ndd_ckpt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void ndd_run_cfg_default(ndd_run_cfg_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->format = NDD_FMT_AUTO;
+    ndd_text_opts_default(&c->text);
+    c->text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE; /* one text for signatures and verification */
+    ndd_sig_params_default(&c->sig);
+    ndd_postings_params_default(&c->postings);
+    ndd_cand_params_default(&c->cand);
+    c->giant_set = 1000;
+    c->min_link_sigs = 2;
+    c->giant_guard = 1;
+    c->big_set = 64;
+    c->verifier = NDD_VERIFIER_TLCS;
+    c->window = 16;
+    c->slope = 0.1;
+    c->min_resemblance = 0.28;
+    c->min_containment = 0.7;
+    c->max_d = 0; /* 0 = the verifier's default */
+    c->max_iter = 0;
+    c->tau = 0.7;
+    c->keep = NDD_KEEP_LONGEST;
+    ndd_method_params_default(&c->mparams);
+}
+
+void ndd_run_log(const run_t *r, int level, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    if (!r->cfg->log)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->cfg->log(r->cfg->log_user, r->me, level, msg);
+}
+
+void ndd_run_state_free(run_t *r)
+{
+    ndd_docs_free(&r->d);
+    ndd_buf_free(&r->rejects);
+    for (int t = 0; t < 3; t++)
+        ndd_buf_free(&r->rows[t]);
+    free(r->starts);
+    free(r->in_set);
+    free(r->removed);
+    free(r->label);
+    free(r->size_of);
+    free(r->dropped);
+    free(r->links.v);
+    free(r->owned);
+    for (size_t k = 0; k < r->ndfs; k++)
+        ndd_df_free(r->dfs[k]);
+    ndd_method_ctx_free(r->mctx);
+    memset(r, 0, sizeof *r);
+}
+
+static void manifest_of(const ndd_run_cfg_t *cfg, int nshards, ndd_manifest_t *m)
+{
+    memset(m, 0, sizeof *m);
+    m->nshards = nshards;
+    m->format = (int)cfg->format;
+    m->max_doc_bytes = cfg->text.max_bytes;
+    m->boilerplate = cfg->text.boilerplate;
+    m->soft_wrap = cfg->text.soft_wrap;
+    m->keep_title = cfg->text.keep_title;
+    m->sig_m = cfg->sig.m;
+    m->sig_n = cfg->sig.n;
+    m->sig_k = cfg->sig.k;
+    m->min_sentence = cfg->sig.min_sentence;
+    m->candidates = cfg->candidates;
+    m->inputs = cfg->inputs;
+    m->ninputs = cfg->ninputs;
+}
+
+/* The options a resumed run takes from the manifest. */
+static void cfg_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
+{
+    cfg->format = (ndd_format_t)m->format;
+    cfg->text.max_bytes = m->max_doc_bytes;
+    cfg->text.boilerplate = m->boilerplate;
+    cfg->text.soft_wrap = m->soft_wrap;
+    cfg->text.keep_title = m->keep_title;
+    cfg->sig.m = m->sig_m;
+    cfg->sig.n = m->sig_n;
+    cfg->sig.k = m->sig_k;
+    cfg->sig.min_sentence = m->min_sentence;
+    cfg->candidates = m->candidates;
+    cfg->inputs = m->inputs;
+    cfg->ninputs = m->ninputs;
+}
+
+/* 'ndd run --map-task I --map-tasks N --work-dir W': one map task on one
+ * rank: reads exactly what rank I of N would read, writes W/map/shard-I. A
+ * task whose shard is already complete does nothing. */
+static int run_map_task(run_t *r, ndd_run_summary_t *sum)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    ndd_input_t *in = NULL;
+    size_t nin = 0;
+    const char *bad = NULL;
+    ndd_manifest_t m;
+    uint64_t n;
+    int rc;
+    if (ndd_ckpt_shard_check(cfg->work_dir, cfg->map_task, &n) == NDD_OK) {
+        sum->map_already_done = 1;
+        sum->docs = n;
+        return NDD_OK;
+    }
+    manifest_of(cfg, cfg->map_tasks, &m);
+    if ((rc = ndd_ckpt_manifest_write(cfg->work_dir, &m)))
+        ndd_run_log(r, 0, "cannot write %s/manifest: %s", cfg->work_dir, ndd_strerror(rc));
+    else if ((rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &in, &nin, &bad)))
+        ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+    else if ((rc = ndd_stage_read(r, in, nin, cfg->map_task, cfg->map_tasks, 0)))
+        ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
+    else if ((rc = ndd_ckpt_shard_write(cfg->work_dir, cfg->map_task, &r->d, &r->rejects, &r->c)))
+        ndd_run_log(r, 0, "cannot write the shard: %s", ndd_strerror(rc));
+    sum->docs = r->d.n;
+    sum->rejected = r->c.rejected;
+    ndd_input_free(in, nin);
+    return rc;
+}
+
+/* Resume: recompute missing map shards (task i on rank i % P), then load
+ * this rank's contiguous range of documents (and, for rejects and read
+ * counters, a contiguous range of shards). */
+static int resume_map(run_t *r, const ndd_input_t *in, size_t nin, const char *wd, int nshards)
+{
+    uint64_t *cnt = calloc((size_t)nshards, sizeof *cnt), total = 0, lo, hi, slo, shi, at = 0;
+    int rc = ndd_comm_agree(r->comm, cnt ? NDD_OK : NDD_ERR_NOMEM);
+    for (int i = r->me; i < nshards && !rc; i += r->P) {
+        uint64_t n;
+        if (ndd_ckpt_shard_check(wd, i, &n) == NDD_OK)
+            continue;
+        run_t T = {.comm = r->comm, .cfg = r->cfg, .P = r->P, .me = r->me};
+        ndd_run_log(r, 1, "redoing map shard %d of %d", i, nshards);
+        rc = ndd_stage_read(&T, in, nin, i, nshards, 0);
+        if (!rc)
+            rc = ndd_ckpt_shard_write(wd, i, &T.d, &T.rejects, &T.c);
+        ndd_run_state_free(&T);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    for (int i = 0; i < nshards && !rc; i++) {
+        rc = ndd_ckpt_shard_count(wd, i, &cnt[i]);
+        total += cnt[i];
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    ndd_part_share(total, r->P, r->me, &lo, &hi);
+    ndd_part_share((uint64_t)nshards, r->P, r->me, &slo, &shi);
+    for (int i = 0; i < nshards && !rc; i++) {
+        uint64_t a = at, b = at + cnt[i], x = a > lo ? a : lo, y = b < hi ? b : hi;
+        int meta = (uint64_t)i >= slo && (uint64_t)i < shi;
+        at = b;
+        if (x < y || meta)
+            rc = ndd_ckpt_shard_load(wd, i, &r->d, &r->rejects, &r->c, x < y ? x - a : 0, x < y ? y - x : 0, meta);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    free(cnt);
+    return rc;
+}
+
+typedef struct {
+    char wd[4096];
+    int default_wd, nshards;
+    ndd_manifest_t manifest; /* of a resumed run */
+    ndd_input_t *in;
+    size_t nin;
+} job_t;
+
+/* The work directory: given, resumed, or a default one removed on success;
+ * the output directory; the inputs. */
+static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
+{
+    const char *bad = NULL;
+    int rc = NDD_OK;
+    j->nshards = r->P;
+    if (cfg->resume || cfg->work_dir)
+        snprintf(j->wd, sizeof j->wd, "%s", cfg->resume ? cfg->resume : cfg->work_dir);
+    else {
+        snprintf(j->wd, sizeof j->wd, "%s/.ndd-work", cfg->outdir);
+        j->default_wd = 1;
+    }
+    if (cfg->resume) {
+        if ((rc = ndd_ckpt_manifest_read(j->wd, &j->manifest)) == NDD_ERR_VERSION && r->me == 0)
+            ndd_run_log(r, 0, "cannot resume from %s: its checkpoints were written by another ndd version "
+                        "(this one reads format %d); start the run again", j->wd, NDD_CKPT_VERSION);
+        else if (rc && r->me == 0)
+            ndd_run_log(r, 0, "cannot resume from %s: no readable manifest (%s)", j->wd, ndd_strerror(rc));
+        if (!rc) {
+            cfg_from_manifest(cfg, &j->manifest);
+            j->nshards = j->manifest.nshards;
+        }
+    } else if (!j->default_wd && ndd_ckpt_exists(j->wd)) {
+        if (r->me == 0)
+            ndd_run_log(r, 0, "work directory %s holds an earlier run: resume it with --resume %s, or remove it",
+                        j->wd, j->wd);
+        rc = NDD_ERR_INVAL;
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    if (r->me == 0 && cfg->outdir && mkdir(cfg->outdir, 0777) && errno != EEXIST) {
+        ndd_run_log(r, 0, "cannot create output directory %s: %s", cfg->outdir, strerror(errno));
+        rc = NDD_ERR_IO;
+    }
+    if (!rc && r->me == 0 && !cfg->resume) {
+        ndd_manifest_t m;
+        if (j->default_wd)
+            ndd_ckpt_remove(j->wd); /* a stale default work dir of a failed run */
+        manifest_of(cfg, j->nshards, &m);
+        if ((rc = ndd_ckpt_manifest_write(j->wd, &m)))
+            ndd_run_log(r, 0, "cannot write the work directory %s: %s", j->wd, ndd_strerror(rc));
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &j->in, &j->nin, &bad);
+    if (rc && r->me == 0)
+        ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    return rc;
+}
+
+/* The map stage, checkpointed per shard, and the global document numbers. */
+static int map_stage(run_t *r, job_t *j)
+{
+    int rc;
+    double t0 = ndd_now();
+    if (r->cfg->resume) {
+        NDD_TRY(resume_map(r, j->in, j->nin, j->wd, j->nshards));
+        r->t[NDD_ST_READ] = ndd_now() - t0;
+    } else {
+        if ((rc = ndd_stage_read(r, j->in, j->nin, r->me, r->P, 1)))
+            ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
+        if (!rc && (rc = ndd_ckpt_shard_write(j->wd, r->me, &r->d, &r->rejects, &r->c)))
+            ndd_run_log(r, 0, "cannot write the map shard: %s", ndd_strerror(rc));
+        NDD_TRY(ndd_comm_agree(r->comm, rc));
+    }
+    NDD_TRY(ndd_comm_global_ranges(r->comm, r->d.n, &r->first, &r->starts));
+    r->removed = calloc(r->d.n ? r->d.n : 1, 1);
+    rc = ndd_comm_agree(r->comm, r->removed ? NDD_OK : NDD_ERR_NOMEM);
+out:
+    return rc;
+}
+
+/* The reduce stages up to verification, checkpointed as one step (or
+ * reloaded from a finished one). */
+static int reduce_stage(run_t *r, job_t *j)
+{
+    int nparts = 0, rc = NDD_OK;
+    if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK) {
+        for (int p = 0; p < nparts && !rc; p++)
+            rc = ndd_ckpt_verify_load(j->wd, p, &r->c, &r->top, r->rows, r->first, r->first + r->d.n, r->me == 0);
+        if (rc)
+            ndd_run_log(r, 0, "cannot load verified part: %s", ndd_strerror(rc));
+        return ndd_comm_agree(r->comm, rc);
+    }
+    NDD_TRY(ndd_stage_baselines(r));
+    NDD_TRY(ndd_stage_postings(r));
+    NDD_TRY(ndd_stage_components(r));
+    NDD_TRY(ndd_stage_verify(r));
+    NDD_TRY(ndd_comm_agree(r->comm, ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows)));
+    if (r->me == 0)
+        rc = ndd_ckpt_verify_done_write(j->wd, r->P, r->cc_rounds);
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    return rc;
+}
+
+int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *sum)
+{
+    ndd_run_cfg_t cfg = *cfg_in;
+    run_t R = {.comm = comm, .cfg = &cfg, .P = comm->size, .me = comm->rank};
+    run_t *r = &R;
+    job_t j;
+    ndd_run_summary_t s;
+    double t_start = ndd_now();
+    int rc;
+    memset(&j, 0, sizeof j);
+    memset(&s, 0, sizeof s);
+    if (cfg.map_tasks) {
+        rc = comm->size == 1 ? run_map_task(r, &s) : NDD_ERR_INVAL;
+        snprintf(s.work_dir, sizeof s.work_dir, "%s", cfg.work_dir);
+        goto out;
+    }
+    NDD_TRY(open_job(r, &cfg, &j));
+    snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
+    NDD_TRY(map_stage(r, &j));
+    NDD_TRY(reduce_stage(r, &j));
+    if (cfg.stop_after_verify) {
+        s.stopped_after_verify = 1;
+        goto out;
+    }
+    NDD_TRY(ndd_stage_outputs(r));
+    if (cfg.write_dedup) {
+        double t0 = ndd_now();
+        NDD_TRY(ndd_stage_dedup(r, j.in, j.nin));
+        r->t[NDD_ST_DEDUP] = ndd_now() - t0;
+    }
+    NDD_TRY(ndd_stage_stats(r, ndd_now() - t_start, &s));
+    if (j.default_wd && r->me == 0)
+        ndd_ckpt_remove(j.wd);
+out:
+    if (!cfg.map_tasks)
+        rc = ndd_comm_agree(comm, rc);
+    if (!rc && sum)
+        *sum = s;
+    ndd_run_state_free(r);
+    ndd_input_free(j.in, j.nin);
+    if (cfg.resume)
+        ndd_ckpt_manifest_free(&j.manifest);
+    return rc;
+}

@@ -1,0 +1,201 @@
+/* run_output.c - the output files of ndd run: every rank sorts the rows it
+ * received (they are keyed by global document numbers) and the files are
+ * written in rank order through the transport (ordered write), so they are
+ * identical for any rank count; then stats.json from the counters summed
+ * over ranks and the per-rank figures. */
+#include "run_internal.h"
+#include "ndd_wire.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#ifndef NDD_VERSION
+#define NDD_VERSION "dev"
+#endif
+
+static int path_join(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(buf, cap, "%s/%s", dir, name);
+    return n < 0 || (size_t)n >= cap ? NDD_ERR_INVAL : NDD_OK;
+}
+
+/* Sorts the received rows and writes them (with the header from rank 0) as
+ * one file. Cluster rows carry the keep flag as k2: they mark the removed
+ * documents and are ordered by document alone. */
+static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const char *header, int clusters)
+{
+    char path[4096];
+    ndd_row_t *v = NULL;
+    size_t n = 0, cap = 0;
+    ndd_buf_t out = NDD_BUF_INIT;
+    int rc = path_join(path, sizeof path, r->cfg->outdir, name);
+    if (!rc)
+        rc = ndd_rows_parse(rows->data, rows->len, &v, &n, &cap);
+    for (size_t i = 0; i < n && clusters && !rc; i++) {
+        r->removed[v[i].k1 - r->first] = v[i].k2 == 0;
+        v[i].k2 = 0;
+    }
+    if (!rc)
+        ndd_rows_sort(v, n);
+    if (!rc && r->me == 0)
+        rc = ndd_buf_puts(&out, header);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = ndd_buf_append(&out, v[i].line, v[i].len);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    rc = ndd_comm_write_ordered(r->comm, path, out.data ? out.data : "", out.len);
+out:
+    free(v);
+    ndd_buf_free(&out);
+    return rc;
+}
+
+int ndd_stage_outputs(run_t *r)
+{
+    char path[4096];
+    ndd_buf_t rej = NDD_BUF_INIT;
+    double t0 = ndd_now();
+    int rc;
+    NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_PAIRS], "pairs.tsv", NDD_HDR_PAIRS, 0));
+    NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_SCORES], "scores.tsv", NDD_HDR_SCORES, 0));
+    NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_CLUSTERS], "clusters.tsv", NDD_HDR_CLUSTERS, 1));
+    rc = r->me == 0 ? ndd_buf_puts(&rej, NDD_HDR_REJECTS) : NDD_OK;
+    if (!rc)
+        rc = ndd_buf_append(&rej, r->rejects.data ? r->rejects.data : "", r->rejects.len);
+    if (!rc)
+        rc = path_join(path, sizeof path, r->cfg->outdir, "rejects.tsv");
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    rc = ndd_comm_write_ordered(r->comm, path, rej.data ? rej.data : "", rej.len);
+out:
+    ndd_buf_free(&rej);
+    r->t[NDD_ST_OUTPUT] += ndd_now() - t0;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* stats.json                                                          */
+
+#define RANK_WIRE ((NDD_ST_N + 3) * 8)
+
+static int put_rank_stats(ndd_buf_t *b, const run_t *r)
+{
+    uint64_t x[NDD_ST_N + 3];
+    struct rusage ru;
+    for (int st = 0; st < NDD_ST_N; st++)
+        memcpy(&x[st], &r->t[st], 8);
+    x[NDD_ST_N] = r->c.input_bytes;
+    x[NDD_ST_N + 1] = !getrusage(RUSAGE_SELF, &ru) ? (uint64_t)ru.ru_maxrss : 0; /* KiB on Linux */
+    x[NDD_ST_N + 2] = r->c.verify_work;
+    return ndd_put64s(b, x, NDD_ST_N + 3);
+}
+
+static void get_rank_stats(ndd_rank_stats_t *s, const char *p)
+{
+    uint64_t x[NDD_ST_N + 3];
+    ndd_load64s(x, p, NDD_ST_N + 3);
+    for (int st = 0; st < NDD_ST_N; st++)
+        memcpy(&s->seconds[st], &x[st], 8);
+    s->input_bytes = x[NDD_ST_N];
+    s->peak_rss_kib = x[NDD_ST_N + 1];
+    s->verify_work = x[NDD_ST_N + 2];
+}
+
+#define TOP_WIRE (16 + sizeof(((ndd_topset_t *)0)->first_id))
+
+static int put_topsets(ndd_buf_t *b, const ndd_topsets_t *t)
+{
+    int rc = NDD_OK;
+    for (size_t k = 0; k < t->n && !rc; k++) {
+        uint64_t x[2] = {t->v[k].size, t->v[k].label};
+        if (!(rc = ndd_put64s(b, x, 2)))
+            rc = ndd_buf_append(b, t->v[k].first_id, sizeof t->v[k].first_id);
+    }
+    return rc;
+}
+
+/* Every rank's per-rank figures and largest sets, and the summed counters. */
+static int gather_stats(run_t *r, ndd_counters_t *sum, ndd_rank_stats_t **ranks, ndd_topsets_t *top)
+{
+    ndd_buf_t mine = NDD_BUF_INIT, all = NDD_BUF_INIT;
+    ndd_topset_t *tv = NULL;
+    *sum = r->c;
+    int rc = ndd_comm_allreduce(r->comm, sum, NDD_NCOUNTERS, NDD_TY_U64, NDD_RED_SUM);
+    if (rc || (rc = ndd_comm_agree(r->comm, put_rank_stats(&mine, r))) ||
+        (rc = ndd_comm_allgather(r->comm, mine.data, mine.len, &all, NULL)))
+        goto out;
+    *ranks = calloc((size_t)r->P, sizeof **ranks);
+    NDD_TRY(ndd_comm_agree(r->comm, *ranks && all.len == (size_t)r->P * RANK_WIRE ? NDD_OK : NDD_ERR_NOMEM));
+    for (int q = 0; q < r->P; q++)
+        get_rank_stats(&(*ranks)[q], all.data + (size_t)q * RANK_WIRE);
+    ndd_buf_clear(&mine);
+    NDD_TRY(ndd_comm_agree(r->comm, put_topsets(&mine, &r->top)));
+    NDD_TRY(ndd_comm_allgather(r->comm, mine.data ? mine.data : "", mine.len, &all, NULL));
+    size_t nt = all.len / TOP_WIRE;
+    tv = calloc(nt ? nt : 1, sizeof *tv);
+    NDD_TRY(ndd_comm_agree(r->comm, tv ? NDD_OK : NDD_ERR_NOMEM));
+    for (size_t k = 0; k < nt; k++) {
+        uint64_t x[2];
+        ndd_load64s(x, all.data + k * TOP_WIRE, 2);
+        tv[k].size = x[0];
+        tv[k].label = x[1];
+        memcpy(tv[k].first_id, all.data + k * TOP_WIRE + 16, sizeof tv[k].first_id);
+        tv[k].first_id[sizeof tv[k].first_id - 1] = '\0';
+    }
+    memset(top, 0, sizeof *top);
+    ndd_topsets_merge(top, tv, nt);
+out:
+    ndd_buf_free(&mine);
+    ndd_buf_free(&all);
+    free(tv);
+    return rc;
+}
+
+static int write_file(const char *path, const ndd_buf_t *b)
+{
+    FILE *f = fopen(path, "w");
+    int rc = !f || fwrite(b->data, 1, b->len, f) != b->len || fflush(f) ? NDD_ERR_IO : NDD_OK;
+    if (f && fclose(f))
+        rc = NDD_ERR_IO;
+    return rc;
+}
+
+int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    ndd_counters_t sum;
+    ndd_rank_stats_t *ranks = NULL;
+    ndd_topsets_t top;
+    ndd_buf_t b = NDD_BUF_INIT;
+    char path[4096];
+    int rc;
+    NDD_TRY(gather_stats(r, &sum, &ranks, &top));
+    if (r->me == 0) {
+        ndd_stats_in_t in = {
+            NDD_VERSION, r->P, wall,
+            cfg->verifier == NDD_VERIFIER_TLCS     ? "tlcs"
+            : cfg->verifier == NDD_VERIFIER_SIGNCD ? "signcd"
+                                                   : ndd_method_name(cfg->vmethod),
+            cfg->candidates ? ndd_method_name((ndd_method_t)cfg->candidates) : "sentence",
+            cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks};
+        rc = ndd_stats_json(&b, &in);
+        if (!rc && !(rc = path_join(path, sizeof path, cfg->outdir, "stats.json")) && (rc = write_file(path, &b)))
+            ndd_run_log(r, 0, "cannot write %s", path);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    if (s) {
+        s->docs = sum.docs_read - sum.no_text;
+        s->rejected = sum.rejected;
+        s->sets = sum.sets;
+        s->cand_pairs = sum.cand_pairs;
+        s->accepted = sum.pairs_accepted;
+        s->clusters = sum.clusters;
+        s->docs_in_clusters = sum.docs_in_clusters;
+        s->removed = sum.docs_removed;
+        s->wall = wall;
+        s->ranks = r->P;
+    }
+out:
+    free(ranks);
+    ndd_buf_free(&b);
+    return rc;
+}

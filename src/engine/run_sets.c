@@ -1,0 +1,488 @@
+/* run_sets.c - paper 002's step 1 as stage drivers: shuffle 1 (postings to
+ * the owners of their keys), posting lists -> links with support (shuffled
+ * again, to the owner of each pair), the dropped keys every rank learns,
+ * the perhaps-similar sets as distributed connected components, their sizes,
+ * and the giant-set guard. The computing is in src/sets (kernels); this file
+ * only moves data. */
+#include "run_internal.h"
+#include "ndd_wire.h"
+
+#include <string.h>
+#include <xxhash.h>
+
+#define POSTING_WIRE 24 /* u64 key, u64 doc, u32 site, u16 url, u16 weight */
+
+static int posting_put(ndd_buf_t *b, const ndd_posting_t *p)
+{
+    char x[POSTING_WIRE];
+    ndd_le64_store(x, p->key);
+    ndd_le64_store(x + 8, p->doc);
+    ndd_le32_store(x + 16, p->site);
+    ndd_le32_store(x + 20, (uint32_t)p->url | (uint32_t)p->weight << 16);
+    return ndd_buf_append(b, x, sizeof x);
+}
+
+static void posting_get(ndd_posting_t *p, const char *x)
+{
+    uint32_t uw = ndd_le32_load(x + 20);
+    p->key = ndd_le64_load(x);
+    p->doc = ndd_le64_load(x + 8);
+    p->site = ndd_le32_load(x + 16);
+    p->url = (uint16_t)(uw & 0xffff);
+    p->weight = (uint16_t)(uw >> 16);
+}
+
+static int link_put(ndd_buf_t *b, const ndd_link_t *l)
+{
+    uint64_t x[3] = {l->u, l->v, l->support};
+    return ndd_put64s(b, x, 3);
+}
+
+/* Shuffle 1: every posting (key, doc, site, url, weight) to rank key % P. */
+static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np)
+{
+    ndd_docs_t *d = &r->d;
+    int rc = NDD_OK;
+    for (size_t i = 0; i < d->n && !rc; i++)
+        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
+            ndd_posting_t p = {d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
+            rc = posting_put(&send[p.key % (uint64_t)r->P], &p);
+        }
+    ndd_docs_drop_keys(d);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.shuffle1_bytes));
+    size_t n = 0, at = 0;
+    for (int s = 0; s < r->P; s++) {
+        ndd_buf_free(&send[s]);
+        n += recv[s].len / POSTING_WIRE;
+    }
+    *post = malloc((n ? n : 1) * sizeof **post);
+    NDD_TRY(ndd_comm_agree(r->comm, *post ? NDD_OK : NDD_ERR_NOMEM));
+    /* sources are in rank order and each sent its documents in order, and
+     * ranks hold increasing document ranges: post[] is ordered by document */
+    for (int s = 0; s < r->P; s++) {
+        for (size_t k = 0; k < recv[s].len / POSTING_WIRE; k++)
+            posting_get(&(*post)[at++], recv[s].data + k * POSTING_WIRE);
+        ndd_buf_free(&recv[s]);
+    }
+    *np = n;
+out:
+    return rc;
+}
+
+/* The posting lists this rank owns -> links with their local support, sent
+ * to the owner of each pair (XXH3 of the pair), and the dropped keys. */
+static int lists_to_links(run_t *r, ndd_posting_t *post, size_t np, ndd_buf_t *send, ndd_u64s_t *dropped)
+{
+    ndd_posting_t *tmp = malloc((np ? np : 1) * sizeof *tmp);
+    uint64_t *scratch = malloc((np ? np : 1) * sizeof *scratch);
+    ndd_links_t links = {0};
+    ndd_postings_params_t pp = r->cfg->postings;
+    int rc = NDD_OK;
+    pp.total_docs = r->starts[r->P];
+    NDD_TRY(!tmp || !scratch ? NDD_ERR_NOMEM : ndd_postings_sort_key(post, tmp, np));
+    NDD_TRY(ndd_sets_links_from_postings(post, np, &pp, scratch, &r->c, dropped, &links));
+    size_t n = ndd_sets_links_merge(links.v, links.n, 0, NULL);
+    for (size_t e = 0; e < n && !rc; e++) {
+        char x[16];
+        ndd_le64_store(x, links.v[e].u);
+        ndd_le64_store(x + 8, links.v[e].v);
+        rc = link_put(&send[XXH3_64bits(x, sizeof x) % (uint64_t)r->P], &links.v[e]);
+    }
+out:
+    free(tmp);
+    free(scratch);
+    free(links.v);
+    return rc;
+}
+
+/* Global support of every link at its owner; keeps those with at least
+ * min_link_sigs supporting signatures. */
+static int merge_links(run_t *r, ndd_buf_t *recv)
+{
+    size_t nl = 0, got = 0;
+    for (int s = 0; s < r->P; s++)
+        nl += recv[s].len / 24;
+    r->links.v = malloc((nl ? nl : 1) * sizeof *r->links.v);
+    int rc = ndd_comm_agree(r->comm, r->links.v ? NDD_OK : NDD_ERR_NOMEM);
+    if (rc)
+        return rc;
+    r->links.cap = nl ? nl : 1;
+    for (int s = 0; s < r->P; s++) {
+        for (size_t k = 0; k < recv[s].len / 24; k++) {
+            uint64_t x[3];
+            ndd_load64s(x, recv[s].data + 24 * k, 3);
+            r->links.v[got++] = (ndd_link_t){x[0], x[1], x[2]};
+        }
+        ndd_buf_free(&recv[s]);
+    }
+    uint64_t ndistinct = 0;
+    r->links.n = ndd_sets_links_merge(r->links.v, nl, r->cfg->min_link_sigs, &ndistinct);
+    r->c.links_all += ndistinct;
+    r->c.edges = r->links.n;
+    return NDD_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every rank learns every dropped key (the verifiers ignore them). */
+static int share_dropped(run_t *r, const ndd_u64s_t *mine)
+{
+    ndd_buf_t w = NDD_BUF_INIT, all = NDD_BUF_INIT;
+    int rc = ndd_comm_agree(r->comm, ndd_put64s(&w, mine->v, mine->n));
+    if (rc || (rc = ndd_comm_allgather(r->comm, w.data ? w.data : "", w.len, &all, NULL)))
+        goto out;
+    r->ndropped = all.len / 8;
+    r->dropped = malloc((r->ndropped ? r->ndropped : 1) * sizeof *r->dropped);
+    NDD_TRY(ndd_comm_agree(r->comm, r->dropped ? NDD_OK : NDD_ERR_NOMEM));
+    ndd_load64s(r->dropped, all.data, r->ndropped);
+    ndd_qsort(r->dropped, r->ndropped, sizeof *r->dropped, cmp_u64);
+out:
+    ndd_buf_free(&w);
+    ndd_buf_free(&all);
+    return rc;
+}
+
+int ndd_stage_postings(run_t *r)
+{
+    ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
+    ndd_posting_t *post = NULL;
+    ndd_u64s_t dropped = {0};
+    size_t np = 0;
+    double t0 = ndd_now();
+    int rc = ndd_comm_agree(r->comm, !send || !recv ? NDD_ERR_NOMEM : NDD_OK);
+    if (rc)
+        goto out;
+    NDD_TRY(shuffle_postings(r, send, recv, &post, &np));
+    r->t[NDD_ST_SHUFFLE1] = ndd_now() - t0;
+    t0 = ndd_now();
+    rc = lists_to_links(r, post, np, send, &dropped);
+    free(post);
+    post = NULL;
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.shuffle1_bytes));
+    NDD_TRY(merge_links(r, recv));
+    NDD_TRY(share_dropped(r, &dropped));
+    r->t[NDD_ST_POSTINGS] = ndd_now() - t0;
+out:
+    ndd_bufs_free(send, r->P);
+    ndd_bufs_free(recv, r->P);
+    free(post);
+    free(dropped.v);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* perhaps-similar sets = connected components                        */
+
+int ndd_request_by_owner(run_t *r, const uint64_t *ids, size_t n, ndd_answer_fn fn, uint64_t *reply)
+{
+    int P = r->P, rc = NDD_OK;
+    ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    NDD_TRY(ndd_comm_agree(r->comm, !send || !recv ? NDD_ERR_NOMEM : NDD_OK));
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = ndd_put64(&send[ndd_part_owner_of(r->starts, P, ids[i])], ids[i]);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    /* answer in place, send back; owners hold contiguous ranges and ids are
+     * sorted, so the answers come back in the order asked */
+    for (int s = 0; s < P; s++)
+        for (size_t k = 0; k < recv[s].len / 8; k++)
+            ndd_le64_store(recv[s].data + 8 * k, fn(r, ndd_le64_load(recv[s].data + 8 * k)));
+    NDD_TRY(ndd_comm_exchange(r->comm, recv, send, NULL));
+    size_t at = 0;
+    for (int s = 0; s < P; s++) {
+        ndd_load64s(reply + at, send[s].data, send[s].len / 8);
+        at += send[s].len / 8;
+    }
+out:
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    return rc;
+}
+
+static uint64_t answer_label(run_t *r, uint64_t g)
+{
+    size_t i = (size_t)(g - r->first);
+    r->in_set[i] = 1;
+    return r->label[i];
+}
+
+static uint64_t answer_size(run_t *r, uint64_t g) { return r->size_of[g - r->first]; }
+
+/* Pushes decreased labels to their owners; *changed = whether any local label decreased. */
+static int push_labels(run_t *r, const ndd_cc_local_t *cc, const uint64_t *lab, const uint64_t *newlab,
+                       ndd_buf_t *send, ndd_buf_t *recv, uint64_t *changed)
+{
+    int rc = NDD_OK;
+    for (int s = 0; s < r->P; s++)
+        ndd_buf_clear(&send[s]);
+    for (size_t i = 0; i < cc->n && !rc; i++)
+        if (newlab[i] < lab[i]) {
+            uint64_t upd[2] = {cc->ends[i], newlab[i]};
+            rc = ndd_put64s(&send[ndd_part_owner_of(r->starts, r->P, cc->ends[i])], upd, 2);
+        }
+    if ((rc = ndd_comm_agree(r->comm, rc)) || (rc = ndd_comm_exchange(r->comm, send, recv, NULL)))
+        return rc;
+    *changed = 0;
+    for (int s = 0; s < r->P; s++)
+        for (size_t k = 0; k < recv[s].len / 16; k++) {
+            uint64_t u[2];
+            ndd_load64s(u, recv[s].data + 16 * k, 2);
+            size_t i = (size_t)(u[0] - r->first);
+            if (u[1] < r->label[i]) {
+                r->label[i] = u[1];
+                *changed = 1;
+            }
+        }
+    return NDD_OK;
+}
+
+/* Label rounds until no rank changes a label: labels converge to the
+ * smallest document number of each component. */
+static int components(run_t *r)
+{
+    ndd_cc_local_t cc = {0};
+    ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
+    uint64_t *lab = NULL, *newlab = NULL;
+    for (size_t i = 0; i < r->d.n; i++) {
+        r->label[i] = r->first + i;
+        r->in_set[i] = 0;
+    }
+    int rc = !send || !recv ? NDD_ERR_NOMEM : ndd_cc_local_init(&cc, r->links.v, r->links.n);
+    if (!rc) {
+        lab = malloc((cc.n ? cc.n : 1) * sizeof *lab);
+        newlab = malloc((cc.n ? cc.n : 1) * sizeof *newlab);
+        rc = !lab || !newlab ? NDD_ERR_NOMEM : NDD_OK;
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    for (;;) {
+        uint64_t changed = 0;
+        r->cc_rounds++;
+        NDD_TRY(ndd_request_by_owner(r, cc.ends, cc.n, answer_label, lab));
+        ndd_cc_local_step(&cc, lab, newlab);
+        NDD_TRY(push_labels(r, &cc, lab, newlab, send, recv, &changed));
+        NDD_TRY(ndd_comm_allreduce(r->comm, &changed, 1, NDD_TY_U64, NDD_RED_MAX));
+        if (!changed)
+            break;
+    }
+out:
+    ndd_cc_local_free(&cc);
+    ndd_bufs_free(send, r->P);
+    ndd_bufs_free(recv, r->P);
+    free(lab);
+    free(newlab);
+    return rc;
+}
+
+static int cmp_setsize(const void *a, const void *b)
+{
+    const ndd_setsize_t *x = a, *y = b;
+    return x->label < y->label ? -1 : x->label > y->label;
+}
+
+static uint64_t size_in(const ndd_setsize_t *v, size_t n, uint64_t label)
+{
+    ndd_setsize_t key = {label, 0};
+    const ndd_setsize_t *hit = bsearch(&key, v, n, sizeof *v, cmp_setsize);
+    return hit ? hit->size : 1;
+}
+
+static int put_setsizes(ndd_buf_t *b, const ndd_setsize_t *v, size_t n)
+{
+    int rc = NDD_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint64_t x[2] = {v[i].label, v[i].size};
+        rc = ndd_put64s(b, x, 2);
+    }
+    return rc;
+}
+
+/* Concatenation of the (label, size) records of bufs[0..P) into *v. */
+static int get_setsizes(ndd_buf_t *bufs, int P, ndd_setsize_t **v, size_t *n)
+{
+    size_t m = 0, at = 0;
+    for (int s = 0; s < P; s++)
+        m += bufs[s].len / 16;
+    *v = malloc((m ? m : 1) * sizeof **v);
+    if (!*v)
+        return NDD_ERR_NOMEM;
+    for (int s = 0; s < P; s++)
+        for (size_t k = 0; k < bufs[s].len / 16; k++) {
+            uint64_t x[2];
+            ndd_load64s(x, bufs[s].data + 16 * k, 2);
+            (*v)[at++] = (ndd_setsize_t){x[0], x[1]};
+        }
+    *n = m;
+    return NDD_OK;
+}
+
+/* Set sizes: the owner of each label sums the counts (r->owned); every
+ * local document in a set learns its set's size (r->size_of). *largest =
+ * the largest set of all ranks. */
+static int set_sizes(run_t *r, uint64_t *largest)
+{
+    int P = r->P, rc = NDD_OK;
+    ndd_docs_t *d = &r->d;
+    ndd_setsize_t *mine = malloc((d->n ? d->n : 1) * sizeof *mine), *ans = NULL;
+    ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    size_t nm = 0, na = 0;
+    NDD_TRY(ndd_comm_agree(r->comm, !mine || !send || !recv ? NDD_ERR_NOMEM : NDD_OK));
+    for (size_t i = 0; i < d->n; i++)
+        if (r->in_set[i])
+            mine[nm++] = (ndd_setsize_t){r->label[i], 1};
+    nm = ndd_setsizes_merge(mine, nm);
+    for (size_t i = 0; i < nm && !rc; i++)
+        rc = put_setsizes(&send[ndd_part_owner_of(r->starts, P, mine[i].label)], &mine[i], 1);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    free(r->owned);
+    r->owned = NULL;
+    NDD_TRY(ndd_comm_agree(r->comm, get_setsizes(recv, P, &r->owned, &r->nowned)));
+    r->nowned = ndd_setsizes_merge(r->owned, r->nowned);
+    *largest = 0;
+    for (size_t i = 0; i < r->nowned; i++)
+        if (r->owned[i].size > *largest)
+            *largest = r->owned[i].size;
+    NDD_TRY(ndd_comm_allreduce(r->comm, largest, 1, NDD_TY_U64, NDD_RED_MAX));
+    /* answer every source with the sizes of the labels it asked about, in
+     * order; owners are monotone in label, so the answers come back sorted */
+    for (int s = 0; s < P; s++)
+        for (size_t k = 0; k < recv[s].len / 16; k++) {
+            uint64_t label = ndd_le64_load(recv[s].data + 16 * k);
+            ndd_le64_store(recv[s].data + 16 * k + 8, size_in(r->owned, r->nowned, label));
+        }
+    NDD_TRY(ndd_comm_exchange(r->comm, recv, send, NULL));
+    NDD_TRY(ndd_comm_agree(r->comm, get_setsizes(send, P, &ans, &na)));
+    for (size_t i = 0; i < d->n; i++)
+        r->size_of[i] = r->in_set[i] ? size_in(ans, na, r->label[i]) : 1;
+out:
+    free(mine);
+    free(ans);
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    return rc;
+}
+
+typedef struct {
+    run_t *r;
+    ndd_buf_t *send;
+} node_ctx_t;
+
+static int on_guarded_node(void *user, uint64_t node, uint64_t root, uint64_t size)
+{
+    node_ctx_t *x = user;
+    uint64_t upd[3] = {node, root, size};
+    return ndd_put64s(&x->send[ndd_part_owner_of(x->r->starts, x->r->P, node)], upd, 3);
+}
+
+/* The links of giant sets, tagged with their set's label, to the label's owner. */
+static int route_giant_links(run_t *r, ndd_buf_t *send)
+{
+    ndd_u64s_t ends = {0};
+    uint64_t *info = NULL;
+    size_t nu = 0;
+    int rc = ndd_array_grow((void **)&ends.v, &ends.cap, r->links.n + 1, sizeof *ends.v);
+    for (size_t e = 0; e < r->links.n && !rc; e++)
+        ends.v[nu++] = r->links.v[e].u;
+    ndd_qsort(ends.v, nu, sizeof *ends.v, cmp_u64);
+    size_t w = 0;
+    for (size_t i = 0; i < nu; i++)
+        if (!w || ends.v[i] != ends.v[w - 1])
+            ends.v[w++] = ends.v[i];
+    nu = w;
+    if (!rc && !(info = malloc((2 * nu + 1) * sizeof *info)))
+        rc = NDD_ERR_NOMEM;
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    /* label and set size of every link's first end (both ends share both) */
+    NDD_TRY(ndd_request_by_owner(r, ends.v, nu, answer_label, info));
+    NDD_TRY(ndd_request_by_owner(r, ends.v, nu, answer_size, info + nu));
+    for (size_t e = 0; e < r->links.n && !rc; e++) {
+        const ndd_link_t *l = &r->links.v[e];
+        size_t iu = (size_t)((uint64_t *)bsearch(&l->u, ends.v, nu, sizeof *ends.v, cmp_u64) - ends.v);
+        if (info[nu + iu] < r->cfg->giant_set)
+            continue;
+        uint64_t g[4] = {info[iu], l->u, l->v, l->support};
+        rc = ndd_put64s(&send[ndd_part_owner_of(r->starts, r->P, g[0])], g, 4);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    free(ends.v);
+    free(info);
+    return rc;
+}
+
+/* Giant-set guard: every giant set is split at the owner of its label by
+ * size-capped single linkage (ndd_sets_capped_linkage); its nodes learn
+ * their new set and whether they are still in one. */
+static int split_giant_sets(run_t *r)
+{
+    int P = r->P, rc = NDD_OK;
+    ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    ndd_glink_t *gl = NULL;
+    size_t ng = 0, at = 0;
+    NDD_TRY(ndd_comm_agree(r->comm, !send || !recv ? NDD_ERR_NOMEM : NDD_OK));
+    NDD_TRY(route_giant_links(r, send));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    for (int s = 0; s < P; s++) {
+        ng += recv[s].len / 32;
+        ndd_buf_clear(&send[s]);
+    }
+    gl = malloc((ng + 1) * sizeof *gl);
+    NDD_TRY(ndd_comm_agree(r->comm, gl ? NDD_OK : NDD_ERR_NOMEM));
+    for (int s = 0; s < P; s++)
+        for (size_t k = 0; k < recv[s].len / 32; k++) {
+            uint64_t x[4];
+            ndd_load64s(x, recv[s].data + 32 * k, 4);
+            gl[at++] = (ndd_glink_t){x[0], x[1], x[2], x[3]};
+        }
+    node_ctx_t ctx = {r, send};
+    rc = ndd_sets_capped_linkage(gl, ng, r->cfg->giant_set, on_guarded_node, &ctx, &r->c.links_cut_giant,
+                                 &r->c.giant_sets_split);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    for (int s = 0; s < P; s++)
+        for (size_t k = 0; k < recv[s].len / 24; k++) {
+            uint64_t q[3];
+            ndd_load64s(q, recv[s].data + 24 * k, 3);
+            size_t i = (size_t)(q[0] - r->first);
+            r->label[i] = q[1];
+            r->in_set[i] = q[2] > 1; /* a node left alone is no longer in a set */
+        }
+out:
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    free(gl);
+    return rc;
+}
+
+/* Perhaps-similar sets: connected components of the links, then the giant-
+ * set guard when a set holds giant_set documents or more. On return
+ * r->label, r->in_set, r->size_of and r->owned describe the sets. */
+int ndd_stage_components(run_t *r)
+{
+    size_t n = r->d.n ? r->d.n : 1;
+    double t0 = ndd_now();
+    uint64_t largest = 0;
+    r->label = malloc(n * sizeof *r->label);
+    r->size_of = malloc(n * sizeof *r->size_of);
+    r->in_set = calloc(n, 1);
+    int rc = ndd_comm_agree(r->comm, !r->label || !r->size_of || !r->in_set ? NDD_ERR_NOMEM : NDD_OK);
+    if (rc)
+        goto out;
+    NDD_TRY(components(r));
+    NDD_TRY(set_sizes(r, &largest));
+    if (largest >= r->cfg->giant_set && r->cfg->giant_guard) {
+        NDD_TRY(split_giant_sets(r));
+        NDD_TRY(set_sizes(r, &largest));
+    }
+out:
+    free(r->links.v);
+    memset(&r->links, 0, sizeof r->links);
+    r->t[NDD_ST_CC] = ndd_now() - t0;
+    return rc;
+}

@@ -1,0 +1,164 @@
+/* run_verifier.c - one interface over the TLCS, SigNCD and baseline
+ * verifiers for the run pipeline (see ndd_run.h). Local. */
+#include "ndd_run.h"
+#include "ndd_ncd.h"
+#include "ndd_util.h"
+#include "ndd_verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ndd_verifier {
+    ndd_verifier_kind_t kind;
+    double tau;
+    ndd_tlcs_params_t tp;
+    ndd_tlcs_ws_t *tws;
+    ndd_tlcs_result_t tr;
+    ndd_ncd_ctx_t *ncd;
+    ndd_method_t method;
+    ndd_method_ctx_t *mctx;
+    /* the current set */
+    size_t n;
+    const char *const *texts;
+    const size_t *lens;
+    /* SigNCD: each member's signature and its compressed size */
+    ndd_buf_t *sigs;
+    size_t *csize;
+    size_t cap;
+};
+
+int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs)
+{
+    ndd_verifier_t *v = calloc(1, sizeof *v);
+    int rc = NDD_OK;
+    if (!v)
+        return NDD_ERR_NOMEM;
+    v->kind = cfg->verifier;
+    v->tau = cfg->tau;
+    ndd_tlcs_params_default(&v->tp);
+    v->tp.window = cfg->window;
+    v->tp.slope = cfg->slope;
+    v->tp.min_resemblance = cfg->min_resemblance;
+    v->tp.min_containment = cfg->min_containment;
+    if (cfg->max_d)
+        v->tp.max_d = cfg->max_d;
+    if (cfg->max_iter)
+        v->tp.max_iter = cfg->max_iter;
+    v->method = cfg->vmethod;
+    if (v->kind == NDD_VERIFIER_TLCS)
+        rc = ndd_tlcs_ws_create(&v->tws);
+    else if (v->kind == NDD_VERIFIER_SIGNCD)
+        rc = ndd_ncd_ctx_create(&v->ncd, 0);
+    else {
+        rc = ndd_method_ctx_create(&v->mctx, &cfg->mparams, NULL);
+        for (size_t i = 0; i < ndfs && !rc; i++)
+            rc = ndd_method_ctx_add_df(v->mctx, dfs[i]);
+    }
+    if (rc) {
+        ndd_verifier_free(v);
+        return rc;
+    }
+    *out = v;
+    return NDD_OK;
+}
+
+void ndd_verifier_free(ndd_verifier_t *v)
+{
+    if (!v)
+        return;
+    ndd_tlcs_ws_free(v->tws);
+    ndd_ncd_ctx_free(v->ncd);
+    ndd_method_ctx_free(v->mctx);
+    for (size_t i = 0; i < v->cap; i++)
+        ndd_buf_free(&v->sigs[i]);
+    free(v->sigs);
+    free(v->csize);
+    free(v);
+}
+
+const char *ndd_verifier_name(const ndd_verifier_t *v)
+{
+    return v->kind == NDD_VERIFIER_TLCS ? "tlcs" : v->kind == NDD_VERIFIER_SIGNCD ? "signcd" : ndd_method_name(v->method);
+}
+
+int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts, const size_t *lens)
+{
+    v->n = n;
+    v->texts = texts;
+    v->lens = lens;
+    if (v->kind != NDD_VERIFIER_SIGNCD)
+        return NDD_OK;
+    if (n > v->cap) {
+        ndd_buf_t *s = realloc(v->sigs, n * sizeof *s);
+        if (!s)
+            return NDD_ERR_NOMEM;
+        v->sigs = s;
+        for (size_t i = v->cap; i < n; i++)
+            v->sigs[i] = (ndd_buf_t)NDD_BUF_INIT;
+        size_t *c = realloc(v->csize, n * sizeof *c);
+        if (!c) {
+            v->cap = n; /* sigs grew; keep them freeable */
+            return NDD_ERR_NOMEM;
+        }
+        v->csize = c;
+        v->cap = n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = ndd_ncd_signature(texts[i], lens[i], &v->sigs[i]);
+        if (!rc)
+            rc = ndd_ncd_csize(v->ncd, v->sigs[i].data ? v->sigs[i].data : "", v->sigs[i].len, &v->csize[i]);
+        if (rc)
+            return rc;
+    }
+    return NDD_OK;
+}
+
+int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
+{
+    int rc;
+    r->ncd = 0;
+    r->score = 0;
+    r->tlcs = 0;
+    r->resemblance = r->containment = 0;
+    r->pruned_by_bound = r->hit_cost_limit = 0;
+    r->strain_away = 0;
+    if (v->kind == NDD_VERIFIER_TLCS) {
+        rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
+        if (rc)
+            return rc;
+        r->duplicate = v->tr.duplicate;
+        r->score = v->tr.resemblance;
+        r->resemblance = v->tr.resemblance;
+        r->containment = v->tr.containment;
+        r->tlcs = v->tr.tlcs;
+        r->pruned_by_bound = v->tr.pruned_by_bound;
+        r->strain_away = v->tr.strain_away;
+        r->hit_cost_limit = v->tr.hit_cost_limit;
+        return NDD_OK;
+    }
+    if (v->kind == NDD_VERIFIER_METHOD)
+        return ndd_method_compare(v->mctx, v->method, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &r->score,
+                                  &r->duplicate);
+    double ncd = 1.0;
+    rc = ndd_ncd_pair(v->ncd, v->sigs[i].data ? v->sigs[i].data : "", v->sigs[i].len, v->csize[i],
+                      v->sigs[j].data ? v->sigs[j].data : "", v->sigs[j].len, v->csize[j], &ncd, NULL);
+    if (rc)
+        return rc;
+    r->ncd = ncd;
+    r->score = ncd;
+    r->duplicate = ncd <= v->tau;
+    return NDD_OK;
+}
+
+void ndd_verifier_identical(const ndd_verifier_t *v, size_t len, ndd_vres_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->duplicate = 1;
+    r->resemblance = r->containment = 1.0;
+    r->ncd = 0.0;
+    r->tlcs = len;
+    r->score = v->kind == NDD_VERIFIER_TLCS     ? 1.0
+               : v->kind == NDD_VERIFIER_SIGNCD ? 0.0
+               : v->method == NDD_METHOD_SIMHASH ? 64.0
+                                                 : 1.0;
+}

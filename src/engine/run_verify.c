@@ -1,0 +1,407 @@
+/* run_verify.c - paper 002's steps 2-3 as stage drivers: sets placed on
+ * ranks (hash for small sets, LPT for big ones), shuffle 2 (zstd-compressed
+ * texts to each set's rank), verification set by set (candidate pairs,
+ * schedule, clusters: src/sets), and the output rows sent to the rank that
+ * writes them (the owner of their first document). */
+#include "run_internal.h"
+#include "ndd_wire.h"
+
+#include <string.h>
+#include <zstd.h>
+
+/* Set statistics (the owner of each label counts it) and the big sets. */
+static int count_sets(run_t *r, ndd_buf_t *big)
+{
+    int rc = NDD_OK;
+    for (size_t i = 0; i < r->nowned && !rc; i++) {
+        uint64_t sz = r->owned[i].size;
+        r->c.sets++;
+        r->c.docs_in_sets += sz;
+        int b = 0;
+        while (b + 1 < NDD_HIST_N && (sz >> (b + 1)) > 0)
+            b++;
+        r->c.hist[b]++;
+        if (sz >= r->cfg->giant_set) {
+            r->c.giant_sets++;
+            r->c.docs_in_giant_sets += sz;
+        }
+        if (sz >= r->cfg->big_set) {
+            uint64_t x[2] = {r->owned[i].label, sz};
+            rc = ndd_put64s(big, x, 2);
+        }
+    }
+    return rc;
+}
+
+static int cmp_dest(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b; /* (label, dest) by label */
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Destination rank of every local document in a set: sets smaller than
+ * big_set by a hash of their label; big sets by LPT over all ranks (cost =
+ * size, as candidate pairs are bounded per member). */
+static int place_sets(run_t *r, uint32_t *dest_of)
+{
+    ndd_buf_t big = NDD_BUF_INIT, all = NDD_BUF_INIT;
+    ndd_setsize_t *sets = NULL;
+    uint32_t *dest = NULL;
+    uint64_t *bydest = NULL;
+    int rc = ndd_comm_agree(r->comm, count_sets(r, &big));
+    if (rc || (rc = ndd_comm_allgather(r->comm, big.data ? big.data : "", big.len, &all, NULL)))
+        goto out;
+    size_t n = all.len / 16;
+    sets = malloc((n ? n : 1) * sizeof *sets);
+    dest = malloc((n ? n : 1) * sizeof *dest);
+    bydest = malloc((n ? n : 1) * 2 * sizeof *bydest);
+    NDD_TRY(ndd_comm_agree(r->comm, !sets || !dest || !bydest ? NDD_ERR_NOMEM : NDD_OK));
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x[2];
+        ndd_load64s(x, all.data + 16 * i, 2);
+        sets[i] = (ndd_setsize_t){x[0], x[1]};
+    }
+    ndd_part_lpt(sets, n, r->P, dest);
+    for (size_t i = 0; i < n; i++) {
+        bydest[2 * i] = sets[i].label;
+        bydest[2 * i + 1] = dest[i];
+    }
+    ndd_qsort(bydest, n, 2 * sizeof *bydest, cmp_dest);
+    for (size_t i = 0; i < r->d.n; i++) {
+        if (!r->in_set[i])
+            continue;
+        dest_of[i] = ndd_part_hash_dest(r->label[i], r->P);
+        if (r->size_of[i] >= r->cfg->big_set) {
+            uint64_t key[2] = {r->label[i], 0};
+            const uint64_t *hit = bsearch(key, bydest, n, 2 * sizeof *bydest, cmp_dest);
+            if (hit)
+                dest_of[i] = (uint32_t)hit[1];
+        }
+    }
+out:
+    ndd_buf_free(&big);
+    ndd_buf_free(&all);
+    free(sets);
+    free(dest);
+    free(bydest);
+    return rc;
+}
+
+typedef struct {
+    uint64_t label, g;
+    uint32_t dest, i;
+} order_t;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const order_t *x = a, *y = b;
+    if (x->dest != y->dest)
+        return x->dest < y->dest ? -1 : 1;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+/* Each destination's records, one zstd frame after a u64 raw length. */
+static int compress_bufs(ndd_buf_t *raw, ndd_buf_t *out, int P)
+{
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    int rc = cctx ? NDD_OK : NDD_ERR_NOMEM;
+    if (cctx)
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+    for (int s = 0; s < P && !rc; s++) {
+        ndd_buf_clear(&out[s]);
+        if (!raw[s].len)
+            continue;
+        size_t bound = ZSTD_compressBound(raw[s].len);
+        if ((rc = ndd_buf_reserve(&out[s], bound + 8)))
+            break;
+        ndd_le64_store(out[s].data, raw[s].len);
+        size_t z = ZSTD_compress2(cctx, out[s].data + 8, bound, raw[s].data, raw[s].len);
+        if (ZSTD_isError(z))
+            rc = NDD_ERR_COMPRESS;
+        else
+            out[s].len = 8 + z;
+        ndd_buf_free(&raw[s]);
+    }
+    ZSTD_freeCCtx(cctx);
+    return rc;
+}
+
+static int decompress_bufs(ndd_buf_t *in, ndd_buf_t *out, int P)
+{
+    for (int s = 0; s < P; s++) {
+        ndd_buf_clear(&out[s]);
+        if (!in[s].len)
+            continue;
+        if (in[s].len < 8)
+            return NDD_ERR_FORMAT;
+        uint64_t rawlen = ndd_le64_load(in[s].data);
+        int rc = ndd_buf_reserve(&out[s], (size_t)rawlen);
+        if (rc)
+            return rc;
+        size_t z = ZSTD_decompress(out[s].data, (size_t)rawlen, in[s].data + 8, in[s].len - 8);
+        if (ZSTD_isError(z) || z != rawlen)
+            return NDD_ERR_COMPRESS;
+        out[s].len = z;
+        ndd_buf_free(&in[s]);
+    }
+    return NDD_OK;
+}
+
+/* Shuffle 2: the documents of every set to the set's rank, ordered by
+ * (label, g) within each destination; z receives the plain records by source. */
+static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_buf_t *z)
+{
+    ndd_docs_t *d = &r->d;
+    size_t nord = 0;
+    order_t *ord = malloc((d->n ? d->n : 1) * sizeof *ord);
+    int rc = ndd_comm_agree(r->comm, ord ? NDD_OK : NDD_ERR_NOMEM);
+    if (rc)
+        goto out;
+    for (size_t i = 0; i < d->n; i++)
+        if (r->in_set[i])
+            ord[nord++] = (order_t){r->label[i], r->first + i, dest_of[i], (uint32_t)i};
+    ndd_qsort(ord, nord, sizeof *ord, cmp_order);
+    for (size_t k = 0; k < nord && !rc; k++) {
+        size_t i = ord[k].i;
+        const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
+        ndd_docrec_t h = {r->first + i, r->label[i], id, url, ndd_docs_text(d, i), (uint32_t)strlen(id),
+                          (uint32_t)strlen(url), d->text_len[i]};
+        rc = ndd_docrec_put(&raw[ord[k].dest], &h);
+        if (ord[k].dest != (uint32_t)r->me)
+            r->c.shuffle2_raw_bytes += ndd_docrec_size(h.idlen, h.urllen, h.textlen);
+    }
+    if (!rc)
+        rc = compress_bufs(raw, z, r->P);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, z, raw, &r->c.shuffle2_bytes));
+    rc = ndd_comm_agree(r->comm, decompress_bufs(raw, z, r->P));
+out:
+    free(ord);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* The verification workspace of one rank: reused set after set. */
+typedef struct {
+    run_t *r;
+    ndd_verifier_t *vf;
+    ndd_sig_ctx_t *sig;
+    ndd_sig_t *sigs;
+    ndd_cand_ws_t *cws;
+    ndd_buf_t line;
+    ndd_buf_t *send[3]; /* rows to their writers: pairs, clusters, scores */
+    const ndd_docrec_t *m; /* the current set's members */
+    uint64_t *keys;
+    size_t keys_cap, *off, off_cap, tl_cap, tl_cap2;
+    const char **texts;
+    size_t *lens;
+} vws_t;
+
+static int key_dropped(const run_t *r, uint64_t key)
+{
+    size_t lo = 0, hi = r->ndropped;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->dropped[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->ndropped && r->dropped[lo] == key;
+}
+
+static int emit(vws_t *w, int table, uint64_t k1, uint64_t k2)
+{
+    run_t *r = w->r;
+    return ndd_row_put(&w->send[table][ndd_part_owner_of(r->starts, r->P, k1)], k1, k2, w->line.data,
+                       w->line.len);
+}
+
+static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
+{
+    vws_t *w = user;
+    int rc = ndd_verifier_pair(w->vf, i, j, v);
+    if (!rc && w->r->cfg->verifier == NDD_VERIFIER_TLCS) {
+        w->r->c.sketch_pairs++;
+        w->r->c.strain_away_micro += (uint64_t)(v->strain_away * 1e6 + 0.5);
+    }
+    return rc;
+}
+
+static void hook_identical(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
+{
+    vws_t *w = user;
+    ndd_verifier_identical(w->vf, w->m[i].textlen, v);
+}
+
+static int hook_scored(void *user, uint32_t i, uint32_t j, const ndd_vres_t *v)
+{
+    vws_t *w = user;
+    const ndd_docrec_t *a = &w->m[i], *b = &w->m[j];
+    ndd_verifier_kind_t k = w->r->cfg->verifier;
+    ndd_cols_t cols = k == NDD_VERIFIER_TLCS ? NDD_COLS_TLCS : k == NDD_VERIFIER_SIGNCD ? NDD_COLS_SIGNCD : NDD_COLS_SCORE;
+    int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, ndd_verifier_name(w->vf), v);
+    if (rc || (rc = ndd_buf_puts(&w->line, v->duplicate ? "\t1\n" : "\t0\n")) ||
+        (rc = emit(w, NDD_ROWS_SCORES, a->g, b->g)) || !v->duplicate)
+        return rc;
+    w->line.len -= 3; /* the same row without the accepted flag */
+    ndd_buf_putc(&w->line, '\n');
+    return emit(w, NDD_ROWS_PAIRS, a->g, b->g);
+}
+
+static int hook_member(void *user, uint32_t i, uint32_t root, int kept)
+{
+    vws_t *w = user;
+    const ndd_docrec_t *m = &w->m[i], *c = &w->m[root];
+    ndd_buf_clear(&w->line);
+    int rc = ndd_rows_fmt_cluster(&w->line, m->id, m->idlen, c->id, c->idlen, kept, m->url, m->urllen);
+    return rc ? rc : emit(w, NDD_ROWS_CLUSTERS, m->g, (uint64_t)kept);
+}
+
+/* Each member's candidate keys, without the globally dropped ones. */
+static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
+{
+    run_t *r = w->r;
+    size_t nk = 0;
+    int rc = ndd_array_grow((void **)&w->off, &w->off_cap, n + 1, sizeof *w->off);
+    if (rc || (rc = ndd_array_grow((void **)&w->texts, &w->tl_cap, n, sizeof *w->texts)) ||
+        (rc = ndd_array_grow((void **)&w->lens, &w->tl_cap2, n, sizeof *w->lens)))
+        return rc;
+    w->off[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t nsig = 0, nsent = 0;
+        const uint64_t *mk = NULL;
+        if (r->cfg->candidates)
+            rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, m[i].text, m[i].textlen, &mk, &nsig);
+        else
+            rc = ndd_sig_doc(w->sig, m[i].text, m[i].textlen, w->sigs, &nsig, &nsent);
+        if (rc || (rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nsig, sizeof *w->keys)))
+            return rc;
+        for (size_t s = 0; s < nsig; s++) {
+            uint64_t k = mk ? mk[s] : ndd_sig_key(&w->sigs[s]);
+            if (!key_dropped(r, k))
+                w->keys[nk++] = k;
+        }
+        w->off[i + 1] = nk;
+        w->texts[i] = m[i].text;
+        w->lens[i] = m[i].textlen;
+    }
+    return NDD_OK;
+}
+
+/* One perhaps-similar set m[0..n) (sorted by document number). */
+static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
+{
+    run_t *r = w->r;
+    const ndd_cand_t *cand;
+    size_t nc;
+    ndd_topsets_note(&r->top, n, m[0].label, m[0].id, m[0].idlen);
+    w->m = m;
+    int rc = member_keys(w, m, n);
+    if (rc || (rc = ndd_cand_select(w->cws, &r->cfg->cand, n, w->keys, w->off, &cand, &nc)))
+        return rc;
+    r->c.cand_pairs += nc;
+    r->c.verify_work += nc;
+    if ((rc = ndd_verifier_set_begin(w->vf, n, w->texts, w->lens)))
+        return rc;
+    ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member};
+    return ndd_set_verify(cand, nc, n, w->texts, w->lens, r->cfg->verify_all, r->cfg->keep == NDD_KEEP_LONGEST,
+                          &hooks, &r->c);
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+    const ndd_docrec_t *x = a, *y = b;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static void vws_free(vws_t *w)
+{
+    ndd_verifier_free(w->vf);
+    ndd_sig_ctx_free(w->sig);
+    free(w->sigs);
+    ndd_cand_ws_free(w->cws);
+    ndd_buf_free(&w->line);
+    free(w->keys);
+    free(w->off);
+    free(w->texts);
+    free(w->lens);
+}
+
+/* Verifies every set whose records arrived in recs[0..P) (plain records by source). */
+static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
+{
+    vws_t w = {.r = r, .send = {send[0], send[1], send[2]}};
+    ndd_docrec_t *mem = NULL;
+    size_t nm = 0, mcap = 0;
+    int rc = NDD_OK;
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_docrec_parse(recs[s].data, recs[s].len, &mem, &nm, &mcap);
+    if (!rc)
+        ndd_qsort(mem, nm, sizeof *mem, cmp_member);
+    if (!rc && !(rc = ndd_verifier_create(&w.vf, r->cfg, r->dfs, r->ndfs)) &&
+        !(rc = ndd_sig_ctx_create(&w.sig, &r->cfg->sig)) && !(rc = ndd_cand_ws_create(&w.cws)))
+        rc = (w.sigs = malloc(NDD_SIG_MAX * sizeof *w.sigs)) ? NDD_OK : NDD_ERR_NOMEM;
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    ndd_prog_t *prog = ndd_prog_begin(r, "verify", "docs", nm);
+    for (size_t a = 0; a < nm && !rc;) {
+        size_t b = a + 1;
+        while (b < nm && mem[b].label == mem[a].label)
+            b++;
+        rc = verify_set(&w, mem + a, b - a);
+        a = b;
+        ndd_prog_update(prog, a);
+    }
+    ndd_prog_end(prog, nm);
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    free(mem);
+    vws_free(&w);
+    return rc;
+}
+
+/* Rows to the owners of their first document. */
+static int send_rows(run_t *r, ndd_buf_t *send[3], ndd_buf_t *recv)
+{
+    int rc = NDD_OK;
+    for (int t = 0; t < 3 && !rc; t++) {
+        NDD_TRY(ndd_comm_exchange(r->comm, send[t], recv, &r->c.shuffle3_bytes));
+        for (int s = 0; s < r->P && !rc; s++)
+            rc = ndd_buf_append(&r->rows[t], recv[s].data ? recv[s].data : "", recv[s].len);
+        rc = ndd_comm_agree(r->comm, rc);
+    }
+out:
+    return rc;
+}
+
+int ndd_stage_verify(run_t *r)
+{
+    int P = r->P;
+    double t0 = ndd_now();
+    uint32_t *dest_of = calloc(r->d.n ? r->d.n : 1, sizeof *dest_of);
+    ndd_buf_t *raw = ndd_bufs_new(P), *z = ndd_bufs_new(P);
+    ndd_buf_t *send[3] = {ndd_bufs_new(P), ndd_bufs_new(P), ndd_bufs_new(P)};
+    int rc = !dest_of || !raw || !z || !send[0] || !send[1] || !send[2] ? NDD_ERR_NOMEM : NDD_OK;
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(place_sets(r, dest_of));
+    NDD_TRY(shuffle_texts(r, dest_of, raw, z));
+    r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;
+    t0 = ndd_now();
+    NDD_TRY(verify_sets(r, z, send));
+    r->t[NDD_ST_VERIFY] = ndd_now() - t0;
+    t0 = ndd_now();
+    rc = send_rows(r, send, raw);
+    r->t[NDD_ST_OUTPUT] += ndd_now() - t0;
+out:
+    free(dest_of);
+    ndd_bufs_free(raw, P);
+    ndd_bufs_free(z, P);
+    for (int t = 0; t < 3; t++)
+        ndd_bufs_free(send[t], P);
+    return rc;
+}
