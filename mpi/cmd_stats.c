@@ -2,15 +2,16 @@
  * statistics of a finished (or resumed) 'ndd run', read from DIR/stats.json,
  * DIR/scores.tsv and DIR/clusters.tsv.
  *
- * Local (no MPI). stats.json is read tolerantly: a small JSON tree parser (the
- * reader's ndd_json.h scans only top-level keys of JSONL records) keeps every
- * member, the report prints the fields it knows in a readable layout and any
+ * Local (no MPI). stats.json is read tolerantly: the small JSON tree of
+ * src/out/ndd_stats.h (the reader's ndd_json.h scans only top-level keys of
+ * JSONL records) keeps every member, the report prints the fields it knows in a readable layout and any
  * other member generically, so fields added to stats.json later still show.
  * --json prints {"source", "stats" (stats.json as read), "derived" (the measures
  * computed here), "scores" and "cluster_sizes" (histograms of the TSV files)}.
  * --plot writes one self-contained HTML page: that same JSON inline and a small
  * inline script that draws SVG charts (no network, no external file). */
 #include "ndd_cli.h"
+#include "ndd_stats.h"
 #include "ndd_util.h"
 
 #include <errno.h>
@@ -21,316 +22,29 @@
 #include <sys/stat.h>
 
 /* ------------------------------------------------------------------ */
-/* A small JSON tree (RFC 8259), enough for stats.json.                */
+/* stats.json as a tree (src/out/ndd_stats.h)                          */
 
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype_t;
+typedef ndd_jv_t jnode_t;
 
-typedef struct jnode {
-    jtype_t t;
-    int b;              /* J_BOOL */
-    double num;         /* J_NUM */
-    char *str;          /* J_STR: decoded; J_NUM: the number as written */
-    size_t n;           /* J_ARR / J_OBJ: members */
-    char **keys;        /* J_OBJ */
-    struct jnode *kids; /* J_ARR / J_OBJ */
-} jnode_t;
-
-typedef struct {
-    const char *s, *end;
-    int depth;
-} jparser_t;
-
-#define J_MAX_DEPTH 64
-
-static void j_free(jnode_t *j)
-{
-    if (!j)
-        return;
-    for (size_t i = 0; i < j->n; i++) {
-        j_free(&j->kids[i]);
-        if (j->keys)
-            free(j->keys[i]);
-    }
-    free(j->kids);
-    free(j->keys);
-    free(j->str);
-    memset(j, 0, sizeof *j);
-}
-
-static void j_ws(jparser_t *p)
-{
-    while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
-        p->s++;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-static int j_hex4(jparser_t *p, uint32_t *v)
-{
-    if (p->end - p->s < 4)
-        return -1;
-    *v = 0;
-    for (int i = 0; i < 4; i++) {
-        int h = hexval(p->s[i]);
-        if (h < 0)
-            return -1;
-        *v = *v * 16 + (uint32_t)h;
-    }
-    p->s += 4;
-    return 0;
-}
-
-/* Parses a string (p->s at the opening quote) into a new NUL-terminated copy. */
-static int j_string(jparser_t *p, char **out)
-{
-    ndd_buf_t b = NDD_BUF_INIT;
-    p->s++;
-    while (p->s < p->end && *p->s != '"') {
-        char c = *p->s++;
-        if ((unsigned char)c < 0x20)
-            goto bad;
-        if (c != '\\') {
-            if (ndd_buf_putc(&b, c))
-                goto bad;
-            continue;
-        }
-        if (p->s >= p->end)
-            goto bad;
-        char e = *p->s++, o;
-        uint32_t cp, lo;
-        switch (e) {
-        case '"': o = '"'; break;
-        case '\\': o = '\\'; break;
-        case '/': o = '/'; break;
-        case 'b': o = '\b'; break;
-        case 'f': o = '\f'; break;
-        case 'n': o = '\n'; break;
-        case 'r': o = '\r'; break;
-        case 't': o = '\t'; break;
-        case 'u':
-            if (j_hex4(p, &cp))
-                goto bad;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (p->end - p->s < 2 || p->s[0] != '\\' || p->s[1] != 'u')
-                    goto bad;
-                p->s += 2;
-                if (j_hex4(p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                    goto bad;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                goto bad;
-            }
-            {
-                char u[4];
-                size_t k = ndd_utf8_encode(cp, u);
-                if (!k || ndd_buf_append(&b, u, k))
-                    goto bad;
-            }
-            continue;
-        default: goto bad;
-        }
-        if (ndd_buf_putc(&b, o))
-            goto bad;
-    }
-    if (p->s >= p->end)
-        goto bad;
-    p->s++;
-    if (!b.data && ndd_buf_reserve(&b, 1))
-        goto bad;
-    *out = b.data;
-    return 0;
-bad:
-    ndd_buf_free(&b);
-    return -1;
-}
-
-static int j_value(jparser_t *p, jnode_t *v);
-
-static int j_push(jnode_t *v, size_t *cap)
-{
-    if (v->n < *cap)
-        return 0;
-    size_t nc = *cap ? 2 * *cap : 8;
-    jnode_t *k = realloc(v->kids, nc * sizeof *k);
-    if (!k)
-        return -1;
-    v->kids = k;
-    if (v->t == J_OBJ) {
-        char **ks = realloc(v->keys, nc * sizeof *ks);
-        if (!ks)
-            return -1;
-        v->keys = ks;
-    }
-    *cap = nc;
-    return 0;
-}
-
-static int j_container(jparser_t *p, jnode_t *v, char close)
-{
-    size_t cap = 0;
-    if (++p->depth > J_MAX_DEPTH)
-        return -1;
-    p->s++;
-    j_ws(p);
-    if (p->s < p->end && *p->s == close) {
-        p->s++;
-        p->depth--;
-        return 0;
-    }
-    for (;;) {
-        if (j_push(v, &cap))
-            return -1;
-        char *key = NULL;
-        if (v->t == J_OBJ) {
-            j_ws(p);
-            if (p->s >= p->end || *p->s != '"' || j_string(p, &key))
-                return -1;
-            j_ws(p);
-            if (p->s >= p->end || *p->s != ':') {
-                free(key);
-                return -1;
-            }
-            p->s++;
-            v->keys[v->n] = key;
-        }
-        memset(&v->kids[v->n], 0, sizeof v->kids[v->n]);
-        v->n++; /* counted before parsing so that j_free releases a partial member */
-        if (j_value(p, &v->kids[v->n - 1]))
-            return -1;
-        j_ws(p);
-        if (p->s < p->end && *p->s == ',') {
-            p->s++;
-            continue;
-        }
-        if (p->s < p->end && *p->s == close) {
-            p->s++;
-            p->depth--;
-            return 0;
-        }
-        return -1;
-    }
-}
-
-static int j_value(jparser_t *p, jnode_t *v)
-{
-    j_ws(p);
-    if (p->s >= p->end)
-        return -1;
-    char c = *p->s;
-    if (c == '{') {
-        v->t = J_OBJ;
-        return j_container(p, v, '}');
-    }
-    if (c == '[') {
-        v->t = J_ARR;
-        return j_container(p, v, ']');
-    }
-    if (c == '"') {
-        v->t = J_STR;
-        return j_string(p, &v->str);
-    }
-    static const struct { const char *w; jtype_t t; int b; } lits[] = {
-        {"true", J_BOOL, 1}, {"false", J_BOOL, 0}, {"null", J_NULL, 0}};
-    for (size_t i = 0; i < 3; i++) {
-        size_t l = strlen(lits[i].w);
-        if ((size_t)(p->end - p->s) >= l && !memcmp(p->s, lits[i].w, l)) {
-            v->t = lits[i].t;
-            v->b = lits[i].b;
-            p->s += l;
-            return 0;
-        }
-    }
-    /* number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-    const char *q = p->s;
-    if (q < p->end && *q == '-')
-        q++;
-    if (q >= p->end || *q < '0' || *q > '9')
-        return -1;
-    if (*q == '0')
-        q++;
-    else
-        while (q < p->end && *q >= '0' && *q <= '9')
-            q++;
-    if (q < p->end && *q == '.') {
-        q++;
-        if (q >= p->end || *q < '0' || *q > '9')
-            return -1;
-        while (q < p->end && *q >= '0' && *q <= '9')
-            q++;
-    }
-    if (q < p->end && (*q == 'e' || *q == 'E')) {
-        q++;
-        if (q < p->end && (*q == '+' || *q == '-'))
-            q++;
-        if (q >= p->end || *q < '0' || *q > '9')
-            return -1;
-        while (q < p->end && *q >= '0' && *q <= '9')
-            q++;
-    }
-    size_t len = (size_t)(q - p->s);
-    v->t = J_NUM;
-    v->str = malloc(len + 1);
-    if (!v->str)
-        return -1;
-    memcpy(v->str, p->s, len);
-    v->str[len] = 0;
-    v->num = strtod(v->str, NULL);
-    p->s = q;
-    return 0;
-}
-
-/* Parses s[0..n) as one JSON value; on error *at is the byte offset. */
-static int j_parse(const char *s, size_t n, jnode_t *root, size_t *at)
-{
-    jparser_t p = {s, s + n, 0};
-    memset(root, 0, sizeof *root);
-    int rc = j_value(&p, root);
-    if (!rc) {
-        j_ws(&p);
-        if (p.s != p.end)
-            rc = -1;
-    }
-    if (rc) {
-        *at = (size_t)(p.s - s);
-        j_free(root);
-    }
-    return rc;
-}
-
-static const jnode_t *j_get(const jnode_t *o, const char *key)
-{
-    if (!o || o->t != J_OBJ)
-        return NULL;
-    for (size_t i = 0; i < o->n; i++)
-        if (!strcmp(o->keys[i], key))
-            return &o->kids[i];
-    return NULL;
-}
+static const jnode_t *j_get(const jnode_t *o, const char *key) { return ndd_json_member(o, key); }
 
 /* 1 and *v when o.key is a number. */
-static int j_num(const jnode_t *o, const char *key, double *v)
-{
-    const jnode_t *x = j_get(o, key);
-    if (!x || x->t != J_NUM)
-        return 0;
-    *v = x->num;
-    return 1;
-}
+static int j_num(const jnode_t *o, const char *key, double *v) { return ndd_json_number(j_get(o, key), v); }
 
 static double j_numd(const jnode_t *o, const char *key, double dflt)
 {
     double v;
     return j_num(o, key, &v) ? v : dflt;
 }
+
+/* The text of a string value, else dflt. */
+static const char *j_str(const jnode_t *x, const char *dflt)
+{
+    const char *s = ndd_json_str(x);
+    return s ? s : dflt;
+}
+
+static int j_is(const jnode_t *x, ndd_jv_type_t t) { return ndd_json_type(x) == t; }
 
 /* ------------------------------------------------------------------ */
 /* JSON output                                                         */
@@ -357,24 +71,29 @@ static void out_str(ndd_buf_t *b, const char *s)
 
 static void out_tree(ndd_buf_t *b, const jnode_t *j)
 {
-    switch (j->t) {
-    case J_NULL: ndd_buf_puts(b, "null"); break;
-    case J_BOOL: ndd_buf_puts(b, j->b ? "true" : "false"); break;
-    case J_NUM: ndd_buf_puts(b, j->str); break;
-    case J_STR: out_str(b, j->str); break;
-    case J_ARR:
-    case J_OBJ:
-        ndd_buf_putc(b, j->t == J_ARR ? '[' : '{');
-        for (size_t i = 0; i < j->n; i++) {
+    int bv = 0;
+    switch (ndd_json_type(j)) {
+    case NDD_JV_ABSENT:
+    case NDD_JV_NULL: ndd_buf_puts(b, "null"); break;
+    case NDD_JV_BOOL:
+        ndd_json_bool(j, &bv);
+        ndd_buf_puts(b, bv ? "true" : "false");
+        break;
+    case NDD_JV_NUM: ndd_buf_puts(b, ndd_json_numtext(j)); break;
+    case NDD_JV_STR: out_str(b, ndd_json_str(j)); break;
+    case NDD_JV_ARR:
+    case NDD_JV_OBJ:
+        ndd_buf_putc(b, j_is(j, NDD_JV_ARR) ? '[' : '{');
+        for (size_t i = 0; i < ndd_json_count(j); i++) {
             if (i)
                 ndd_buf_puts(b, ", ");
-            if (j->t == J_OBJ) {
-                out_str(b, j->keys[i]);
+            if (j_is(j, NDD_JV_OBJ)) {
+                out_str(b, ndd_json_key(j, i));
                 ndd_buf_puts(b, ": ");
             }
-            out_tree(b, &j->kids[i]);
+            out_tree(b, ndd_json_item(j, i));
         }
-        ndd_buf_putc(b, j->t == J_ARR ? ']' : '}');
+        ndd_buf_putc(b, j_is(j, NDD_JV_ARR) ? ']' : '}');
         break;
     }
 }
@@ -625,12 +344,12 @@ static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 /* max/min over the ranks of per_rank[].key; NAN when absent. */
 static int rank_minmax(const view_t *v, const char *key, double *mn, double *mx, double *sum)
 {
-    if (!v->per_rank || v->per_rank->t != J_ARR || !v->per_rank->n)
+    if (!j_is(v->per_rank, NDD_JV_ARR) || !ndd_json_count(v->per_rank))
         return 0;
     int any = 0;
-    for (size_t i = 0; i < v->per_rank->n; i++) {
+    for (size_t i = 0; i < ndd_json_count(v->per_rank); i++) {
         double x;
-        if (!j_num(&v->per_rank->kids[i], key, &x))
+        if (!j_num(ndd_json_item(v->per_rank, i), key, &x))
             continue;
         if (!any || x < *mn)
             *mn = x;
@@ -701,11 +420,12 @@ static void derived_json(ndd_buf_t *b, const view_t *v)
     {
         int f2 = 1;
         ndd_buf_puts(b, "{");
-        if (v->stages && v->stages->t == J_OBJ)
-            for (size_t i = 0; i < v->stages->n; i++) {
+        if (j_is(v->stages, NDD_JV_OBJ))
+            for (size_t i = 0; i < ndd_json_count(v->stages); i++) {
                 char k[96];
-                snprintf(k, sizeof k, "stage_%s", v->stages->keys[i]);
-                out_kv(b, &f2, k, ratio(j_numd(&v->stages->kids[i], "max", NAN), j_numd(&v->stages->kids[i], "min", NAN)));
+                const jnode_t *st = ndd_json_item(v->stages, i);
+                snprintf(k, sizeof k, "stage_%s", ndd_json_key(v->stages, i));
+                out_kv(b, &f2, k, ratio(j_numd(st, "max", NAN), j_numd(st, "min", NAN)));
             }
         out_kv(b, &f2, "verify_work",
                ratio(j_numd(v->verify, "work_max_rank", NAN), j_numd(v->verify, "work_min_rank", NAN)));
@@ -841,17 +561,17 @@ static void skew_str(char *s, size_t n, double mx, double mn)
 /* Prints the members of o not in known[] as "  key: value". */
 static void print_unknown(FILE *f, const jnode_t *o, const char *const *known, size_t nknown, const char *indent)
 {
-    if (!o || o->t != J_OBJ)
+    if (!j_is(o, NDD_JV_OBJ))
         return;
-    for (size_t i = 0; i < o->n; i++) {
+    for (size_t i = 0; i < ndd_json_count(o); i++) {
         size_t k = 0;
-        while (k < nknown && strcmp(known[k], o->keys[i]))
+        while (k < nknown && strcmp(known[k], ndd_json_key(o, i)))
             k++;
         if (k < nknown)
             continue;
         ndd_buf_t b = NDD_BUF_INIT;
-        out_tree(&b, &o->kids[i]);
-        fprintf(f, "%s%s: %s\n", indent, o->keys[i], b.data ? b.data : "");
+        out_tree(&b, ndd_json_item(o, i));
+        fprintf(f, "%s%s: %s\n", indent, ndd_json_key(o, i), b.data ? b.data : "");
         ndd_buf_free(&b);
     }
 }
@@ -877,8 +597,7 @@ static void text_report(FILE *f, const view_t *v, const char *source)
     const jnode_t *ver = j_get(r, "version"), *vk = j_get(r, "verifier");
     fprintf(f, "ndd stats %s\n", source);
     fprintf(f, "run: ndd %s, %.0f rank(s), %.2f s wall, verifier %s\n",
-            ver && ver->t == J_STR ? ver->str : "?", j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN),
-            vk && vk->t == J_STR ? vk->str : "?");
+            j_str(ver, "?"), j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN), j_str(vk, "?"));
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
                                       "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
@@ -942,23 +661,22 @@ static void text_report(FILE *f, const view_t *v, const char *source)
                 j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_sets_split", 0),
                 j_numd(v->sets, "giant_guard_links_refused", 0));
         const jnode_t *h = j_get(v->sets, "size_histogram");
-        if (h && h->t == J_OBJ && h->n) {
-            double hmax = 0;
-            for (size_t i = 0; i < h->n; i++)
-                if (h->kids[i].t == J_NUM && h->kids[i].num > hmax)
-                    hmax = h->kids[i].num;
+        if (j_is(h, NDD_JV_OBJ) && ndd_json_count(h)) {
+            double hmax = 0, hv;
+            for (size_t i = 0; i < ndd_json_count(h); i++)
+                if (ndd_json_number(ndd_json_item(h, i), &hv) && hv > hmax)
+                    hmax = hv;
             fprintf(f, "  set-size distribution (members: sets)\n");
-            for (size_t i = 0; i < h->n; i++)
-                if (h->kids[i].t == J_NUM)
-                    print_bar_hist(f, h->keys[i], h->kids[i].num, hmax);
+            for (size_t i = 0; i < ndd_json_count(h); i++)
+                if (ndd_json_number(ndd_json_item(h, i), &hv))
+                    print_bar_hist(f, ndd_json_key(h, i), hv, hmax);
         }
         const jnode_t *lg = j_get(v->sets, "largest");
-        if (lg && lg->t == J_ARR && lg->n) {
+        if (j_is(lg, NDD_JV_ARR) && ndd_json_count(lg)) {
             fprintf(f, "  largest sets:");
-            for (size_t i = 0; i < lg->n && i < 10; i++) {
-                const jnode_t *fd = j_get(&lg->kids[i], "first_doc");
-                fprintf(f, "%s %.0f (%s)", i ? "," : "", j_numd(&lg->kids[i], "size", NAN),
-                        fd && fd->t == J_STR ? fd->str : "?");
+            for (size_t i = 0; i < ndd_json_count(lg) && i < 10; i++) {
+                const jnode_t *li = ndd_json_item(lg, i);
+                fprintf(f, "%s %.0f (%s)", i ? "," : "", j_numd(li, "size", NAN), j_str(j_get(li, "first_doc"), "?"));
             }
             fprintf(f, "\n");
         }
@@ -1048,13 +766,13 @@ static void text_report(FILE *f, const view_t *v, const char *source)
         print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
     }
 
-    if (v->stages && v->stages->t == J_OBJ && v->stages->n) {
+    if (j_is(v->stages, NDD_JV_OBJ) && ndd_json_count(v->stages)) {
         fprintf(f, "\nstage seconds over ranks:   %9s %9s %9s   max/min\n", "min", "median", "max");
-        for (size_t i = 0; i < v->stages->n; i++) {
-            const jnode_t *st = &v->stages->kids[i];
+        for (size_t i = 0; i < ndd_json_count(v->stages); i++) {
+            const jnode_t *st = ndd_json_item(v->stages, i);
             double smin = j_numd(st, "min", NAN), smed = j_numd(st, "median", NAN), smax = j_numd(st, "max", NAN);
             skew_str(s1, sizeof s1, smax, smin);
-            fprintf(f, "  %-24s %9.4f %9.4f %9.4f   %s\n", v->stages->keys[i], smin, smed, smax, s1);
+            fprintf(f, "  %-24s %9.4f %9.4f %9.4f   %s\n", ndd_json_key(v->stages, i), smin, smed, smax, s1);
         }
     }
     fprintf(f, "\nper-rank skew (max/min):");
@@ -1072,15 +790,15 @@ static void text_report(FILE *f, const view_t *v, const char *source)
     if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
         fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
                 human_bytes(sum * 1024, s2, sizeof s2));
-    if (v->per_rank && v->per_rank->t == J_ARR && v->per_rank->n && v->per_rank->n <= 64) {
+    if (j_is(v->per_rank, NDD_JV_ARR) && ndd_json_count(v->per_rank) && ndd_json_count(v->per_rank) <= 64) {
         fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");
-        for (size_t i = 0; i < v->per_rank->n; i++) {
-            const jnode_t *q = &v->per_rank->kids[i], *ss = j_get(q, "stage_seconds");
-            double tsum = 0;
+        for (size_t i = 0; i < ndd_json_count(v->per_rank); i++) {
+            const jnode_t *q = ndd_json_item(v->per_rank, i), *ss = j_get(q, "stage_seconds");
+            double tsum = 0, sv;
             int have = 0;
-            for (size_t k = 0; ss && ss->t == J_OBJ && k < ss->n; k++)
-                if (ss->kids[k].t == J_NUM) {
-                    tsum += ss->kids[k].num;
+            for (size_t k = 0; j_is(ss, NDD_JV_OBJ) && k < ndd_json_count(ss); k++)
+                if (ndd_json_number(ndd_json_item(ss, k), &sv)) {
+                    tsum += sv;
                     have = 1;
                 }
             snprintf(s3, sizeof s3, have ? "%.3f" : "-", tsum);
@@ -1211,7 +929,7 @@ static int write_html(const char *path, const view_t *v, const char *source, con
     snprintf(s, sizeof s, " &middot; %.0f rank(s) &middot; %.2f s wall &middot; verifier ", j_numd(v->root, "ranks", NAN),
              j_numd(v->root, "wall_seconds", NAN));
     fputs(s, f);
-    html_escape(f, vk && vk->t == J_STR ? vk->str : "?");
+    html_escape(f, j_str(vk, "?"));
     fputs("</p>\n<p id=\"err\"></p>\n<h2>Partition measures (paper 002)</h2>\n<table class=\"kv\">\n", f);
     double docs = j_numd(v->read, "docs", NAN);
     snprintf(s, sizeof s, "%.0f", docs);
@@ -1340,8 +1058,7 @@ int ndd_cmd_stats(int argc, char **argv)
 
     char *text = NULL;
     size_t len = 0, at = 0;
-    jnode_t root;
-    memset(&root, 0, sizeof root);
+    ndd_jv_t *root = NULL;
     scores_t sc;
     csizes_t cs;
     ndd_buf_t out = NDD_BUF_INIT;
@@ -1351,11 +1068,11 @@ int ndd_cmd_stats(int argc, char **argv)
                 S_ISDIR(st.st_mode) ? " (not the output directory of a finished 'ndd run'?)" : "");
         goto out;
     }
-    if (j_parse(text, len, &root, &at)) {
+    if (ndd_json_parse_at(text, len, &root, &at)) {
         fprintf(stderr, "ndd stats: %s: malformed JSON (at byte %zu)\n", path, at);
         goto out;
     }
-    if (root.t != J_OBJ) {
+    if (!j_is(root, NDD_JV_OBJ)) {
         fprintf(stderr, "ndd stats: %s: not a JSON object\n", path);
         goto out;
     }
@@ -1369,19 +1086,19 @@ int ndd_cmd_stats(int argc, char **argv)
         fprintf(stderr, "ndd stats: cannot read %s: %s\n", path, ndd_strerror(r));
         goto out;
     }
-    view_t v = {&root,
-                j_get(&root, "read"),
-                j_get(&root, "signatures"),
-                j_get(&root, "sets"),
-                j_get(&root, "verify"),
-                j_get(&root, "clusters"),
-                j_get(&root, "shuffle_bytes"),
-                j_get(&root, "stage_seconds"),
-                j_get(&root, "per_rank"),
-                j_get(&root, "sketch"),
+    view_t v = {root,
+                j_get(root, "read"),
+                j_get(root, "signatures"),
+                j_get(root, "sets"),
+                j_get(root, "verify"),
+                j_get(root, "clusters"),
+                j_get(root, "shuffle_bytes"),
+                j_get(root, "stage_seconds"),
+                j_get(root, "per_rank"),
+                j_get(root, "sketch"),
                 &sc,
                 &cs};
-    if (v.sketch && v.sketch->t != J_OBJ)
+    if (v.sketch && !j_is(v.sketch, NDD_JV_OBJ))
         v.sketch = NULL;
     if (json || plot)
         all_json(&out, &v, src);
@@ -1400,7 +1117,7 @@ int ndd_cmd_stats(int argc, char **argv)
     rc = fflush(stdout) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
 out:
     free(text);
-    j_free(&root);
+    ndd_json_free(root);
     ndd_buf_free(&out);
     return rc;
 }

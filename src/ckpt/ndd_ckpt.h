@@ -7,11 +7,17 @@
  *                           shard counts only when complete and intact
  *   DIR/verify/part-R.zst   rank R's verified rows (pairs, clusters, scores,
  *                           keyed by global document number), counters, largest sets
- *   DIR/verify/done         written once every part is complete
+ *   DIR/verify/part-R.done  "0 BYTES XXH3", as for shards
+ *   DIR/verify/done         "ndd-verify 2 NPARTS CC_ROUNDS": written once every
+ *                           part is complete
  *
  * Every file is versioned and fixed-width little-endian, its blob carries a
  * magic, a format version and the counters' schema hash; a checkpoint of
- * another ndd build is refused with NDD_ERR_VERSION, never misread. Rows and
+ * another ndd build is refused with NDD_ERR_VERSION, never misread (the blob
+ * layouts are in ndd_ckpt.c). Every file is written to NAME.tmp.PID, flushed,
+ * fsynced, closed (each checked) and renamed; a blob's marker after it.
+ * Errors: NDD_ERR_IO for a missing or unwritable file, NDD_ERR_FORMAT for a
+ * damaged one (checksum, size, truncation, marker), NDD_ERR_VERSION. Rows and
  * documents are keyed by global document numbers, which do not depend on
  * the rank count, so a resumed run may use any number of ranks.
  * Local functions (no communication). */
@@ -25,7 +31,7 @@
 #include "ndd_sets.h"
 #include "ndd_util.h"
 
-#define NDD_CKPT_VERSION 2
+#define NDD_CKPT_VERSION 2 /* format 1: the native-layout files of ndd before issue 10 */
 
 /* What the manifest pins (the options that decide the map stage). */
 typedef struct ndd_manifest {
@@ -41,31 +47,46 @@ typedef struct ndd_manifest {
     void *store_;           /* private */
 } ndd_manifest_t;
 
+/* Creates DIR, DIR/map and DIR/verify, writes DIR/manifest ("key value"
+ * lines, one "input PATH" line per input: NDD_ERR_INVAL for a path holding a
+ * newline). store_ is not read. */
 int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m);
-/* NDD_ERR_VERSION when written by another format version; NDD_ERR_FORMAT when malformed. */
+/* Fills m from DIR/manifest (a field whose line is absent keeps its value;
+ * store_ is overwritten, not freed); the inputs stay valid until
+ * ndd_ckpt_manifest_free(m). NDD_ERR_VERSION when written by another format
+ * version; NDD_ERR_FORMAT when malformed (no "ndd-work" line, shards < 1). */
 int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m);
+/* Frees what _read stored (inputs = NULL, ninputs = 0); m or store_ may be NULL. */
 void ndd_ckpt_manifest_free(ndd_manifest_t *m);
 
-/* The map shard of task idx: documents, rejects (TSV rows), read counters. */
+/* The map shard of task idx: documents with their keys, rejects (TSV rows;
+ * may be NULL), the NDD_CST_READ counters of c (the others are not stored).
+ * The marker's count is d->n. */
 int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd_buf_t *rejects,
                          const ndd_counters_t *c);
 /* 0 and the document count when shard idx is complete and intact (reads and
- * checksums the whole shard); _count trusts the marker alone. */
+ * checksums the whole file, checks its head: magic, version, counters
+ * schema, count = the marker's); _count trusts the marker alone. */
 int ndd_ckpt_shard_check(const char *wd, int idx, uint64_t *ndocs);
 int ndd_ckpt_shard_count(const char *wd, int idx, uint64_t *ndocs);
-/* Appends documents [skip, skip + take) of shard idx to d and, when
- * with_meta, adds its rejects and read counters. */
+/* Appends documents [skip, skip + take) of shard idx (clipped to the shard;
+ * take UINT64_MAX: to the end) to d with ndd_docs_add and, when with_meta,
+ * appends its rejects to *rejects and adds its read counters to *c (c +=).
+ * rejects and c are not touched without with_meta. */
 int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,
                         uint64_t skip, uint64_t take, int with_meta);
 
 /* Rank idx's verified rows (rows[0] pairs, rows[1] clusters, rows[2] scores:
- * keyed records of ndd_rows.h), its reduce-stage counters and largest sets. */
+ * keyed records of ndd_rows.h, stored as they are), the NDD_CST_REDUCE
+ * counters of c (the read ones live in the shards) and its largest sets (top
+ * may be NULL: none). */
 int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, const ndd_topsets_t *top,
                           const ndd_buf_t rows[3]);
 int ndd_ckpt_verify_done_write(const char *wd, int nparts, uint64_t cc_rounds);
 int ndd_ckpt_verify_done_read(const char *wd, int *nparts, uint64_t *cc_rounds);
-/* Appends the rows of part idx whose first key lies in [lo, hi); with_meta:
- * adds its counters and merges its largest sets. */
+/* Appends to rows[r] the records of part idx whose first key lies in
+ * [lo, hi) (bytes unchanged); with_meta: adds its counters to *c (c +=) and
+ * merges its largest sets into *top (ndd_topsets_merge). */
 int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets_t *top, ndd_buf_t rows[3],
                          uint64_t lo, uint64_t hi, int with_meta);
 

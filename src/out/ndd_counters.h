@@ -88,8 +88,10 @@ void ndd_counters_keep_stage(ndd_counters_t *c, int st);
 /* Local. Portable form: u32 count, u64 schema hash (of the table's names),
  * then each value as u64 little-endian. */
 int ndd_counters_pack(const ndd_counters_t *c, ndd_buf_t *out);
-/* Reads what _pack wrote from p[0..n); *used = bytes consumed. NDD_ERR_FORMAT
- * when the count or schema differ (a checkpoint of another ndd build). */
+/* Reads what _pack wrote from p[0..n) into c (overwrites every value);
+ * *used (may be NULL) = bytes consumed. NDD_ERR_VERSION when the count or
+ * schema hash differ (a checkpoint of another ndd build), NDD_ERR_FORMAT when
+ * p is truncated. */
 int ndd_counters_unpack(ndd_counters_t *c, const void *p, size_t n, size_t *used);
 
 #endif

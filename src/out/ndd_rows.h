@@ -28,14 +28,17 @@ typedef struct ndd_vres {
 /* Which score columns a verifier fills. */
 typedef enum { NDD_COLS_TLCS = 0, NDD_COLS_SIGNCD, NDD_COLS_SCORE } ndd_cols_t;
 
-/* line = "id_a \t id_b \t vname \t res \t cont \t ncd \t tlcs \t score" (no
- * newline; '-' in the columns the verifier does not fill; %.6f scores). */
+/* line = "id_a \t id_b \t vname \t res \t cont \t ncd \t tlcs \t score" (line is
+ * cleared first; no newline; ids TSV-escaped, vname as is; '-' in the columns
+ * the verifier does not fill; %.6f scores, %llu tlcs). A scores.tsv row
+ * appends "\t1\n" or "\t0\n" (accepted), a pairs.tsv row "\n". */
 int ndd_rows_fmt_pair(ndd_buf_t *line, ndd_cols_t cols, const char *ida, size_t idalen, const char *idb,
                       size_t idblen, const char *vname, const ndd_vres_t *v);
-/* line = "id \t cluster \t 1|0 \t url \n" */
+/* line = "id \t cluster \t 1|0 \t url \n" (cleared first; fields TSV-escaped). */
 int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const char *cluster, size_t clen, int kept,
                          const char *url, size_t urllen);
-/* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-'). */
+/* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-';
+ * file and reason TSV-escaped). */
 int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason);
 
 /* ---- keyed records: u64 k1, u64 k2, u32 len, then len bytes (LE) ---- */
@@ -45,12 +48,16 @@ typedef struct ndd_row {
     uint32_t len;
 } ndd_row_t;
 
+/* Appends one record; NDD_ERR_LIMIT when len does not fit in a u32. */
 int ndd_row_put(ndd_buf_t *b, uint64_t k1, uint64_t k2, const char *line, size_t len);
-/* Parses p[0..n) into *v (grown; lines point into p); NDD_ERR_FORMAT when truncated. */
+/* Appends the records of p[0..n) to (*v)[*nv..] (grown with ndd_array_grow,
+ * *cap its capacity; lines point into p); NDD_ERR_FORMAT when a record is cut
+ * short (the whole ones before it are kept). */
 int ndd_rows_parse(const char *p, size_t n, ndd_row_t **v, size_t *nv, size_t *cap);
 /* Sorts by (k1, k2). */
 void ndd_rows_sort(ndd_row_t *v, size_t n);
-/* Appends to dst the records of p[0..n) whose k1 lies in [lo, hi). */
+/* Appends to dst the records of p[0..n) whose k1 lies in [lo, hi), as they
+ * are (bytes unchanged); NDD_ERR_FORMAT when a record is cut short. */
 int ndd_rows_filter(ndd_buf_t *dst, const char *p, size_t n, uint64_t lo, uint64_t hi);
 
 #endif

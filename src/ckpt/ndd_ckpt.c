@@ -1,0 +1,630 @@
+/* ndd_ckpt.c - see ndd_ckpt.h. Blob layouts (before zstd), every integer
+ * little-endian:
+ *
+ *   shard  u64 magic "NDDSHARD", u32 version, counters (ndd_counters_pack),
+ *          u64 ndocs, u64 rejects length, rejects bytes, then per document:
+ *          u32+bytes id, u32+bytes url, u32+bytes text, u32 site, u32 urlh,
+ *          u32 weight, u32 nkeys, nkeys x u64 key
+ *   part   u64 magic "NDDVPART", u32 version, counters, u32 ntop, per set:
+ *          u64 size, u64 label, u32+bytes first_id; then pairs, clusters,
+ *          scores: each u64 length + keyed records (ndd_rows.h)
+ *
+ * Each blob is written as one zstd frame to NAME.tmp.PID, flushed, fsynced,
+ * closed and renamed; then its marker NAME.done "COUNT BYTES XXH3" likewise. */
+#include "ndd_ckpt.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "ndd_rows.h"
+#include "ndd_wire.h"
+
+#define MAGIC_SHARD 0x445241485344444Eull /* "NDDSHARD" as LE bytes */
+#define MAGIC_PART 0x545241505644444Eull  /* "NDDVPART" */
+#define MAGIC_SHARD_V1 0x3144524148534444ull /* "DDSHARD1": format 1 (native layout) */
+#define MAGIC_PART_V1 0x3154524150444444ull  /* "DDDPART1" */
+#define HEAD_BYTES 12                        /* magic + version */
+#define PATH_CAP 4096
+
+/* ---- files ---- */
+
+static int path_of(char *buf, const char *wd, const char *fmt, int idx)
+{
+    char name[64];
+    snprintf(name, sizeof name, fmt, idx);
+    int n = snprintf(buf, PATH_CAP, "%s/%s", wd, name);
+    return n < 0 || n >= PATH_CAP ? NDD_ERR_INVAL : NDD_OK;
+}
+
+static int mkdirs(const char *wd, const char *sub)
+{
+    char p[PATH_CAP];
+    int n = snprintf(p, sizeof p, "%s/%s", wd, sub);
+    if (n < 0 || n >= (int)sizeof p)
+        return NDD_ERR_INVAL;
+    if (mkdir(wd, 0777) && errno != EEXIST)
+        return NDD_ERR_IO;
+    if (mkdir(p, 0777) && errno != EEXIST)
+        return NDD_ERR_IO;
+    return NDD_OK;
+}
+
+/* Writes p[0..n) to path: path.tmp.PID, fflush, fsync, fclose (all
+ * checked), rename. The temporary file is removed on failure. */
+static int write_atomic(const char *path, const void *p, size_t n)
+{
+    char tmp[PATH_CAP + 32];
+    int rc = NDD_OK;
+    int len = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (len < 0 || len >= (int)sizeof tmp)
+        return NDD_ERR_INVAL;
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return NDD_ERR_IO;
+    if ((n && fwrite(p, 1, n, f) != n) || fflush(f) || fsync(fileno(f)))
+        rc = NDD_ERR_IO;
+    if (fclose(f))
+        rc = NDD_ERR_IO;
+    if (!rc && rename(tmp, path))
+        rc = NDD_ERR_IO;
+    if (rc)
+        unlink(tmp);
+    return rc;
+}
+
+/* Compresses raw (one zstd frame) to path, then writes the marker
+ * "count bytes xxh3" (of the compressed file). */
+static int write_blob(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count)
+{
+    int rc = NDD_OK;
+    size_t bound = ZSTD_compressBound(raw->len);
+    char *z = malloc(bound ? bound : 1), line[96];
+    if (!z)
+        return NDD_ERR_NOMEM;
+    size_t zn = ZSTD_compress(z, bound, raw->data ? raw->data : "", raw->len, 1);
+    if (ZSTD_isError(zn)) {
+        rc = NDD_ERR_COMPRESS;
+        goto out;
+    }
+    NDD_TRY(write_atomic(path, z, zn));
+    int n = snprintf(line, sizeof line, "%llu %zu %016llx\n", (unsigned long long)count, zn,
+                     (unsigned long long)XXH3_64bits(z, zn));
+    rc = write_atomic(marker, line, (size_t)n);
+out:
+    free(z);
+    return rc;
+}
+
+/* Decompresses the frame z[0..zn) into out; limit > 0: stops after limit
+ * bytes. NDD_ERR_FORMAT when the frame is incomplete or followed by more. */
+static int inflate(const char *z, size_t zn, ndd_buf_t *out, size_t limit)
+{
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
+    ZSTD_inBuffer in = {z, zn, 0};
+    size_t ret = 1;
+    int rc = dc ? NDD_OK : NDD_ERR_NOMEM;
+    ndd_buf_clear(out);
+    while (!rc && (!limit || out->len < limit)) {
+        if ((rc = ndd_buf_reserve(out, limit ? limit - out->len : (size_t)1 << 20)))
+            break;
+        size_t room = out->cap - out->len - 1;
+        if (limit && room > limit - out->len)
+            room = limit - out->len;
+        ZSTD_outBuffer o = {out->data + out->len, room, 0};
+        ret = ZSTD_decompressStream(dc, &o, &in);
+        if (ZSTD_isError(ret)) {
+            rc = NDD_ERR_COMPRESS;
+            break;
+        }
+        out->len += o.pos;
+        if (ret == 0 || (in.pos == in.size && o.pos < room))
+            break; /* the frame ended, or the input did */
+    }
+    if (!rc && (!limit || out->len < limit) && (ret != 0 || in.pos != in.size))
+        rc = NDD_ERR_FORMAT;
+    if (out->data)
+        out->data[out->len] = '\0';
+    ZSTD_freeDCtx(dc);
+    return rc;
+}
+
+/* Reads path and checks it against its marker (size and XXH3); *count = the
+ * marker's count. With out: decompresses (at most limit bytes when > 0). */
+static int read_blob(const char *path, const char *marker, ndd_buf_t *out, size_t limit, uint64_t *count)
+{
+    char *z = NULL, *m = NULL;
+    size_t zn = 0, mn = 0, bytes = 0;
+    unsigned long long cnt = 0, hash = 0;
+    int rc;
+    NDD_TRY(ndd_read_file(marker, 4096, &m, &mn));
+    if (sscanf(m, "%llu %zu %llx", &cnt, &bytes, &hash) != 3) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    NDD_TRY(ndd_read_file(path, 0, &z, &zn));
+    if (zn != bytes || XXH3_64bits(z, zn) != hash) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    if (count)
+        *count = cnt;
+    if (out)
+        rc = inflate(z, zn, out, limit);
+out:
+    free(m);
+    free(z);
+    return rc;
+}
+
+/* The blob head: magic and format version. */
+static int get_head(ndd_cur_t *c, uint64_t magic, uint64_t magic_v1)
+{
+    uint64_t mg = ndd_get64(c);
+    uint32_t ver = ndd_get32(c);
+    if (c->bad)
+        return NDD_ERR_FORMAT;
+    if (mg == magic_v1)
+        return NDD_ERR_VERSION;
+    if (mg != magic)
+        return NDD_ERR_FORMAT;
+    return ver == NDD_CKPT_VERSION ? NDD_OK : NDD_ERR_VERSION;
+}
+
+/* Counters after the head: *c = them (c may be NULL to only check). */
+static int get_counters(ndd_cur_t *cur, ndd_counters_t *c)
+{
+    ndd_counters_t tmp;
+    size_t used = 0;
+    int rc = ndd_counters_unpack(&tmp, cur->p, (size_t)(cur->end - cur->p), &used);
+    if (rc)
+        return rc;
+    cur->p += used;
+    if (c)
+        *c = tmp;
+    return NDD_OK;
+}
+
+/* ---- manifest ---- */
+
+typedef struct {
+    char *text;
+    char **inputs;
+} manifest_store_t;
+
+int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
+{
+    char path[PATH_CAP], line[640];
+    ndd_buf_t b = NDD_BUF_INIT;
+    int rc;
+    NDD_TRY(mkdirs(wd, "map"));
+    NDD_TRY(mkdirs(wd, "verify"));
+    snprintf(line, sizeof line,
+             "ndd-work %d\nshards %d\nformat %d\nmax_doc_bytes %zu\nboilerplate %d\nsoft_wrap %d\n"
+             "keep_title %d\nsig_m %u\nsig_n %u\nsig_k %u\nmin_sentence %zu\ncandidates %d\n",
+             NDD_CKPT_VERSION, m->nshards, m->format, m->max_doc_bytes, m->boilerplate, m->soft_wrap, m->keep_title,
+             m->sig_m, m->sig_n, m->sig_k, m->min_sentence, m->candidates);
+    NDD_TRY(ndd_buf_puts(&b, line));
+    for (size_t i = 0; i < m->ninputs; i++) {
+        if (strchr(m->inputs[i], '\n')) {
+            rc = NDD_ERR_INVAL;
+            goto out;
+        }
+        NDD_TRY(ndd_buf_puts(&b, "input "));
+        NDD_TRY(ndd_buf_puts(&b, m->inputs[i]));
+        NDD_TRY(ndd_buf_putc(&b, '\n'));
+    }
+    if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path) {
+        rc = NDD_ERR_INVAL;
+        goto out;
+    }
+    rc = write_atomic(path, b.data, b.len);
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+void ndd_ckpt_manifest_free(ndd_manifest_t *m)
+{
+    if (!m || !m->store_)
+        return;
+    manifest_store_t *s = m->store_;
+    free(s->text);
+    free(s->inputs);
+    free(s);
+    m->store_ = NULL;
+    m->inputs = NULL;
+    m->ninputs = 0;
+}
+
+/* One "key value" line of the manifest into m; *version for "ndd-work". */
+static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *version)
+{
+    if (!strcmp(k, "ndd-work")) *version = atoi(v);
+    else if (!strcmp(k, "shards")) m->nshards = atoi(v);
+    else if (!strcmp(k, "format")) m->format = atoi(v);
+    else if (!strcmp(k, "max_doc_bytes")) m->max_doc_bytes = (size_t)strtoull(v, NULL, 10);
+    else if (!strcmp(k, "boilerplate")) m->boilerplate = atoi(v);
+    else if (!strcmp(k, "soft_wrap")) m->soft_wrap = atoi(v);
+    else if (!strcmp(k, "keep_title")) m->keep_title = atoi(v);
+    else if (!strcmp(k, "sig_m")) m->sig_m = (unsigned)atoi(v);
+    else if (!strcmp(k, "sig_n")) m->sig_n = (unsigned)atoi(v);
+    else if (!strcmp(k, "sig_k")) m->sig_k = (unsigned)atoi(v);
+    else if (!strcmp(k, "min_sentence")) m->min_sentence = (size_t)strtoull(v, NULL, 10);
+    else if (!strcmp(k, "candidates")) m->candidates = atoi(v);
+}
+
+int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
+{
+    char path[PATH_CAP];
+    size_t n = 0, nin = 0, lines = 1;
+    int version = -1, rc;
+    manifest_store_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NDD_ERR_NOMEM;
+    if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path) {
+        rc = NDD_ERR_INVAL;
+        goto out;
+    }
+    NDD_TRY(ndd_read_file(path, 1 << 24, &s->text, &n));
+    for (size_t i = 0; i < n; i++)
+        lines += s->text[i] == '\n';
+    if (!(s->inputs = malloc(lines * sizeof *s->inputs))) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    m->nshards = 0;
+    for (char *line = s->text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *sp = strchr(line, ' ');
+        if (!sp)
+            continue;
+        *sp = '\0';
+        if (!strcmp(line, "input"))
+            s->inputs[nin++] = sp + 1;
+        else
+            manifest_line(m, line, sp + 1, &version);
+    }
+    if (version < 0 || m->nshards < 1)
+        rc = version >= 0 && version != NDD_CKPT_VERSION ? NDD_ERR_VERSION : NDD_ERR_FORMAT;
+    else if (version != NDD_CKPT_VERSION)
+        rc = NDD_ERR_VERSION; /* another ndd's work directory: never misread */
+out:
+    if (rc) {
+        free(s->text);
+        free(s->inputs);
+        free(s);
+        return rc;
+    }
+    m->inputs = (const char *const *)s->inputs;
+    m->ninputs = nin;
+    m->store_ = s;
+    return NDD_OK;
+}
+
+/* ---- map shards ---- */
+
+static int put_doc(ndd_buf_t *b, const ndd_docs_t *d, size_t i)
+{
+    const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
+    uint64_t nk = d->key_off[i + 1] - d->key_off[i];
+    int rc;
+    if (nk > UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    NDD_TRY(ndd_putstr(b, id, strlen(id)));
+    NDD_TRY(ndd_putstr(b, url, strlen(url)));
+    NDD_TRY(ndd_putstr(b, ndd_docs_text(d, i), d->text_len[i]));
+    NDD_TRY(ndd_put32(b, d->site[i]));
+    NDD_TRY(ndd_put32(b, d->urlh[i]));
+    NDD_TRY(ndd_put32(b, d->weight[i]));
+    NDD_TRY(ndd_put32(b, (uint32_t)nk));
+    NDD_TRY(ndd_buf_reserve(b, nk * 8));
+    for (uint64_t k = 0; k < nk; k++)
+        NDD_TRY(ndd_put64(b, d->keys[d->key_off[i] + k]));
+out:
+    return rc;
+}
+
+int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd_buf_t *rejects,
+                         const ndd_counters_t *c)
+{
+    char path[PATH_CAP], marker[PATH_CAP];
+    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_counters_t rd = *c;
+    int rc;
+    ndd_counters_keep_stage(&rd, NDD_CST_READ);
+    NDD_TRY(mkdirs(wd, "map"));
+    NDD_TRY(ndd_put64(&b, MAGIC_SHARD));
+    NDD_TRY(ndd_put32(&b, NDD_CKPT_VERSION));
+    NDD_TRY(ndd_counters_pack(&rd, &b));
+    NDD_TRY(ndd_put64(&b, d->n));
+    NDD_TRY(ndd_put64(&b, rejects ? rejects->len : 0));
+    if (rejects && rejects->len)
+        NDD_TRY(ndd_buf_append(&b, rejects->data, rejects->len));
+    for (size_t i = 0; i < d->n; i++)
+        NDD_TRY(put_doc(&b, d, i));
+    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
+    rc = write_blob(path, marker, &b, d->n);
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+int ndd_ckpt_shard_count(const char *wd, int idx, uint64_t *ndocs)
+{
+    char marker[PATH_CAP], *m = NULL;
+    size_t n;
+    unsigned long long cnt;
+    int rc;
+    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
+    NDD_TRY(ndd_read_file(marker, 4096, &m, &n));
+    if (sscanf(m, "%llu", &cnt) != 1)
+        rc = NDD_ERR_FORMAT;
+    else
+        *ndocs = cnt;
+out:
+    free(m);
+    return rc;
+}
+
+int ndd_ckpt_shard_check(const char *wd, int idx, uint64_t *ndocs)
+{
+    char path[PATH_CAP], marker[PATH_CAP];
+    ndd_buf_t head = NDD_BUF_INIT;
+    uint64_t cnt = 0;
+    int rc;
+    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
+    /* the whole file is checksummed; only its head is decompressed: magic,
+     * version, counters (their schema) and the document count */
+    NDD_TRY(read_blob(path, marker, &head, HEAD_BYTES + 12 + 8 * NDD_NCOUNTERS + 8, &cnt));
+    ndd_cur_t c = {head.data, head.data + head.len, 0};
+    NDD_TRY(get_head(&c, MAGIC_SHARD, MAGIC_SHARD_V1));
+    NDD_TRY(get_counters(&c, NULL));
+    if (ndd_get64(&c) != cnt || c.bad) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    *ndocs = cnt;
+out:
+    ndd_buf_free(&head);
+    return rc;
+}
+
+/* One document of a shard: appended to d unless skip. keys is scratch. */
+static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_t *kcap)
+{
+    uint32_t il = ndd_get32(c);
+    const char *id = ndd_getbytes(c, il);
+    uint32_t ul = ndd_get32(c);
+    const char *url = ndd_getbytes(c, ul);
+    uint32_t tl = ndd_get32(c);
+    const char *text = ndd_getbytes(c, tl);
+    uint32_t site = ndd_get32(c), urlh = ndd_get32(c), weight = ndd_get32(c), nk = ndd_get32(c);
+    const char *kp = ndd_getbytes(c, (size_t)nk * 8);
+    int rc;
+    if (c->bad || urlh > UINT16_MAX)
+        return NDD_ERR_FORMAT;
+    if (skip)
+        return NDD_OK;
+    if ((rc = ndd_array_grow((void **)keys, kcap, nk, sizeof **keys)))
+        return rc;
+    for (uint32_t k = 0; k < nk; k++)
+        (*keys)[k] = ndd_le64_load(kp + 8 * (size_t)k);
+    return ndd_docs_add(d, id, il, url, ul, text, tl, site, (uint16_t)urlh, weight, *keys, nk);
+}
+
+int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,
+                        uint64_t skip, uint64_t take, int with_meta)
+{
+    char path[PATH_CAP], marker[PATH_CAP];
+    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_counters_t cnt;
+    uint64_t *keys = NULL, count = 0;
+    size_t kcap = 0;
+    int rc;
+    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
+    NDD_TRY(read_blob(path, marker, &b, 0, &count));
+    ndd_cur_t cur = {b.data, b.data + b.len, 0};
+    NDD_TRY(get_head(&cur, MAGIC_SHARD, MAGIC_SHARD_V1));
+    NDD_TRY(get_counters(&cur, &cnt));
+    uint64_t n = ndd_get64(&cur), rl = ndd_get64(&cur);
+    const char *rej = cur.bad || rl > (uint64_t)(cur.end - cur.p) ? NULL : ndd_getbytes(&cur, (size_t)rl);
+    if (!rej || n != count) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    if (with_meta) {
+        ndd_counters_add(c, &cnt);
+        NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
+    }
+    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
+    if (last > first)
+        NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
+    for (uint64_t i = 0; i < last; i++)
+        NDD_TRY(get_doc(&cur, d, i < first, &keys, &kcap));
+    if (last == n && cur.p != cur.end)
+        rc = NDD_ERR_FORMAT;
+out:
+    free(keys);
+    ndd_buf_free(&b);
+    return rc;
+}
+
+/* ---- verify parts ---- */
+
+static int put_rows(ndd_buf_t *b, const ndd_buf_t *rows)
+{
+    int rc = ndd_put64(b, rows->len);
+    return rc || !rows->len ? rc : ndd_buf_append(b, rows->data, rows->len);
+}
+
+int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, const ndd_topsets_t *top,
+                          const ndd_buf_t rows[3])
+{
+    char path[PATH_CAP], marker[PATH_CAP];
+    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_counters_t red = *c;
+    size_t ntop = top ? (top->n < NDD_TOP_N ? top->n : NDD_TOP_N) : 0;
+    int rc;
+    /* the read counters live in the shards: keep what this stage added */
+    ndd_counters_keep_stage(&red, NDD_CST_REDUCE);
+    NDD_TRY(mkdirs(wd, "verify"));
+    NDD_TRY(ndd_put64(&b, MAGIC_PART));
+    NDD_TRY(ndd_put32(&b, NDD_CKPT_VERSION));
+    NDD_TRY(ndd_counters_pack(&red, &b));
+    NDD_TRY(ndd_put32(&b, (uint32_t)ntop));
+    for (size_t k = 0; k < ntop; k++) {
+        const ndd_topset_t *t = &top->v[k];
+        NDD_TRY(ndd_put64(&b, t->size));
+        NDD_TRY(ndd_put64(&b, t->label));
+        NDD_TRY(ndd_putstr(&b, t->first_id, strnlen(t->first_id, sizeof t->first_id - 1)));
+    }
+    for (int r = 0; r < 3; r++)
+        NDD_TRY(put_rows(&b, &rows[r]));
+    NDD_TRY(path_of(path, wd, "verify/part-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "verify/part-%06d.done", idx));
+    rc = write_blob(path, marker, &b, 0);
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+int ndd_ckpt_verify_done_write(const char *wd, int nparts, uint64_t cc_rounds)
+{
+    char path[PATH_CAP], line[96];
+    if (snprintf(path, sizeof path, "%s/verify/done", wd) >= (int)sizeof path)
+        return NDD_ERR_INVAL;
+    int n = snprintf(line, sizeof line, "ndd-verify %d %d %llu\n", NDD_CKPT_VERSION, nparts,
+                     (unsigned long long)cc_rounds);
+    return write_atomic(path, line, (size_t)n);
+}
+
+int ndd_ckpt_verify_done_read(const char *wd, int *nparts, uint64_t *cc_rounds)
+{
+    char path[PATH_CAP], *s = NULL;
+    size_t n;
+    int ver = 0, parts = 0, rc;
+    unsigned long long rounds = 0, nd;
+    if (snprintf(path, sizeof path, "%s/verify/done", wd) >= (int)sizeof path)
+        return NDD_ERR_INVAL;
+    NDD_TRY(ndd_read_file(path, 4096, &s, &n));
+    if (sscanf(s, "ndd-verify %d %d %llu", &ver, &parts, &rounds) == 3)
+        rc = ver != NDD_CKPT_VERSION ? NDD_ERR_VERSION : parts < 1 ? NDD_ERR_FORMAT : NDD_OK;
+    else /* format 1 wrote "NPARTS ROUNDS NDROPPED" */
+        rc = sscanf(s, "%d %llu %llu", &parts, &rounds, &nd) == 3 ? NDD_ERR_VERSION : NDD_ERR_FORMAT;
+    if (!rc) {
+        *nparts = parts;
+        *cc_rounds = rounds;
+    }
+out:
+    free(s);
+    return rc;
+}
+
+/* The largest sets of a part: *n entries into v. */
+static int get_topsets(ndd_cur_t *c, ndd_topset_t *v, size_t *n)
+{
+    uint32_t nt = ndd_get32(c);
+    if (c->bad || nt > NDD_TOP_N)
+        return NDD_ERR_FORMAT;
+    for (uint32_t k = 0; k < nt; k++) {
+        memset(&v[k], 0, sizeof v[k]);
+        v[k].size = ndd_get64(c);
+        v[k].label = ndd_get64(c);
+        uint32_t l = ndd_get32(c);
+        const char *id = l < sizeof v[k].first_id ? ndd_getbytes(c, l) : NULL;
+        if (!id)
+            return NDD_ERR_FORMAT;
+        memcpy(v[k].first_id, id, l);
+    }
+    *n = nt;
+    return NDD_OK;
+}
+
+int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets_t *top, ndd_buf_t rows[3],
+                         uint64_t lo, uint64_t hi, int with_meta)
+{
+    char path[PATH_CAP], marker[PATH_CAP];
+    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_counters_t cnt;
+    ndd_topset_t tv[NDD_TOP_N];
+    size_t nt = 0;
+    int rc;
+    NDD_TRY(path_of(path, wd, "verify/part-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "verify/part-%06d.done", idx));
+    NDD_TRY(read_blob(path, marker, &b, 0, NULL));
+    ndd_cur_t cur = {b.data, b.data + b.len, 0};
+    NDD_TRY(get_head(&cur, MAGIC_PART, MAGIC_PART_V1));
+    NDD_TRY(get_counters(&cur, &cnt));
+    NDD_TRY(get_topsets(&cur, tv, &nt));
+    for (int r = 0; r < 3; r++) {
+        uint64_t len = ndd_get64(&cur);
+        const char *p = cur.bad || len > (uint64_t)(cur.end - cur.p) ? NULL : ndd_getbytes(&cur, (size_t)len);
+        if (!p) {
+            rc = NDD_ERR_FORMAT;
+            goto out;
+        }
+        NDD_TRY(ndd_rows_filter(&rows[r], p, (size_t)len, lo, hi));
+    }
+    if (cur.p != cur.end) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    if (with_meta) {
+        ndd_counters_add(c, &cnt);
+        ndd_topsets_merge(top, tv, nt);
+    }
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+/* ---- the directory ---- */
+
+int ndd_ckpt_exists(const char *wd)
+{
+    char path[PATH_CAP];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path)
+        return 0;
+    return stat(path, &st) == 0;
+}
+
+static int rm_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st))
+        return errno == ENOENT ? NDD_OK : NDD_ERR_IO;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) ? NDD_ERR_IO : NDD_OK;
+    DIR *dir = opendir(path);
+    if (!dir)
+        return NDD_ERR_IO;
+    struct dirent *e;
+    int rc = NDD_OK;
+    while ((e = readdir(dir))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char sub[PATH_CAP];
+        int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        if (n < 0 || n >= (int)sizeof sub || rm_tree(sub))
+            rc = NDD_ERR_IO;
+    }
+    closedir(dir);
+    if (rmdir(path))
+        rc = NDD_ERR_IO;
+    return rc;
+}
+
+int ndd_ckpt_remove(const char *wd) { return rm_tree(wd); }
