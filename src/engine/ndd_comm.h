@@ -48,8 +48,9 @@ typedef struct ndd_comm_ops {
     /* Non-blocking sum of n <= 4 uint64 (for progress reports): _start is
      * collective in the sense that every rank starts the same sequence of
      * requests; _test is Local and never blocks (1 = complete, out filled,
-     * request freed); _wait is Local and blocks until complete. A backend
-     * may leave these NULL: then progress reports are off. */
+     * request freed; 0 = pending); _wait is Local and blocks until complete
+     * (0, out filled, request freed). On an error (< 0) the request is freed
+     * too. A backend may leave these NULL: then progress reports are off. */
     int (*iallreduce_start)(ndd_comm_t *c, const uint64_t *in, size_t n, ndd_comm_req_t **req);
     int (*iallreduce_test)(ndd_comm_req_t *req, uint64_t *out);
     int (*iallreduce_wait)(ndd_comm_req_t *req, uint64_t *out);
@@ -102,7 +103,11 @@ void ndd_bufs_free(ndd_buf_t *b, int P);
  * Runs fn(comm, arg) on P ranks, each a thread of this process with its own
  * communicator; returns after every rank returned. rcs[r] (may be NULL)
  * receives rank r's return value; the result is the worst of them (or an
- * NDD_ERR_* if the threads could not start). P in 1..NDD_LOCAL_MAX_RANKS. */
+ * NDD_ERR_* if the threads could not start). P in 1..NDD_LOCAL_MAX_RANKS.
+ * The communicators belong to the run: ndd_comm_free() only marks the rank
+ * as departed. Once a rank has departed (fn returned or comm freed), ranks
+ * waiting in or entering a collective get NDD_ERR_INTERNAL instead of
+ * hanging. Collectives are deterministic (reductions in rank order). */
 #define NDD_LOCAL_MAX_RANKS 256
 int ndd_comm_local_run(int P, int (*fn)(ndd_comm_t *c, void *arg), void *arg, int *rcs);
 
