@@ -1,0 +1,143 @@
+/* ndd_docs.c - see ndd_docs.h */
+#include "ndd_docs.h"
+#include "ndd_wire.h"
+
+#include <string.h>
+
+int ndd_docs_reserve(ndd_docs_t *d, size_t need)
+{
+    if (need <= d->cap) {
+        if (d->key_off && d->n == 0)
+            d->key_off[0] = 0;
+        return NDD_OK;
+    }
+    size_t c = d->cap ? d->cap * 2 : 4096;
+    while (c < need)
+        c *= 2;
+#define NDD_RE(f)                                          \
+    do {                                                   \
+        void *q = realloc(d->f, c * sizeof *d->f);         \
+        if (!q)                                            \
+            return NDD_ERR_NOMEM;                          \
+        d->f = q;                                          \
+    } while (0)
+    NDD_RE(id_off);
+    NDD_RE(url_off);
+    NDD_RE(text_off);
+    NDD_RE(text_len);
+    NDD_RE(site);
+    NDD_RE(weight);
+    NDD_RE(urlh);
+#undef NDD_RE
+    uint64_t *ko = realloc(d->key_off, (c + 1) * sizeof *ko);
+    if (!ko)
+        return NDD_ERR_NOMEM;
+    if (!d->key_off || d->n == 0)
+        ko[0] = 0;
+    d->key_off = ko;
+    d->cap = c;
+    return NDD_OK;
+}
+
+void ndd_docs_free(ndd_docs_t *d)
+{
+    free(d->id_off);
+    free(d->url_off);
+    free(d->text_off);
+    free(d->text_len);
+    free(d->site);
+    free(d->weight);
+    free(d->urlh);
+    ndd_buf_free(&d->strs);
+    ndd_buf_free(&d->texts);
+    free(d->keys);
+    free(d->key_off);
+    memset(d, 0, sizeof *d);
+}
+
+int ndd_docs_add(ndd_docs_t *d, const char *id, size_t idlen, const char *url, size_t urllen, const char *text,
+                 size_t textlen, uint32_t site, uint16_t urlh, uint32_t weight, const uint64_t *keys, size_t nkeys)
+{
+    size_t i = d->n;
+    int rc;
+    if (textlen > UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    if ((rc = ndd_docs_reserve(d, i + 1)) ||
+        (rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nkeys, sizeof *d->keys)))
+        return rc;
+    d->id_off[i] = d->strs.len;
+    if ((rc = ndd_buf_append(&d->strs, id, idlen)) || (rc = ndd_buf_putc(&d->strs, '\0')))
+        return rc;
+    d->url_off[i] = d->strs.len;
+    if ((rc = ndd_buf_append(&d->strs, url, urllen)) || (rc = ndd_buf_putc(&d->strs, '\0')))
+        return rc;
+    d->text_off[i] = d->texts.len;
+    if ((rc = ndd_buf_append(&d->texts, text, textlen)))
+        return rc;
+    if (nkeys)
+        memcpy(d->keys + d->nkeys, keys, nkeys * sizeof *keys);
+    d->nkeys += nkeys;
+    d->key_off[i + 1] = d->nkeys;
+    d->text_len[i] = (uint32_t)textlen;
+    d->site[i] = site;
+    d->urlh[i] = urlh;
+    d->weight[i] = weight;
+    d->n++;
+    return NDD_OK;
+}
+
+void ndd_docs_drop_keys(ndd_docs_t *d)
+{
+    free(d->keys);
+    d->keys = NULL;
+    d->keys_cap = d->nkeys = 0;
+}
+
+/* ---- shuffle 2 records ---- */
+
+#define DOCREC_HEAD 32
+
+size_t ndd_docrec_size(uint32_t idlen, uint32_t urllen, uint32_t textlen)
+{
+    return DOCREC_HEAD + (size_t)idlen + urllen + textlen;
+}
+
+int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
+{
+    char h[DOCREC_HEAD];
+    ndd_le64_store(h, r->g);
+    ndd_le64_store(h + 8, r->label);
+    ndd_le32_store(h + 16, r->idlen);
+    ndd_le32_store(h + 20, r->urllen);
+    ndd_le32_store(h + 24, r->textlen);
+    ndd_le32_store(h + 28, 0);
+    int rc = ndd_buf_reserve(b, ndd_docrec_size(r->idlen, r->urllen, r->textlen));
+    if (rc || (rc = ndd_buf_append(b, h, sizeof h)) || (rc = ndd_buf_append(b, r->id, r->idlen)) ||
+        (rc = ndd_buf_append(b, r->url, r->urllen)))
+        return rc;
+    return ndd_buf_append(b, r->text, r->textlen);
+}
+
+int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap)
+{
+    ndd_cur_t c = {p, p + n, 0};
+    while (n && c.p < c.end) {
+        ndd_docrec_t r;
+        r.g = ndd_get64(&c);
+        r.label = ndd_get64(&c);
+        r.idlen = ndd_get32(&c);
+        r.urllen = ndd_get32(&c);
+        r.textlen = ndd_get32(&c);
+        ndd_get32(&c); /* reserved */
+        r.id = ndd_getbytes(&c, r.idlen);
+        r.url = ndd_getbytes(&c, r.urllen);
+        r.text = ndd_getbytes(&c, r.textlen);
+        if (c.bad)
+            return NDD_ERR_FORMAT;
+        int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+        if (rc)
+            return rc;
+        (*v)[(*nv)++] = r;
+    }
+    return NDD_OK;
+}

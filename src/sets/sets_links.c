@@ -1,0 +1,96 @@
+/* sets_links.c - posting lists -> links to representatives, link support,
+ * set sizes (see ndd_sets.h). */
+#include "ndd_sets.h"
+
+#include <string.h>
+
+int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, uint64_t *scratch,
+                                 ndd_counters_t *c, ndd_u64s_t *dropped, ndd_links_t *links)
+{
+    int rc = NDD_OK;
+    for (size_t a = 0; a < np && !rc;) {
+        size_t b = a + 1;
+        while (b < np && post[b].key == post[a].key)
+            b++;
+        /* a document holding one key twice (two slots with equal bits) counts once */
+        size_t w = a + 1;
+        for (size_t x = a + 1; x < b; x++)
+            if (post[x].doc != post[w - 1].doc)
+                post[w++] = post[x];
+        size_t n = w - a;
+        c->keys_distinct++;
+        ndd_list_kind_t kind = ndd_postings_classify(post + a, n, pp, scratch);
+        if (kind == NDD_LIST_SINGLE) {
+            c->postings_single++;
+        } else if (kind == NDD_LIST_LIVE) {
+            c->lists_live++;
+            size_t rep = a + ndd_postings_representative(post + a, n);
+            rc = ndd_array_grow((void **)&links->v, &links->cap, links->n + n, sizeof *links->v);
+            for (size_t x = a; x < w && !rc; x++) {
+                if (x == rep)
+                    continue;
+                uint64_t u = post[x].doc, v = post[rep].doc;
+                links->v[links->n++] = (ndd_link_t){u < v ? u : v, u < v ? v : u, 1};
+            }
+        } else {
+            if (kind == NDD_LIST_DROP_FREQUENT)
+                c->lists_dropped_frequent++; /* > max_docs or > max_share of the corpus */
+            else if (kind == NDD_LIST_DROP_SITE)
+                c->lists_dropped_site++;
+            else
+                c->lists_dropped_template++;
+            c->postings_dropped += n;
+            rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v);
+            if (!rc)
+                dropped->v[dropped->n++] = post[a].key;
+        }
+        a = b;
+    }
+    return rc;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+    const ndd_link_t *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct)
+{
+    size_t kept = 0, distinct = 0;
+    ndd_qsort(l, n, sizeof *l, cmp_link);
+    for (size_t e = 0; e < n;) {
+        size_t f = e;
+        uint64_t support = 0;
+        while (f < n && l[f].u == l[e].u && l[f].v == l[e].v)
+            support += l[f++].support;
+        distinct++;
+        if (support >= min_support)
+            l[kept++] = (ndd_link_t){l[e].u, l[e].v, support};
+        e = f;
+    }
+    if (ndistinct)
+        *ndistinct = distinct;
+    return kept;
+}
+
+static int cmp_setsize(const void *a, const void *b)
+{
+    const ndd_setsize_t *x = a, *y = b;
+    return x->label < y->label ? -1 : x->label > y->label;
+}
+
+size_t ndd_setsizes_merge(ndd_setsize_t *v, size_t n)
+{
+    size_t m = 0;
+    ndd_qsort(v, n, sizeof *v, cmp_setsize);
+    for (size_t i = 0; i < n; i++) {
+        if (m && v[m - 1].label == v[i].label)
+            v[m - 1].size += v[i].size;
+        else
+            v[m++] = v[i];
+    }
+    return m;
+}

@@ -1,0 +1,107 @@
+/* sets_verify.c - one set's verification schedule, its clusters and the
+ * keep rule; the largest sets (see ndd_sets.h). */
+#include "ndd_sets.h"
+
+#include <string.h>
+
+/* (size desc, label asc) */
+static int top_before(const ndd_topset_t *x, const ndd_topset_t *y)
+{
+    return x->size != y->size ? x->size > y->size : x->label < y->label;
+}
+
+void ndd_topsets_note(ndd_topsets_t *t, uint64_t size, uint64_t label, const char *id, size_t idlen)
+{
+    if (t->n == NDD_TOP_N && size <= t->v[NDD_TOP_N - 1].size)
+        return;
+    ndd_topset_t x = {size, label, {0}};
+    size_t n = idlen < sizeof x.first_id - 1 ? idlen : sizeof x.first_id - 1;
+    memcpy(x.first_id, id, n);
+    size_t pos = t->n < NDD_TOP_N ? t->n++ : NDD_TOP_N - 1;
+    t->v[pos] = x;
+    while (pos > 0 && top_before(&t->v[pos], &t->v[pos - 1])) {
+        ndd_topset_t s = t->v[pos];
+        t->v[pos] = t->v[pos - 1];
+        t->v[pos - 1] = s;
+        pos--;
+    }
+}
+
+void ndd_topsets_merge(ndd_topsets_t *t, const ndd_topset_t *v, size_t n)
+{
+    /* insertion into the sorted list t (v in any order) */
+    for (size_t i = 0; i < n; i++) {
+        if (t->n == NDD_TOP_N && !top_before(&v[i], &t->v[NDD_TOP_N - 1]))
+            continue;
+        size_t pos = t->n < NDD_TOP_N ? t->n++ : NDD_TOP_N - 1;
+        t->v[pos] = v[i];
+        while (pos > 0 && top_before(&t->v[pos], &t->v[pos - 1])) {
+            ndd_topset_t s = t->v[pos];
+            t->v[pos] = t->v[pos - 1];
+            t->v[pos - 1] = s;
+            pos--;
+        }
+    }
+}
+
+/* Clusters of the accepted pairs: root = first member, kept = longest text
+ * (ties: first) or the root; hooks->member for every member of a cluster. */
+static int set_clusters(ndd_uf_t *uf, size_t n, const size_t *lens, int keep_longest, const ndd_set_hooks_t *h,
+                        ndd_counters_t *c)
+{
+    uint32_t *csize = calloc(n, sizeof *csize), *keep = malloc(n * sizeof *keep);
+    int rc = !csize || !keep ? NDD_ERR_NOMEM : NDD_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint32_t root = ndd_uf_find(uf, (uint32_t)i);
+        if (!csize[root]++)
+            keep[root] = root;
+        else if (keep_longest && lens[i] > lens[keep[root]])
+            keep[root] = (uint32_t)i;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint32_t root = ndd_uf_find(uf, (uint32_t)i);
+        if (csize[root] < 2)
+            continue;
+        int kept = keep[root] == i;
+        c->clusters += root == i;
+        c->docs_in_clusters++;
+        c->docs_removed += !kept;
+        rc = h->member(h->user, (uint32_t)i, root, kept);
+    }
+    free(csize);
+    free(keep);
+    return rc;
+}
+
+int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts, const size_t *lens,
+                   int verify_all, int keep_longest, const ndd_set_hooks_t *h, ndd_counters_t *c)
+{
+    ndd_uf_t uf = {0};
+    int rc = n > UINT32_MAX ? NDD_ERR_LIMIT : ndd_uf_init(&uf, n);
+    for (size_t q = 0; q < nc && !rc; q++) {
+        uint32_t i = cand[q].i, j = cand[q].j;
+        ndd_vres_t v;
+        if (!verify_all && ndd_uf_find(&uf, i) == ndd_uf_find(&uf, j)) {
+            c->pairs_skipped_joined++;
+            continue;
+        }
+        if (lens[i] == lens[j] && !memcmp(texts[i], texts[j], lens[i])) {
+            h->identical(h->user, i, j, &v);
+            c->pairs_exact++;
+        } else {
+            if ((rc = h->pair(h->user, i, j, &v)))
+                break;
+            c->pairs_verified++;
+            c->pairs_pruned_bound += (uint64_t)v.pruned_by_bound;
+            c->pairs_cost_limit += (uint64_t)v.hit_cost_limit;
+        }
+        if ((rc = h->scored(h->user, i, j, &v)) || !v.duplicate)
+            continue;
+        c->pairs_accepted++;
+        ndd_uf_union(&uf, i, j);
+    }
+    if (!rc)
+        rc = set_clusters(&uf, n, lens, keep_longest, h, c);
+    ndd_uf_free(&uf);
+    return rc;
+}
