@@ -15,7 +15,7 @@ typedef struct {
 } ndd_command_t;
 
 static const ndd_command_t commands[] = {
-    {"run", ndd_cmd_run, "the distributed near-duplicate job (under mpirun/srun)"},
+    {"run", ndd_cmd_run, "the near-duplicate job (under mpirun/srun, or --engine local)"},
     {"sig", ndd_cmd_sig, "read documents and print their paper-002 signatures"},
     {"compare", ndd_cmd_compare, "verify one pair of documents (TLCS or SigNCD) and explain"},
     {"signcd", ndd_cmd_signcd, "all-pairs SigNCD with exact P1/P2 pruning"},
@@ -36,6 +36,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
             "\n"
+            "run, sig and signcd run on ranks: MPI ranks (--engine mpi, the default; the\n"
+            "MPI library is loaded only then) or threads of one process (--engine local:P).\n"
             "Run 'ndd <command> --help' for the options of one command.\n"
             "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n");
 }
