@@ -1,24 +1,26 @@
 /* cmd_signcd.c - 'ndd signcd': every pair of documents with SigNCD <= tau
- * (paper 000), with the exact P1 pruning and optionally P2, split across MPI
- * ranks. Output does not depend on the rank count.
+ * (paper 000), with the exact P1 pruning and optionally P2, split across the
+ * ranks of an engine (--engine: MPI ranks, or threads of this process).
+ * Output does not depend on the rank count.
  *
- * Stages (each ends with ndd_mpi_agree so that all ranks branch alike):
+ * Stages (each ends with an agreement so that all ranks branch alike):
  *   1. read: each rank reads whole input files (greedy balance by bytes),
  *      extracts text, computes the signature and C(sig) of each document.
- *   2. exchange: Allgatherv of (file_index, offset, C, id, sig) records, so
+ *   2. exchange: allgather of (file_index, offset, C, id, sig) records, so
  *      every rank holds every signature (fine for tens of thousands of
- *      documents; the gathered bytes must stay below 2 GiB).
+ *      documents: every rank holds all of them).
  *   3. compare: documents sorted by (C, doc index); rows split by
  *      ndd_ncd_split (contiguous, P2-block aligned, balanced by P1 widths);
  *      each rank runs ndd_ncd_allpairs on its rows.
- *   4. gather: pairs to rank 0, printed sorted by (doc a, doc b); counters
- *      summed. */
+ *   4. gather: pairs to rank 0 (one exchange), printed sorted by (doc a,
+ *      doc b); counters summed. */
 #include "ndd_cli.h"
-#include "ndd_mpi.h"
+#include "ndd_comm.h"
 #include "ndd_ncd.h"
 #include "ndd_reader.h"
 #include "ndd_text.h"
 #include "ndd_util.h"
+#include "ndd_wire.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 typedef struct signcd_opts {
     const char *outdir;
@@ -43,6 +46,7 @@ typedef struct signcd_opts {
     int boilerplate;
     const char **inputs;
     size_t ninputs;
+    ndd_cli_engine_t engine;
 } signcd_opts_t;
 
 /* One document after the exchange. */
@@ -58,19 +62,21 @@ typedef struct signcd_doc {
 
 typedef struct signcd_reject_ctx {
     uint64_t n;
+    int rank;
 } signcd_reject_ctx_t;
 
 static void signcd_usage(FILE *f)
 {
     fprintf(f,
-            "usage: ndd signcd [options] INPUT...\n"
+            "usage: [mpirun -n P] ndd signcd [options] INPUT...\n"
             "\n"
             "Finds every pair of documents whose SigNCD (paper 000: normalized compression\n"
             "distance of punctuation-spot signatures, zstd) is <= tau, with the exact P1\n"
             "size-ratio pruning and optionally the P2 triangle-inequality pruning. Under\n"
-            "mpirun the comparisons are split across ranks; the output does not depend on\n"
-            "the rank count. INPUT: JSONL (.jsonl[.gz|.zst]), WARC/WET (.warc[.gz]), .txt,\n"
-            ".html files or directories of them. Document order key: (input file, offset).\n"
+            "mpirun (or --engine local:P) the comparisons are split across ranks; the output\n"
+            "does not depend on the rank count. INPUT: JSONL (.jsonl[.gz|.zst]), WARC/WET\n"
+            "(.warc[.gz]), .txt, .html files or directories of them. Document order key:\n"
+            "(input file, offset).\n"
             "\n"
             "options:\n"
             "  -o, --output DIR     write DIR/pairs.tsv and DIR/stats.json (default: pairs to\n"
@@ -87,6 +93,9 @@ static void signcd_usage(FILE *f)
             "  --format F           auto|jsonl|warc|text|html (default auto)\n"
             "  --max-doc-bytes B    keep the first B bytes of each text (default %d, 0 = all)\n"
             "  --boilerplate        drop navigation-like HTML blocks (see docs/text.md)\n"
+            "  --engine E           mpi (default): the ranks of mpirun/srun, or one rank without\n"
+            "                       them; local[:P]: P ranks as threads of this process, no MPI\n"
+            "                       (P: 1..256, default the number of CPUs)\n"
             "  -h, --help           this help\n"
             "\n"
             "pairs.tsv: id_a <TAB> id_b <TAB> ncd (%%.6f), sorted by document order, a before b.\n"
@@ -95,11 +104,12 @@ static void signcd_usage(FILE *f)
             NDD_NCD_DEFAULT_CJK_CHARS, NDD_TEXT_DEFAULT_MAX_BYTES);
 }
 
-/* Local. Parses argv; returns 0, or NDD_EXIT_USAGE after printing (rank 0). */
+/* Local. Parses argv; returns 0, or NDD_EXIT_USAGE after printing (on the
+ * launcher's rank 0 only, as MPI has not started yet). */
 static int signcd_parse(int argc, char **argv, signcd_opts_t *o, int *help)
 {
     const char *cmd = "signcd";
-    int quiet = ndd_mpi_rank() != 0;
+    int quiet = ndd_cli_launch_rank() != 0;
     memset(o, 0, sizeof *o);
     o->tau = NDD_NCD_DEFAULT_TAU;
     o->p1 = 1;
@@ -161,6 +171,10 @@ static int signcd_parse(int argc, char **argv, signcd_opts_t *o, int *help)
             } else if (!strcmp(a, "--max-doc-bytes")) {
                 if (ndd_cli_parse_size(v, &o->max_doc_bytes))
                     return SIGNCD_ERR("--max-doc-bytes wants a size, not '%s'", v);
+            } else if (!strcmp(a, "--engine")) {
+                if (ndd_cli_engine_parse(v, &o->engine))
+                    return SIGNCD_ERR("--engine wants mpi, local or local:P with P in [1, %d], not '%s'",
+                                      NDD_LOCAL_MAX_RANKS, v);
             } else if (!strcmp(a, "--format")) {
                 if (!strcmp(v, "auto"))
                     o->format = NDD_FMT_AUTO;
@@ -184,18 +198,16 @@ static int signcd_parse(int argc, char **argv, signcd_opts_t *o, int *help)
     if (!o->ninputs)
         return SIGNCD_ERR("no INPUT given");
 #undef SIGNCD_ERR
-    return 0;
+    return ndd_cli_engine_check(cmd, &o->engine);
 }
 
 static void signcd_on_reject(void *user, const ndd_reject_t *rej)
 {
     signcd_reject_ctx_t *rc = user;
     rc->n++;
-    NDD_LOG(2, "signcd: rejected %s record %llu (offset %llu): %s", rej->file,
-            (unsigned long long)rej->ordinal, (unsigned long long)rej->offset, rej->reason);
+    ndd_cli_logf(NULL, rc->rank, 2, "signcd: rejected %s record %llu (offset %llu): %s", rej->file,
+                 (unsigned long long)rej->ordinal, (unsigned long long)rej->offset, rej->reason);
 }
-
-static int signcd_put(ndd_buf_t *b, const void *p, size_t n) { return ndd_buf_append(b, p, n); }
 
 /* Local. Greedy balance by bytes: files in decreasing size (ties by index)
  * go to the least loaded rank (ties by rank). owner[i] receives the rank. */
@@ -232,9 +244,10 @@ static int signcd_assign(const ndd_input_t *in, size_t n, int nranks, int *owner
     return NDD_OK;
 }
 
-/* Local. Reads this rank's files and appends one record per document to
- * recs: u32 file_index, u64 offset, u64 csize, u32 id_len, u32 sig_len, id, sig. */
-static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin, const int *owner,
+/* Local. Reads rank me's files and appends one record per document to recs
+ * (little-endian): u32 file_index, u64 offset, u64 csize, u32 id_len,
+ * u32 sig_len, id, sig. */
+static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin, const int *owner, int me,
                        ndd_buf_t *recs, uint64_t *ndocs, uint64_t *nrej, uint64_t *text_bytes,
                        uint64_t *sig_bytes)
 {
@@ -243,8 +256,7 @@ static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin
     ndd_buf_t text = NDD_BUF_INIT, sig = NDD_BUF_INIT;
     ndd_text_opts_t to;
     ndd_ncd_sig_opts_t so;
-    signcd_reject_ctx_t rej = {0};
-    int me = ndd_mpi_rank();
+    signcd_reject_ctx_t rej = {0, me};
     int rc;
 
     ndd_text_opts_default(&to);
@@ -258,7 +270,7 @@ static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin
         if (owner[f] != me)
             continue;
         if ((rc = ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, signcd_on_reject, &rej))) {
-            NDD_LOG(0, "signcd: cannot open %s: %s", in[f].name, ndd_strerror(rc));
+            ndd_cli_logf(NULL, me, 0, "signcd: cannot open %s: %s", in[f].name, ndd_strerror(rc));
             goto out;
         }
         for (;;) {
@@ -267,7 +279,7 @@ static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin
             if (rc == NDD_ERR_EOF)
                 break;
             if (rc) {
-                NDD_LOG(0, "signcd: reading %s: %s", in[f].name, ndd_strerror(rc));
+                ndd_cli_logf(NULL, me, 0, "signcd: reading %s: %s", in[f].name, ndd_strerror(rc));
                 goto out;
             }
             rc = d.is_html ? ndd_text_from_html(d.body, d.body_len, &to, &text)
@@ -290,12 +302,10 @@ static int signcd_read(const signcd_opts_t *o, const ndd_input_t *in, size_t nin
                 rc = NDD_ERR_LIMIT;
                 goto out;
             }
-            uint32_t fi = d.file_index, il = (uint32_t)idlen, sl = (uint32_t)sig.len;
-            uint64_t off = d.offset, c64 = cs;
-            if ((rc = signcd_put(recs, &fi, sizeof fi)) || (rc = signcd_put(recs, &off, sizeof off)) ||
-                (rc = signcd_put(recs, &c64, sizeof c64)) || (rc = signcd_put(recs, &il, sizeof il)) ||
-                (rc = signcd_put(recs, &sl, sizeof sl)) || (rc = signcd_put(recs, d.id, idlen)) ||
-                (rc = signcd_put(recs, sig.data, sig.len)))
+            if ((rc = ndd_put32(recs, d.file_index)) || (rc = ndd_put64(recs, d.offset)) ||
+                (rc = ndd_put64(recs, cs)) || (rc = ndd_put32(recs, (uint32_t)idlen)) ||
+                (rc = ndd_put32(recs, (uint32_t)sig.len)) || (rc = ndd_buf_append(recs, d.id, idlen)) ||
+                (rc = ndd_buf_append(recs, sig.data, sig.len)))
                 goto out;
             (*ndocs)++;
             *text_bytes += text.len;
@@ -311,57 +321,6 @@ out:
     ndd_ncd_ctx_free(ctx);
     ndd_buf_free(&text);
     ndd_buf_free(&sig);
-    return rc;
-}
-
-/* Collective on MPI_COMM_WORLD. Every rank receives the concatenation of all
- * ranks' bytes (*all, *nall). */
-static int signcd_allgather(const ndd_buf_t *mine, char **all, size_t *nall)
-{
-    int P = ndd_mpi_size();
-    int rc = NDD_OK;
-    int *counts = calloc((size_t)P, sizeof *counts), *displs = calloc((size_t)P, sizeof *displs);
-    long long mylen = (long long)mine->len, *lens = calloc((size_t)P, sizeof *lens);
-    *all = NULL;
-    *nall = 0;
-    if (!counts || !displs || !lens) {
-        rc = NDD_ERR_NOMEM;
-        goto out;
-    }
-    if (MPI_Allgather(&mylen, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        rc = NDD_ERR_INTERNAL;
-        goto out;
-    }
-    long long total = 0;
-    for (int r = 0; r < P; r++) {
-        if (lens[r] > INT_MAX || total + lens[r] > INT_MAX) {
-            rc = NDD_ERR_LIMIT; /* same decision on every rank: all see the same lens */
-            goto out;
-        }
-        counts[r] = (int)lens[r];
-        displs[r] = (int)total;
-        total += lens[r];
-    }
-    *all = malloc((size_t)total + 1);
-    if (!*all) {
-        MPI_Abort(MPI_COMM_WORLD, NDD_EXIT_RUNTIME);
-        rc = NDD_ERR_NOMEM;
-        goto out;
-    }
-    if (MPI_Allgatherv(mine->len ? mine->data : *all, counts[ndd_mpi_rank()], MPI_BYTE, *all, counts, displs,
-                       MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        rc = NDD_ERR_INTERNAL;
-        goto out;
-    }
-    *nall = (size_t)total;
-out:
-    free(counts);
-    free(displs);
-    free(lens);
-    if (rc) {
-        free(*all);
-        *all = NULL;
-    }
     return rc;
 }
 
@@ -388,11 +347,11 @@ static int signcd_parse_records(const char *all, size_t nall, uint64_t ndocs, si
             free(d);
             return NDD_ERR_INTERNAL;
         }
-        memcpy(&d[k].file_index, all + p, 4);
-        memcpy(&d[k].offset, all + p + 4, 8);
-        memcpy(&d[k].csize, all + p + 12, 8);
-        memcpy(&il, all + p + 20, 4);
-        memcpy(&sl, all + p + 24, 4);
+        d[k].file_index = ndd_le32_load(all + p);
+        d[k].offset = ndd_le64_load(all + p + 4);
+        d[k].csize = ndd_le64_load(all + p + 12);
+        il = ndd_le32_load(all + p + 20);
+        sl = ndd_le32_load(all + p + 24);
         p += 28;
         if (nall - p < (size_t)il + sl) {
             free(d);
@@ -428,55 +387,60 @@ static int signcd_pair_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* Collective. Gathers the pairs of every rank to rank 0 (*all, *nall there). */
-static int signcd_gather_pairs(const signcd_pair_t *mine, size_t n, signcd_pair_t **all, size_t *nall)
+/* Collective on comm. Gathers the pairs of every rank to rank 0 (*all, *nall
+ * there; nothing elsewhere) with one exchange: 24 bytes a pair (a, b, the
+ * bits of ncd; little-endian). */
+static int signcd_gather_pairs(ndd_comm_t *comm, const signcd_pair_t *mine, size_t n, signcd_pair_t **all,
+                               size_t *nall)
 {
-    int P = ndd_mpi_size(), me = ndd_mpi_rank();
-    int rc = NDD_OK;
-    long long myb = (long long)(n * sizeof *mine), *lens = NULL;
-    int *counts = NULL, *displs = NULL;
+    const int P = comm->size;
+    ndd_buf_t *send = calloc((size_t)P, sizeof *send), *recv = calloc((size_t)P, sizeof *recv);
+    int rc = send && recv ? NDD_OK : NDD_ERR_NOMEM;
     *all = NULL;
     *nall = 0;
-    lens = calloc((size_t)P, sizeof *lens);
-    counts = calloc((size_t)P, sizeof *counts);
-    displs = calloc((size_t)P, sizeof *displs);
-    if (!lens || !counts || !displs) {
-        rc = NDD_ERR_NOMEM;
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint64_t bits;
+        memcpy(&bits, &mine[k].ncd, sizeof bits);
+        if (ndd_put64(&send[0], mine[k].a) || ndd_put64(&send[0], mine[k].b) || ndd_put64(&send[0], bits))
+            rc = NDD_ERR_NOMEM;
+    }
+    if ((rc = ndd_comm_agree(comm, rc)) || (rc = ndd_comm_exchange(comm, send, recv, NULL)))
         goto out;
-    }
-    if (MPI_Allgather(&myb, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        rc = NDD_ERR_INTERNAL;
-        goto out;
-    }
-    long long total = 0;
-    for (int r = 0; r < P; r++) {
-        if (lens[r] > INT_MAX || total + lens[r] > INT_MAX) {
-            rc = NDD_ERR_LIMIT;
-            goto out;
-        }
-        counts[r] = (int)lens[r];
-        displs[r] = (int)total;
-        total += lens[r];
-    }
-    if (me == 0) {
-        *all = malloc((size_t)total + sizeof **all);
+    if (comm->rank == 0) {
+        size_t total = 0;
+        for (int s = 0; s < P; s++)
+            total += recv[s].len / 24;
+        *all = malloc((total ? total : 1) * sizeof **all);
         if (!*all)
-            MPI_Abort(MPI_COMM_WORLD, NDD_EXIT_RUNTIME);
+            rc = NDD_ERR_NOMEM;
+        for (int s = 0; s < P && !rc; s++) {
+            if (recv[s].len % 24) {
+                rc = NDD_ERR_INTERNAL;
+                break;
+            }
+            for (size_t off = 0; off < recv[s].len; off += 24) {
+                signcd_pair_t *q = &(*all)[(*nall)++];
+                uint64_t bits = ndd_le64_load(recv[s].data + off + 16);
+                q->a = ndd_le64_load(recv[s].data + off);
+                q->b = ndd_le64_load(recv[s].data + off + 8);
+                memcpy(&q->ncd, &bits, sizeof bits);
+            }
+        }
     }
-    if (MPI_Gatherv(n ? (const void *)mine : (const void *)&myb, counts[me], MPI_BYTE, *all, counts, displs,
-                    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        rc = NDD_ERR_INTERNAL;
-        goto out;
-    }
-    if (me == 0)
-        *nall = (size_t)total / sizeof **all;
+    rc = ndd_comm_agree(comm, rc);
 out:
-    free(lens);
-    free(counts);
-    free(displs);
+    if (send)
+        for (int s = 0; s < P; s++)
+            ndd_buf_free(&send[s]);
+    if (recv)
+        for (int s = 0; s < P; s++)
+            ndd_buf_free(&recv[s]);
+    free(send);
+    free(recv);
     if (rc) {
         free(*all);
         *all = NULL;
+        *nall = 0;
     }
     return rc;
 }
@@ -504,9 +468,16 @@ static int signcd_write_pairs(FILE *f, const signcd_doc_t *docs, const signcd_pa
     return rc;
 }
 
-/* Local. CPU seconds (user + system) used by this process so far. */
-static double signcd_cpu_s(void)
+/* Local. CPU seconds (user + system) used so far by this rank: the process
+ * on MPI, the thread on the local engine (whose ranks share one process). */
+static double signcd_cpu_s(const ndd_comm_t *comm)
 {
+    if (strcmp(comm->ops->name, "mpi")) {
+        struct timespec ts;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+            return 0.0;
+        return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    }
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru))
         return 0.0;
@@ -522,16 +493,16 @@ static FILE *signcd_open_out(const char *dir, const char *name)
     return fopen(path, "w");
 }
 
-int ndd_cmd_signcd(int argc, char **argv)
+/* Collective on comm: one rank's share of 'ndd signcd'. */
+static int signcd_job(ndd_comm_t *comm, void *arg)
 {
-    signcd_opts_t o;
-    int help = 0, ret = NDD_EXIT_RUNTIME, rc;
+    const signcd_opts_t o = *(const signcd_opts_t *)arg;
+    const int me = comm->rank, P = comm->size;
+    int rc;
     ndd_input_t *in = NULL;
     size_t nin = 0;
     int *owner = NULL;
-    ndd_buf_t recs = NDD_BUF_INIT;
-    char *all = NULL;
-    size_t nall = 0;
+    ndd_buf_t recs = NDD_BUF_INIT, all = NDD_BUF_INIT;
     signcd_doc_t *docs = NULL;
     ndd_ncd_item_t *items = NULL;
     ndd_ncd_ctx_t *ctx = NULL;
@@ -541,29 +512,12 @@ int ndd_cmd_signcd(int argc, char **argv)
     ndd_ncd_stats_t st = {0, 0, 0, 0, 0};
     FILE *fp = NULL, *fs = NULL;
 
-    if (ndd_mpi_init(NULL, NULL)) {
-        fprintf(stderr, "ndd signcd: cannot initialise MPI\n");
-        return NDD_EXIT_RUNTIME;
-    }
-    int me = ndd_mpi_rank(), P = ndd_mpi_size();
-    double t0 = ndd_mpi_now(), cpu0 = signcd_cpu_s();
-    memset(&o, 0, sizeof o);
-    int prc = signcd_parse(argc, argv, &o, &help);
-    if (help) {
-        if (me == 0)
-            signcd_usage(stdout);
-        ret = NDD_EXIT_OK;
-        goto done;
-    }
-    if (prc) {
-        ret = prc;
-        goto done;
-    }
+    double t0 = ndd_now(), cpu0 = signcd_cpu_s(comm);
 
     /* ---- 1. read, text, signature, C(sig) ---- */
     const char *bad = NULL;
     rc = ndd_input_expand(o.inputs, o.ninputs, o.format, &in, &nin, &bad);
-    if (rc) {
+    if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: %s: %s\n", bad ? bad : "inputs", ndd_strerror(rc));
         goto done;
@@ -572,32 +526,32 @@ int ndd_cmd_signcd(int argc, char **argv)
     rc = owner ? signcd_assign(in, nin, P, owner) : NDD_ERR_NOMEM;
     uint64_t loc[4] = {0, 0, 0, 0}; /* docs, rejected, text bytes, signature bytes */
     if (!rc)
-        rc = signcd_read(&o, in, nin, owner, &recs, &loc[0], &loc[1], &loc[2], &loc[3]);
-    if ((rc = ndd_mpi_agree(rc))) {
+        rc = signcd_read(&o, in, nin, owner, me, &recs, &loc[0], &loc[1], &loc[2], &loc[3]);
+    if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: reading inputs failed: %s\n", ndd_strerror(rc));
         goto done;
     }
-    uint64_t glob[4];
-    if (MPI_Allreduce(loc, glob, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+    uint64_t glob[4] = {loc[0], loc[1], loc[2], loc[3]};
+    if ((rc = ndd_comm_allreduce(comm, glob, 4, NDD_TY_U64, NDD_RED_SUM)))
         goto done;
-    double t_read = ndd_mpi_now() - t0;
+    double t_read = ndd_now() - t0;
 
     /* ---- 2. exchange ---- */
-    rc = signcd_allgather(&recs, &all, &nall);
+    rc = ndd_comm_allgather(comm, recs.data, recs.len, &all, NULL);
     ndd_buf_free(&recs);
     if (!rc)
-        rc = signcd_parse_records(all, nall, glob[0], &docs);
-    if ((rc = ndd_mpi_agree(rc))) {
+        rc = signcd_parse_records(all.data, all.len, glob[0], &docs);
+    if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: exchanging signatures failed: %s\n", ndd_strerror(rc));
         goto done;
     }
     size_t n = (size_t)glob[0];
-    double t_exch = ndd_mpi_now() - t0 - t_read;
+    double t_exch = ndd_now() - t0 - t_read;
 
     /* ---- 3. compare ---- */
-    double t_cmp0 = ndd_mpi_now();
+    double t_cmp0 = ndd_now();
     ndd_ncd_allpairs_opts_t ao;
     ndd_ncd_allpairs_opts_default(&ao);
     ao.tau = o.tau;
@@ -631,30 +585,30 @@ int ndd_cmd_signcd(int argc, char **argv)
             mine[k].ncd = hits.v[k].ncd;
         }
     }
-    double t_cmp = ndd_mpi_now() - t_cmp0;
-    if ((rc = ndd_mpi_agree(rc))) {
+    double t_cmp = ndd_now() - t_cmp0;
+    if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: comparing failed: %s\n", ndd_strerror(rc));
         goto done;
     }
 
     /* ---- 4. gather pairs and counters ---- */
-    uint64_t cl[5] = {st.pairs, st.compared, st.pruned_p1, st.pruned_p2, st.found}, cg[5];
-    double tl[2] = {t_cmp, -t_cmp}, tg[2], cpu_l = signcd_cpu_s() - cpu0, cpu_g = 0.0;
-    if (MPI_Reduce(cl, cg, 5, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        MPI_Reduce(tl, tg, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        MPI_Reduce(&cpu_l, &cpu_g, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    uint64_t cg[5] = {st.pairs, st.compared, st.pruned_p1, st.pruned_p2, st.found};
+    double tg[2] = {t_cmp, -t_cmp}, cpu_g = signcd_cpu_s(comm) - cpu0;
+    if ((rc = ndd_comm_allreduce(comm, cg, 5, NDD_TY_U64, NDD_RED_SUM)) ||
+        (rc = ndd_comm_allreduce(comm, tg, 2, NDD_TY_F64, NDD_RED_MAX)) ||
+        (rc = ndd_comm_allreduce(comm, &cpu_g, 1, NDD_TY_F64, NDD_RED_SUM)))
         goto done;
-    rc = signcd_gather_pairs(mine, mine ? hits.n : 0, &pairs, &npairs);
-    if ((rc = ndd_mpi_agree(rc))) {
+    rc = signcd_gather_pairs(comm, mine, mine ? hits.n : 0, &pairs, &npairs);
+    if (rc) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: gathering pairs failed: %s\n", ndd_strerror(rc));
         goto done;
     }
     rc = NDD_OK;
     if (me == 0) {
-        qsort(pairs, npairs, sizeof *pairs, signcd_pair_cmp);
-        double t_total = ndd_mpi_now() - t0;
+        ndd_qsort(pairs, npairs, sizeof *pairs, signcd_pair_cmp);
+        double t_total = ndd_now() - t0;
         if (o.outdir) {
             if (mkdir(o.outdir, 0777) && errno != EEXIST)
                 rc = NDD_ERR_IO;
@@ -702,25 +656,37 @@ int ndd_cmd_signcd(int argc, char **argv)
         if (rc)
             fprintf(stderr, "ndd signcd: writing output failed: %s\n", ndd_strerror(rc));
     }
-    if ((rc = ndd_mpi_agree(rc)))
-        goto done;
-    ret = NDD_EXIT_OK;
+    rc = ndd_comm_agree(comm, rc);
 done:
     if (fp)
         fclose(fp);
     if (fs)
         fclose(fs);
-    free(o.inputs);
     ndd_input_free(in, nin);
     free(owner);
     ndd_buf_free(&recs);
-    free(all);
+    ndd_buf_free(&all);
     free(docs);
     free(items);
     ndd_ncd_ctx_free(ctx);
     ndd_ncd_hits_free(&hits);
     free(mine);
     free(pairs);
-    ndd_mpi_finalize();
-    return ret;
+    return rc;
+}
+
+int ndd_cmd_signcd(int argc, char **argv)
+{
+    signcd_opts_t o;
+    int help = 0;
+    int prc = signcd_parse(argc, argv, &o, &help);
+    if (help) {
+        if (ndd_cli_launch_rank() == 0)
+            signcd_usage(stdout);
+        prc = NDD_EXIT_OK;
+    } else if (!prc) {
+        prc = ndd_cli_engine_run(&o.engine, "signcd", &argc, &argv, signcd_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    }
+    free(o.inputs);
+    return prc;
 }

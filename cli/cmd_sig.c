@@ -1,17 +1,18 @@
 /* cmd_sig.c - 'ndd sig': read documents and print their paper-002 signatures.
  *
- * Collective on MPI_COMM_WORLD (works as a singleton without mpirun): ranks
- * take whole input files, balanced by bytes (deterministic), compute, and
- * rank 0 writes every file's output in file order, so that the output is
- * byte-identical for any rank count. An inspection command: each rank keeps
- * its formatted output in memory until the gather. */
+ * Runs on an engine (--engine: MPI ranks, or threads of this process): ranks
+ * take whole input files, balanced by bytes (deterministic), compute, send
+ * their output to rank 0 (one exchange), and rank 0 writes every file's
+ * output in file order, so that the output is byte-identical for any rank
+ * count. An inspection command: each rank keeps its formatted output in
+ * memory until the gather. */
 #include "ndd_cli.h"
-#include "ndd_exchange.h"
-#include "ndd_mpi.h"
+#include "ndd_comm.h"
 #include "ndd_reader.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 #include "ndd_util.h"
+#include "ndd_wire.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ typedef struct {
     const char *output;
     const char *const *inputs;
     size_t ninputs;
+    ndd_cli_engine_t engine;
 } sig_cfg_t;
 
 static void sig_help(void)
@@ -35,6 +37,7 @@ static void sig_help(void)
     ndd_sig_params_default(&p);
     ndd_text_opts_default(&t);
     printf("usage: [mpirun -n P] ndd sig [options] INPUT...\n"
+           "       ndd sig --engine local[:P] [options] INPUT...\n"
            "\n"
            "Reads documents and prints their paper-002 signatures: MD5 of every sentence\n"
            "of at least %zu bytes, 16 ring rotations of the digest, m residue classes x n\n"
@@ -54,6 +57,7 @@ static void sig_help(void)
            "      --boilerplate on|off drop navigation/footer/link-list markup first (default %s)\n"
            "      --rejects FILE       write rejected records as TSV (file, record, offset, reason)\n"
            "  -o, --output FILE        write to FILE instead of standard output\n"
+           NDD_CLI_ENGINE_HELP
            "  -h, --help               this text\n"
            "\n"
            "Text output, per document:\n"
@@ -67,7 +71,7 @@ static void sig_help(void)
            NDD_SIG_DEFAULT_BOILERPLATE ? "on" : "off");
 }
 
-enum { O_JSON = 1000, O_FORMAT, O_MAXDOC, O_BOILER, O_REJECTS };
+enum { O_JSON = 1000, O_FORMAT, O_MAXDOC, O_BOILER, O_REJECTS, O_ENGINE };
 
 /* 0 ok, -1 --help shown, else an exit code */
 static int sig_parse(int argc, char **argv, sig_cfg_t *c)
@@ -79,6 +83,7 @@ static int sig_parse(int argc, char **argv, sig_cfg_t *c)
         {"boilerplate", required_argument, 0, O_BOILER},
         {"rejects", required_argument, 0, O_REJECTS},
         {"output", required_argument, 0, 'o'},
+        {"engine", required_argument, 0, O_ENGINE},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *cmd = "sig";
@@ -100,6 +105,11 @@ static int sig_parse(int argc, char **argv, sig_cfg_t *c)
             break;
         case O_REJECTS:
             c->rejects = optarg;
+            break;
+        case O_ENGINE:
+            if (ndd_cli_engine_parse(optarg, &c->engine))
+                return ndd_cli_usage_error(cmd, "--engine takes mpi, local or local:P with P in 1..%d ('%s')",
+                                           NDD_LOCAL_MAX_RANKS, optarg);
             break;
         case 'm':
         case 'n':
@@ -158,7 +168,7 @@ static int sig_parse(int argc, char **argv, sig_cfg_t *c)
         return ndd_cli_usage_error(cmd, "m*n must be at most %d (-m %u -n %u)", NDD_SIG_MAX, c->sig.m, c->sig.n);
     c->inputs = (const char *const *)(argv + optind);
     c->ninputs = (size_t)(argc - optind);
-    return 0;
+    return ndd_cli_engine_check(cmd, &c->engine);
 }
 
 /* ---- per-rank work ---- */
@@ -324,32 +334,11 @@ static int sig_write_all(FILE *fp, const char *data, size_t n)
     return n && fwrite(data, 1, n, fp) != n ? NDD_ERR_IO : NDD_OK;
 }
 
-static int rd_u64(const char **p, const char *end, uint64_t *v)
+/* Collective on comm: one rank's share of 'ndd sig'. */
+static int sig_job(ndd_comm_t *comm, void *arg)
 {
-    if ((size_t)(end - *p) < 8)
-        return NDD_ERR_INTERNAL;
-    memcpy(v, *p, 8);
-    *p += 8;
-    return NDD_OK;
-}
-
-int ndd_cmd_sig(int argc, char **argv)
-{
-    sig_cfg_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    ndd_sig_params_default(&cfg.sig);
-    ndd_text_opts_default(&cfg.text);
-    cfg.text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE;
-    int prc = sig_parse(argc, argv, &cfg);
-    if (prc < 0)
-        return NDD_EXIT_OK;
-    if (prc)
-        return prc;
-    if (ndd_mpi_init(&argc, &argv)) {
-        fprintf(stderr, "ndd sig: MPI initialisation failed\n");
-        return NDD_EXIT_RUNTIME;
-    }
-    const int me = ndd_mpi_rank(), P = ndd_mpi_size();
+    const sig_cfg_t cfg = *(const sig_cfg_t *)arg;
+    const int me = comm->rank, P = comm->size;
     ndd_input_t *in = NULL;
     size_t nin = 0;
     int *owner = NULL;
@@ -358,14 +347,16 @@ int ndd_cmd_sig(int argc, char **argv)
     ndd_sig_t *sigs = NULL;
     ndd_buf_t text = NDD_BUF_INIT, send = NDD_BUF_INIT;
     ndd_buf_t *sendv = NULL, *recv = NULL;
+    const char **outp = NULL, **rejp = NULL;
+    uint64_t *outn = NULL, *rejn = NULL;
     sig_counts_t cnt;
     memset(&cnt, 0, sizeof cnt);
     const char *bad = NULL;
     const char *what = "reading the inputs";
-    double t0 = ndd_mpi_now();
+    double t0 = ndd_now();
 
     int rc = ndd_input_expand(cfg.inputs, cfg.ninputs, cfg.format, &in, &nin, &bad);
-    rc = ndd_mpi_agree(rc);
+    rc = ndd_comm_agree(comm, rc);
     if (rc) {
         if (me == 0)
             fprintf(stderr, "ndd sig: cannot read input '%s': %s\n", bad ? bad : "?", ndd_strerror(rc));
@@ -379,72 +370,61 @@ int ndd_cmd_sig(int argc, char **argv)
     for (size_t i = 0; i < nin && !rc; i++)
         if (owner[i] == me)
             rc = sig_file(&cfg, &in[i], ctx, &text, sigs, &files[i], &cnt);
-    double t_compute = ndd_mpi_now() - t0;
+    double t_compute = ndd_now() - t0;
 
     /* gather: this rank's files as (index, out length, reject length, bytes...) to rank 0 */
     for (size_t i = 0; i < nin && !rc; i++) {
         if (owner[i] != me)
             continue;
-        uint64_t hdr[3] = {i, files[i].out.len, files[i].rej.len};
-        if (ndd_buf_append(&send, hdr, sizeof hdr) ||
+        if (ndd_put64(&send, i) || ndd_put64(&send, files[i].out.len) || ndd_put64(&send, files[i].rej.len) ||
             ndd_buf_append(&send, files[i].out.data, files[i].out.len) ||
             ndd_buf_append(&send, files[i].rej.data, files[i].rej.len))
             rc = NDD_ERR_NOMEM;
         ndd_buf_free(&files[i].out);
         ndd_buf_free(&files[i].rej);
     }
-    rc = ndd_mpi_agree(rc);
+    rc = ndd_comm_agree(comm, rc);
     if (rc)
         goto out;
     what = "gathering the output";
     sendv = calloc((size_t)P, sizeof *sendv);
     recv = calloc((size_t)P, sizeof *recv);
     rc = sendv && recv ? NDD_OK : NDD_ERR_NOMEM;
-    rc = ndd_mpi_agree(rc);
+    rc = ndd_comm_agree(comm, rc);
     if (rc)
         goto out;
-    sendv[0] = send;
+    sendv[0] = send; /* everything to rank 0 */
     send = (ndd_buf_t)NDD_BUF_INIT;
-    /* every send buffer allocated, even when empty (ndd_exchange copies from .data) */
-    for (int d = 0; d < P && !rc; d++)
-        rc = ndd_buf_reserve(&sendv[d], 0);
-    rc = ndd_mpi_agree(rc);
-    if (rc)
-        goto out;
-    rc = ndd_mpi_agree(ndd_exchange(sendv, recv, ndd_exchange_chunk(), NULL));
-    if (rc)
+    if ((rc = ndd_comm_exchange(comm, sendv, recv, NULL)))
         goto out;
 
-    uint64_t c_loc[5] = {cnt.docs, cnt.rejected, cnt.nosig, cnt.sigs, cnt.bytes}, c_sum[5];
+    uint64_t c_sum[5] = {cnt.docs, cnt.rejected, cnt.nosig, cnt.sigs, cnt.bytes};
     double t_max = t_compute;
-    if (P > 1) {
-        MPI_Reduce(c_loc, c_sum, 5, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-        MPI_Reduce(&t_compute, &t_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    } else {
-        memcpy(c_sum, c_loc, sizeof c_sum);
-    }
+    if ((rc = ndd_comm_allreduce(comm, c_sum, 5, NDD_TY_U64, NDD_RED_SUM)) ||
+        (rc = ndd_comm_allreduce(comm, &t_max, 1, NDD_TY_F64, NDD_RED_MAX)))
+        goto out;
 
     if (me == 0) {
         what = "writing the output";
         /* index every file's piece, then write them in file order */
-        const char **outp = calloc(nin ? nin : 1, sizeof *outp), **rejp = calloc(nin ? nin : 1, sizeof *rejp);
-        uint64_t *outn = calloc(nin ? nin : 1, sizeof *outn), *rejn = calloc(nin ? nin : 1, sizeof *rejn);
+        outp = calloc(nin ? nin : 1, sizeof *outp);
+        rejp = calloc(nin ? nin : 1, sizeof *rejp);
+        outn = calloc(nin ? nin : 1, sizeof *outn);
+        rejn = calloc(nin ? nin : 1, sizeof *rejn);
         rc = outp && rejp && outn && rejn ? NDD_OK : NDD_ERR_NOMEM;
         for (int s = 0; s < P && !rc; s++) {
-            const char *p = recv[s].data, *end = recv[s].data + recv[s].len;
-            while (!rc && p < end) {
-                uint64_t idx, on, jn;
-                if ((rc = rd_u64(&p, end, &idx)) || (rc = rd_u64(&p, end, &on)) || (rc = rd_u64(&p, end, &jn)))
-                    break;
-                if (idx >= nin || (uint64_t)(end - p) < on + jn) {
+            ndd_cur_t cur = {recv[s].data, recv[s].data + recv[s].len, 0};
+            while (!rc && cur.p < cur.end) {
+                uint64_t idx = ndd_get64(&cur), on = ndd_get64(&cur), jn = ndd_get64(&cur);
+                if (cur.bad || idx >= nin || (uint64_t)(cur.end - cur.p) < on || (uint64_t)(cur.end - cur.p) - on < jn) {
                     rc = NDD_ERR_INTERNAL;
                     break;
                 }
-                outp[idx] = p;
+                outp[idx] = cur.p;
                 outn[idx] = on;
-                rejp[idx] = p + on;
+                rejp[idx] = cur.p + on;
                 rejn[idx] = jn;
-                p += on + jn;
+                cur.p += on + jn;
             }
         }
         FILE *fo = NULL, *fr = NULL;
@@ -475,10 +455,6 @@ int ndd_cmd_sig(int argc, char **argv)
             rc = NDD_ERR_IO;
         if (fr && fclose(fr) != 0 && !rc)
             rc = NDD_ERR_IO;
-        free(outp);
-        free(rejp);
-        free(outn);
-        free(rejn);
         if (!rc)
             fprintf(stderr,
                     "ndd sig: %llu documents read, %llu rejected, %llu without signatures, %llu signatures; "
@@ -487,7 +463,7 @@ int ndd_cmd_sig(int argc, char **argv)
                     (unsigned long long)c_sum[3], c_sum[4] / 1e6, t_max,
                     t_max > 0 ? c_sum[4] / 1e6 / t_max : 0.0, P, P > 1 ? "s" : "");
     }
-    rc = ndd_mpi_agree(rc);
+    rc = ndd_comm_agree(comm, rc);
 
 out:
     if (rc && me == 0 && what)
@@ -503,6 +479,10 @@ out:
         ndd_buf_free(&recv[s]);
     free(sendv);
     free(recv);
+    free(outp);
+    free(rejp);
+    free(outn);
+    free(rejn);
     ndd_buf_free(&send);
     ndd_buf_free(&text);
     free(files);
@@ -510,6 +490,20 @@ out:
     free(sigs);
     ndd_sig_ctx_free(ctx);
     ndd_input_free(in, nin);
-    ndd_mpi_finalize();
-    return rc ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    return rc;
+}
+
+int ndd_cmd_sig(int argc, char **argv)
+{
+    sig_cfg_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    ndd_sig_params_default(&cfg.sig);
+    ndd_text_opts_default(&cfg.text);
+    cfg.text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE;
+    int prc = sig_parse(argc, argv, &cfg);
+    if (prc < 0)
+        return NDD_EXIT_OK;
+    if (prc)
+        return prc;
+    return ndd_cli_engine_run(&cfg.engine, "sig", &argc, &argv, sig_job, &cfg) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
 }

@@ -2,10 +2,6 @@
 #include "ndd_cli.h"
 #include "ndd_util.h"
 
-#include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #ifndef NDD_VERSION
@@ -19,7 +15,7 @@ typedef struct {
 } ndd_command_t;
 
 static const ndd_command_t commands[] = {
-    {"run", ndd_cmd_run, "the distributed near-duplicate job (under mpirun/srun)"},
+    {"run", ndd_cmd_run, "the near-duplicate job (under mpirun/srun, or --engine local)"},
     {"sig", ndd_cmd_sig, "read documents and print their paper-002 signatures"},
     {"compare", ndd_cmd_compare, "verify one pair of documents (TLCS or SigNCD) and explain"},
     {"signcd", ndd_cmd_signcd, "all-pairs SigNCD with exact P1/P2 pruning"},
@@ -40,65 +36,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
             "\n"
+            "run, sig and signcd run on ranks: MPI ranks (--engine mpi, the default; the\n"
+            "MPI library is loaded only then) or threads of one process (--engine local:P).\n"
             "Run 'ndd <command> --help' for the options of one command.\n"
             "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n");
-}
-
-int ndd_cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "ndd %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nTry 'ndd %s --help'.\n", cmd);
-    return NDD_EXIT_USAGE;
-}
-
-int ndd_cli_parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int ndd_cli_parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int ndd_cli_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
-        return -1;
-    unsigned long long mul = 1;
-    if (*end) {
-        switch (*end) {
-        case 'k': case 'K': mul = 1ull << 10; break;
-        case 'm': case 'M': mul = 1ull << 20; break;
-        case 'g': case 'G': mul = 1ull << 30; break;
-        default: return -1;
-        }
-        if (end[1] && !(end[1] == 'B' && !end[2]) && !(end[1] == 'i' && end[2] == 'B' && !end[3]))
-            return -1;
-    }
-    if (v > SIZE_MAX / mul)
-        return -1;
-    *out = (size_t)(v * mul);
-    return 0;
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,6 @@
-/* cmd_run.c - 'ndd run': options, then the collective job (run_pipeline.c). */
+/* cmd_run.c - 'ndd run': options, then the job (ndd_run, src/engine) on an
+ * engine, then the summary from rank 0. */
 #include "ndd_cli.h"
-#include "ndd_mpi.h"
 #include "ndd_run.h"
 #include "ndd_util.h"
 
@@ -8,12 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the command line adds to the job's configuration. */
+typedef struct run_opts {
+    ndd_run_cfg_t cfg;
+    int quiet;
+    ndd_cli_log_t log;
+    ndd_cli_engine_t engine;
+} run_opts_t;
+
 static void run_help(void)
 {
     ndd_run_cfg_t d;
     ndd_run_cfg_default(&d);
     printf(
         "usage: [mpirun -n P] ndd run -o DIR [options] INPUT...\n"
+        "       ndd run --engine local[:P] -o DIR [options] INPUT...\n"
         "       [mpirun -n P] ndd run --resume WORK -o DIR [verification/output options]\n"
         "       ndd run --map-task I --map-tasks N --work-dir WORK [input/text/signature options] INPUT...\n"
         "\n"
@@ -58,8 +67,9 @@ static void run_help(void)
         "      --min-shared N       in larger sets, pairs sharing fewer than N signatures are not\n"
         "                           candidates (default %u)\n"
         "      --giant N            sets of at least N documents are giant: reported, and split by\n"
-        "                           requiring 4, 8, ... 64 supporting signatures for the links inside\n"
-        "                           them until none is giant (default %zu)\n"
+        "                           size-capped single linkage: inside a giant set, links are taken\n"
+        "                           strongest first and a union that would make a set of N or more\n"
+        "                           documents is refused (default %zu)\n"
         "      --no-giant-guard     keep giant sets whole (report only)\n"
         "verification:\n"
         "      --verifier V         tlcs (trustable LCS, paper 002), signcd (paper 000), or a baseline:\n"
@@ -98,6 +108,8 @@ static void run_help(void)
         "                           JSONL (id, url, text) compressed with zstd\n"
         "      --progress SECONDS   rank 0 prints items done / total, rate and ETA of the read and\n"
         "                           verify stages every SECONDS, aggregated over ranks (default 0: off)\n"
+        "engine:\n"
+        NDD_CLI_ENGINE_HELP
         "  -q, --quiet              no summary on stdout\n"
         "  -v, --verbose            log progress to stderr\n"
         "  -h, --help               this text\n"
@@ -112,11 +124,12 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE
 };
 
-static int parse(int argc, char **argv, ndd_run_cfg_t *c)
+static int parse(int argc, char **argv, run_opts_t *o)
 {
+    ndd_run_cfg_t *c = &o->cfg;
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},       {"format", required_argument, 0, O_FORMAT},
         {"max-doc-bytes", required_argument, 0, O_MAXDOC}, {"boilerplate", required_argument, 0, O_BOILER},
@@ -138,6 +151,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},
         {"candidates", required_argument, 0, O_CANDIDATES}, {"method-param", required_argument, 0, O_MPARAM},
+        {"engine", required_argument, 0, O_ENGINE},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     const char *cmd = "run";
@@ -151,8 +165,13 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
         switch (ch) {
         case 'o': c->outdir = optarg; break;
         case 'h': run_help(); return -1;
-        case 'q': c->quiet = 1; break;
-        case 'v': ndd_log_level = 2; break;
+        case 'q': o->quiet = 1; break;
+        case 'v': o->log.level = 2; break;
+        case O_ENGINE:
+            if (ndd_cli_engine_parse(optarg, &o->engine))
+                return ndd_cli_usage_error(cmd, "--engine takes mpi, local or local:P with P in 1..%d (%s)",
+                                           NDD_LOCAL_MAX_RANKS, optarg);
+            break;
         case 'm':
         case 'n':
         case 'k':
@@ -336,6 +355,8 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             return ndd_cli_usage_error(cmd, "--map-task needs --work-dir WORK");
         if (c->resume || c->outdir)
             return ndd_cli_usage_error(cmd, "--map-task writes only WORK: no -o, no --resume");
+        if (o->engine.given)
+            return ndd_cli_usage_error(cmd, "--map-task runs one task in this process: no --engine");
     } else if (!c->outdir && !(c->stop_after_verify && (c->resume || c->work_dir))) {
         return ndd_cli_usage_error(cmd, "-o DIR is required");
     }
@@ -348,7 +369,7 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
             return ndd_cli_usage_error(cmd, "--resume takes its inputs from WORK/manifest: give no INPUT");
         c->inputs = NULL;
         c->ninputs = 0;
-        return 0;
+        return ndd_cli_engine_check(cmd, &o->engine);
     }
     if (optind >= argc)
         return ndd_cli_usage_error(cmd, "no INPUT given");
@@ -357,33 +378,70 @@ static int parse(int argc, char **argv, ndd_run_cfg_t *c)
                                    c->sig.k);
     c->inputs = (const char *const *)(argv + optind);
     c->ninputs = (size_t)(argc - optind);
-    return 0;
+    return ndd_cli_engine_check(cmd, &o->engine);
+}
+
+/* Collective on comm: the job, then its summary or its failure from rank 0. */
+static int run_job(ndd_comm_t *comm, void *arg)
+{
+    const run_opts_t *o = arg;
+    const ndd_run_cfg_t *c = &o->cfg;
+    ndd_run_summary_t sum;
+    memset(&sum, 0, sizeof sum);
+    int rc = ndd_run(comm, c, &sum);
+    if (comm->rank != 0)
+        return rc;
+    if (rc) {
+        if (c->map_tasks)
+            fprintf(stderr, "ndd run: map task %d failed: %s\n", c->map_task, ndd_strerror(rc));
+        else
+            fprintf(stderr, "ndd run: failed: %s\n", ndd_strerror(rc));
+        return rc;
+    }
+    if (o->quiet)
+        return rc;
+    if (c->map_tasks && sum.map_already_done) {
+        printf("ndd run: map task %d of %d already complete (%llu documents)\n", c->map_task, c->map_tasks,
+               (unsigned long long)sum.docs);
+    } else if (c->map_tasks) {
+        printf("ndd run: map task %d of %d: %llu documents, %llu rejected -> %s/map\n", c->map_task, c->map_tasks,
+               (unsigned long long)sum.docs, (unsigned long long)sum.rejected, c->work_dir);
+    } else if (sum.stopped_after_verify) {
+        printf("ndd run: stopped after verification; continue with: ndd run --resume %s -o DIR\n", sum.work_dir);
+    } else {
+        printf("ndd run: %llu documents (%llu rejected) in %.2f s on %d rank%s\n", (unsigned long long)sum.docs,
+               (unsigned long long)sum.rejected, sum.wall, sum.ranks, sum.ranks > 1 ? "s" : "");
+        printf("ndd run: %llu perhaps-similar sets, %llu candidate pairs, %llu accepted\n",
+               (unsigned long long)sum.sets, (unsigned long long)sum.cand_pairs, (unsigned long long)sum.accepted);
+        printf("ndd run: %llu clusters holding %llu documents; %llu duplicates removed (%.2f %%)\n",
+               (unsigned long long)sum.clusters, (unsigned long long)sum.docs_in_clusters,
+               (unsigned long long)sum.removed, sum.docs ? 100.0 * (double)sum.removed / (double)sum.docs : 0.0);
+    }
+    if (fflush(stdout)) {
+        fprintf(stderr, "ndd run: cannot write the summary: %s\n", ndd_strerror(NDD_ERR_IO));
+        rc = NDD_ERR_IO;
+    }
+    return rc;
 }
 
 int ndd_cmd_run(int argc, char **argv)
 {
-    ndd_run_cfg_t cfg;
-    ndd_run_cfg_default(&cfg);
-    int prc = parse(argc, argv, &cfg);
+    run_opts_t o;
+    memset(&o, 0, sizeof o);
+    ndd_run_cfg_default(&o.cfg);
+    o.log.level = 1;
+    int prc = parse(argc, argv, &o);
     if (prc < 0)
         return NDD_EXIT_OK; /* --help */
     if (prc)
         return prc;
-    if (cfg.map_tasks) { /* one map task: no MPI needed */
-        int rc = ndd_run(&cfg);
-        if (rc)
-            fprintf(stderr, "ndd run: map task %d failed: %s\n", cfg.map_task, ndd_strerror(rc));
-        return rc ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    o.cfg.log = ndd_cli_log;
+    o.cfg.log_user = &o.log;
+    o.cfg.progress_fn = o.cfg.progress > 0 ? ndd_cli_progress : NULL;
+    o.cfg.progress_user = NULL;
+    if (o.cfg.map_tasks) { /* one map task: one rank in this process, no MPI */
+        o.engine.kind = NDD_ENGINE_LOCAL;
+        o.engine.ranks = 1;
     }
-    if (ndd_mpi_init(&argc, &argv)) {
-        fprintf(stderr, "ndd run: MPI initialisation failed\n");
-        return NDD_EXIT_RUNTIME;
-    }
-    if (ndd_mpi_rank() != 0)
-        cfg.quiet = 1;
-    int rc = ndd_run(&cfg);
-    if (rc && ndd_mpi_rank() == 0)
-        fprintf(stderr, "ndd run: failed: %s\n", ndd_strerror(rc));
-    ndd_mpi_finalize();
-    return rc ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    return ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
 }

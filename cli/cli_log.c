@@ -1,0 +1,60 @@
+/* cli_log.c - where the core's messages and progress reports go: stderr,
+ * with time and rank (see ndd_cli.h). Each line is formatted first and
+ * written with one call, so that the lines of the ranks of the local engine
+ * (threads of one process) do not interleave. */
+#include "ndd_cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+void ndd_cli_log(void *user, int rank, int level, const char *msg)
+{
+    static const char *names[] = {"error", "info", "debug"};
+    const ndd_cli_log_t *lg = user;
+    if (level > (lg ? lg->level : 1))
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char when[32];
+    strftime(when, sizeof when, "%H:%M:%S", &tm);
+    char line[1200];
+    snprintf(line, sizeof line, "[%s.%03ld ndd r%d %s] %s\n", when, ts.tv_nsec / 1000000L, rank,
+             names[level < 0 ? 0 : level > 2 ? 2 : level], msg);
+    fputs(line, stderr);
+}
+
+void ndd_cli_logf(const ndd_cli_log_t *lg, int rank, int level, const char *fmt, ...)
+{
+    if (level > (lg ? lg->level : 1))
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ndd_cli_log((void *)lg, rank, level, msg);
+}
+
+void ndd_cli_progress(void *user, const ndd_progress_report_t *rep)
+{
+    (void)user;
+    double el = rep->elapsed;
+    double done = (double)rep->done, total = (double)rep->total;
+    double rate = el > 0 ? done / el : 0;
+    int bytes = !strcmp(rep->unit, "bytes");
+    double scale = bytes ? 1.0 / (1 << 20) : 1.0;
+    const char *u = bytes ? "MB" : rep->unit;
+    char eta[32] = "-";
+    if (rep->final)
+        snprintf(eta, sizeof eta, "%.1f s", el);
+    else if (rate > 0 && total > done)
+        snprintf(eta, sizeof eta, "%.0f s", (total - done) / rate);
+    char line[512];
+    snprintf(line, sizeof line, "[progress] %-10s %.1f / %.1f %s (%.1f %%), %.1f %s/s, %s %s, %llu of %d ranks done\n",
+             rep->stage, done * scale, total * scale, u, total > 0 ? 100.0 * done / total : 100.0, rate * scale, u,
+             rep->final ? "took" : "ETA", eta, (unsigned long long)rep->ranks_done, rep->ranks);
+    fputs(line, stderr);
+}

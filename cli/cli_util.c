@@ -1,0 +1,65 @@
+/* cli_util.c - helpers shared by the subcommands: usage errors and strict
+ * parsing of option values. Local. */
+#include "ndd_cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+int ndd_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "ndd %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'ndd %s --help'.\n", cmd);
+    return NDD_EXIT_USAGE;
+}
+
+int ndd_cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ndd_cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ndd_cli_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    unsigned long long mul = 1;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mul = 1ull << 10; break;
+        case 'm': case 'M': mul = 1ull << 20; break;
+        case 'g': case 'G': mul = 1ull << 30; break;
+        default: return -1;
+        }
+        if (end[1] && !(end[1] == 'B' && !end[2]) && !(end[1] == 'i' && end[2] == 'B' && !end[3]))
+            return -1;
+    }
+    if (v > SIZE_MAX / mul)
+        return -1;
+    *out = (size_t)(v * mul);
+    return 0;
+}

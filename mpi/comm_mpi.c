@@ -1,0 +1,426 @@
+/* comm_mpi.c - the transport interface (src/engine/ndd_comm.h) over an MPI
+ * communicator. See ndd_comm_mpi.h.
+ *
+ * Every MPI return code is checked (the communicators return errors instead
+ * of aborting: MPI_ERRORS_RETURN), and every op ends by agreeing on the worst
+ * rc of all ranks (a MIN-Allreduce), so that all ranks branch the same way.
+ * A sequence of collectives is never left half way on an error: a rank that
+ * sees one keeps making the remaining calls of the sequence (so that the
+ * ranks stay matched) and reports it at the agreement. MPI_Abort only for
+ * out of memory where the other ranks would otherwise wait forever. */
+#include "ndd_comm_mpi.h"
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct comm_mpi {
+    MPI_Comm comm;  /* the blocking collectives */
+    MPI_Comm pcomm; /* the non-blocking progress sums */
+    size_t chunk;   /* bytes per pair of ranks and round */
+} comm_mpi_t;
+
+struct ndd_comm_req {
+    MPI_Request req;
+    uint64_t in[4], out[4];
+    size_t n;
+};
+
+#define MPI_RC(call) ((call) == MPI_SUCCESS ? NDD_OK : NDD_ERR_INTERNAL)
+#define KEEP(rc, r) ((rc) ? (rc) : (r)) /* the first error of a sequence */
+
+static MPI_Comm comm_of(const ndd_comm_t *c) { return ((const comm_mpi_t *)c->impl)->comm; }
+static size_t chunk_of(const ndd_comm_t *c) { return ((const comm_mpi_t *)c->impl)->chunk; }
+
+/* Collective. Worst rc over the ranks; NDD_ERR_INTERNAL if MPI fails. */
+static int mpi_agree(ndd_comm_t *c, int rc)
+{
+    int worst = rc;
+    if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm_of(c)) != MPI_SUCCESS)
+        return NDD_ERR_INTERNAL;
+    return worst;
+}
+
+static int mpi_type(ndd_ty_t ty, MPI_Datatype *dt, size_t *size)
+{
+    switch (ty) {
+    case NDD_TY_U32: *dt = MPI_UINT32_T; *size = 4; return NDD_OK;
+    case NDD_TY_U64: *dt = MPI_UINT64_T; *size = 8; return NDD_OK;
+    case NDD_TY_F64: *dt = MPI_DOUBLE; *size = 8; return NDD_OK;
+    }
+    return NDD_ERR_INVAL;
+}
+
+static int mpi_op(ndd_red_t op, MPI_Op *mop)
+{
+    switch (op) {
+    case NDD_RED_SUM: *mop = MPI_SUM; return NDD_OK;
+    case NDD_RED_MIN: *mop = MPI_MIN; return NDD_OK;
+    case NDD_RED_MAX: *mop = MPI_MAX; return NDD_OK;
+    }
+    return NDD_ERR_INVAL;
+}
+
+/* Collective. In place, in pieces of at most INT_MAX elements. */
+static int mpi_allreduce(ndd_comm_t *c, void *buf, size_t n, ndd_ty_t ty, ndd_red_t op)
+{
+    MPI_Datatype dt;
+    MPI_Op mop;
+    size_t size;
+    if (mpi_type(ty, &dt, &size) || mpi_op(op, &mop))
+        return NDD_ERR_INVAL; /* the same arguments on every rank: the same answer */
+    int rc = NDD_OK;
+    char *p = buf;
+    while (n) {
+        size_t k = n > (size_t)INT_MAX ? (size_t)INT_MAX : n;
+        rc = KEEP(rc, MPI_RC(MPI_Allreduce(MPI_IN_PLACE, p, (int)k, dt, mop, comm_of(c))));
+        p += k * size;
+        n -= k;
+    }
+    return mpi_agree(c, rc);
+}
+
+/* Collective. Lengths first (one Allgather), then the bytes with
+ * MPI_Allgatherv: straight into *all when one round suffices (every rank
+ * sends at most `chunk` bytes), else in rounds of at most `chunk` bytes per
+ * rank through a bounce buffer. */
+static int mpi_allgather(ndd_comm_t *c, const void *mine, size_t len, ndd_buf_t *all, uint64_t *lens)
+{
+    const int P = c->size, me = c->rank;
+    const size_t chunk = chunk_of(c);
+    uint64_t *L = malloc((size_t)P * sizeof *L), *start = malloc((size_t)P * sizeof *start);
+    int *cnt = malloc((size_t)P * sizeof *cnt), *dsp = malloc((size_t)P * sizeof *dsp);
+    char *bounce = NULL;
+    uint64_t my = len, total = 0, rounds = 0, round_max = 0;
+    int rc = L && start && cnt && dsp ? NDD_OK : NDD_ERR_NOMEM;
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    rc = MPI_RC(MPI_Allgather(&my, 1, MPI_UINT64_T, L, 1, MPI_UINT64_T, comm_of(c)));
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    for (int s = 0; s < P; s++) { /* every rank sees the same L: the same decisions */
+        if (L[s] > (uint64_t)SIZE_MAX - 1 - total) {
+            rc = NDD_ERR_LIMIT;
+            goto out;
+        }
+        start[s] = total;
+        total += L[s];
+        uint64_t r = (L[s] + chunk - 1) / chunk;
+        if (r > rounds)
+            rounds = r;
+        round_max += L[s] < chunk ? L[s] : chunk;
+    }
+    ndd_buf_clear(all);
+    rc = ndd_buf_reserve(all, (size_t)total);
+    if (!rc && rounds > 1 && !(bounce = malloc((size_t)round_max)))
+        rc = NDD_ERR_NOMEM;
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    for (uint64_t r = 0; r < rounds; r++) {
+        const uint64_t off = r * chunk;
+        int acc = 0;
+        for (int s = 0; s < P; s++) {
+            uint64_t k = L[s] > off ? L[s] - off : 0;
+            if (k > chunk)
+                k = chunk;
+            cnt[s] = (int)k; /* k <= chunk <= INT_MAX / P */
+            dsp[s] = rounds > 1 ? acc : (int)start[s];
+            acc += (int)k;
+        }
+        char *dst = rounds > 1 ? bounce : all->data;
+        const char *src = cnt[me] ? (const char *)mine + off : dst;
+        rc = KEEP(rc, MPI_RC(MPI_Allgatherv(src, cnt[me], MPI_BYTE, dst, cnt, dsp, MPI_BYTE, comm_of(c))));
+        if (!rc && rounds > 1)
+            for (int s = 0; s < P; s++)
+                if (cnt[s])
+                    memcpy(all->data + start[s] + off, bounce + dsp[s], (size_t)cnt[s]);
+    }
+    if (!rc) {
+        all->len = (size_t)total;
+        all->data[all->len] = '\0';
+        if (lens)
+            memcpy(lens, L, (size_t)P * sizeof *L);
+    }
+    rc = mpi_agree(c, rc);
+out:
+    if (rc)
+        ndd_buf_clear(all);
+    free(L);
+    free(start);
+    free(cnt);
+    free(dsp);
+    free(bounce);
+    return rc;
+}
+
+/* Collective. Counts first (MPI_Alltoall), then rounds of MPI_Alltoallv that
+ * move at most `chunk` bytes per pair of ranks, until every rank is done (the
+ * number of rounds is agreed with a MAX-Allreduce). The bounce buffers hold
+ * one round: sum over d of min(count[d], chunk) bytes. */
+static int mpi_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+{
+    const int P = c->size, me = c->rank;
+    const size_t chunk = chunk_of(c);
+    uint64_t *scount = calloc((size_t)P, sizeof *scount), *rcount = calloc((size_t)P, sizeof *rcount);
+    size_t *sdone = calloc((size_t)P, sizeof *sdone), *rdone = calloc((size_t)P, sizeof *rdone);
+    int *sc = calloc((size_t)P, sizeof *sc), *rc_ = calloc((size_t)P, sizeof *rc_);
+    int *sd = calloc((size_t)P, sizeof *sd), *rd = calloc((size_t)P, sizeof *rd);
+    char *sbuf = NULL, *rbuf = NULL;
+    uint64_t my_rounds = 0, rounds = 0, remote = 0;
+    size_t sround = 0, rround = 0;
+    int rc = scount && rcount && sdone && rdone && sc && rc_ && sd && rd ? NDD_OK : NDD_ERR_NOMEM;
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    for (int d = 0; d < P; d++) {
+        scount[d] = send[d].len;
+        if (d != me)
+            remote += send[d].len;
+        ndd_buf_clear(&recv[d]);
+    }
+    rc = MPI_RC(MPI_Alltoall(scount, 1, MPI_UINT64_T, rcount, 1, MPI_UINT64_T, comm_of(c)));
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    for (int d = 0; d < P && !rc; d++) {
+        uint64_t r1 = (scount[d] + chunk - 1) / chunk, r2 = (rcount[d] + chunk - 1) / chunk;
+        if (r1 > my_rounds)
+            my_rounds = r1;
+        if (r2 > my_rounds)
+            my_rounds = r2;
+        sround += scount[d] < chunk ? (size_t)scount[d] : chunk;
+        rround += rcount[d] < chunk ? (size_t)rcount[d] : chunk;
+        if (rcount[d] > (uint64_t)SIZE_MAX - 1)
+            rc = NDD_ERR_LIMIT;
+        else
+            rc = ndd_buf_reserve(&recv[d], (size_t)rcount[d]);
+    }
+    /* +1: never a NULL buffer, even where every count is 0 */
+    if (!rc && (!(sbuf = malloc(sround + 1)) || !(rbuf = malloc(rround + 1))))
+        rc = NDD_ERR_NOMEM;
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    rc = MPI_RC(MPI_Allreduce(&my_rounds, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm_of(c)));
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    for (uint64_t r = 0; r < rounds; r++) {
+        int so = 0, ro = 0;
+        for (int d = 0; d < P; d++) {
+            size_t n = send[d].len - sdone[d];
+            if (n > chunk)
+                n = chunk;
+            if (n)
+                memcpy(sbuf + so, send[d].data + sdone[d], n);
+            sc[d] = (int)n; /* n <= chunk <= INT_MAX / P: no sum overflows int */
+            sd[d] = so;
+            so += (int)n;
+            sdone[d] += n;
+            size_t m = (size_t)rcount[d] - rdone[d];
+            if (m > chunk)
+                m = chunk;
+            rc_[d] = (int)m;
+            rd[d] = ro;
+            ro += (int)m;
+        }
+        rc = KEEP(rc, MPI_RC(MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc_, rd, MPI_BYTE, comm_of(c))));
+        for (int d = 0; d < P; d++) {
+            if (!rc && rc_[d])
+                ndd_buf_append(&recv[d], rbuf + rd[d], (size_t)rc_[d]); /* reserved above: cannot fail */
+            rdone[d] += (size_t)rc_[d];
+        }
+    }
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    if (remote_bytes)
+        *remote_bytes += remote;
+out:
+    if (rc && recv)
+        for (int d = 0; d < P; d++)
+            ndd_buf_clear(&recv[d]);
+    free(scount);
+    free(rcount);
+    free(sdone);
+    free(rdone);
+    free(sc);
+    free(rc_);
+    free(sd);
+    free(rd);
+    free(sbuf);
+    free(rbuf);
+    return rc;
+}
+
+/* Collective. MPI-IO: the offsets by an exclusive scan of the lengths; rank 0
+ * removes the old file (MPI_MODE_CREATE would keep its bytes beyond ours);
+ * the agreement after that is the barrier (no rank opens before rank 0 has
+ * removed it); open, write_at in pieces of 1 GiB (each checked for its
+ * count), close. */
+static int mpi_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len)
+{
+    uint64_t mine = len, off = 0;
+    int rc = MPI_RC(MPI_Exscan(&mine, &off, 1, MPI_UINT64_T, MPI_SUM, comm_of(c)));
+    if (c->rank == 0) {
+        off = 0; /* MPI_Exscan leaves rank 0's result undefined */
+        if (unlink(path) && errno != ENOENT)
+            rc = KEEP(rc, NDD_ERR_IO);
+    }
+    if ((rc = mpi_agree(c, rc)))
+        return rc;
+    MPI_File fh = MPI_FILE_NULL;
+    /* MPI_File_open takes a non-const path in MPI-2 headers */
+    rc = MPI_File_open(comm_of(c), (char *)path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) == MPI_SUCCESS
+             ? NDD_OK
+             : NDD_ERR_IO;
+    if ((rc = mpi_agree(c, rc))) {
+        /* The open failed somewhere. Closing is collective: a rank where it
+         * succeeded cannot close alone, so it leaves the handle to
+         * MPI_Finalize rather than wait forever. */
+        return rc;
+    }
+    const char *p = data;
+    size_t done = 0;
+    while (!rc && done < len) {
+        size_t n = len - done;
+        if (n > ((size_t)1 << 30))
+            n = (size_t)1 << 30;
+        MPI_Status st;
+        int got = 0;
+        if (MPI_File_write_at(fh, (MPI_Offset)(off + done), p + done, (int)n, MPI_BYTE, &st) != MPI_SUCCESS ||
+            MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (size_t)got != n)
+            rc = NDD_ERR_IO;
+        done += n;
+    }
+    if (MPI_File_close(&fh) != MPI_SUCCESS)
+        rc = KEEP(rc, NDD_ERR_IO);
+    return mpi_agree(c, rc);
+}
+
+/* ---- progress sums: MPI_Iallreduce on the second duplicate ---- */
+
+static int mpi_iallreduce_start(ndd_comm_t *c, const uint64_t *in, size_t n, ndd_comm_req_t **req)
+{
+    *req = NULL;
+    if (n > 4)
+        return NDD_ERR_INVAL;
+    ndd_comm_req_t *r = calloc(1, sizeof *r);
+    if (!r)
+        MPI_Abort(comm_of(c), 1); /* out of memory: the other ranks' request would never complete */
+    memcpy(r->in, in, n * sizeof *in);
+    r->n = n;
+    if (MPI_Iallreduce(r->in, r->out, (int)n, MPI_UINT64_T, MPI_SUM, ((comm_mpi_t *)c->impl)->pcomm, &r->req) !=
+        MPI_SUCCESS) {
+        free(r);
+        return NDD_ERR_INTERNAL;
+    }
+    *req = r;
+    return NDD_OK;
+}
+
+static int mpi_iallreduce_test(ndd_comm_req_t *r, uint64_t *out)
+{
+    int flag = 0;
+    if (MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+        free(r);
+        return NDD_ERR_INTERNAL;
+    }
+    if (!flag)
+        return 0;
+    memcpy(out, r->out, r->n * sizeof *out);
+    free(r);
+    return 1;
+}
+
+static int mpi_iallreduce_wait(ndd_comm_req_t *r, uint64_t *out)
+{
+    int rc = MPI_RC(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+    if (!rc)
+        memcpy(out, r->out, r->n * sizeof *out);
+    free(r);
+    return rc;
+}
+
+/* Local in ndd's sense: every rank frees its communicator at the end, so
+ * the MPI_Comm_free calls match. */
+static void mpi_free(ndd_comm_t *c)
+{
+    comm_mpi_t *m = c->impl;
+    if (m) {
+        if (m->pcomm != MPI_COMM_NULL)
+            MPI_Comm_free(&m->pcomm);
+        if (m->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&m->comm);
+        free(m);
+    }
+    free(c);
+}
+
+static const ndd_comm_ops_t mpi_ops = {
+    .name = "mpi",
+    .agree = mpi_agree,
+    .allreduce = mpi_allreduce,
+    .allgather = mpi_allgather,
+    .exchange = mpi_exchange,
+    .write_ordered = mpi_write_ordered,
+    .iallreduce_start = mpi_iallreduce_start,
+    .iallreduce_test = mpi_iallreduce_test,
+    .iallreduce_wait = mpi_iallreduce_wait,
+    .free = mpi_free,
+};
+
+/* Default piece per pair of ranks: max(64 KiB, 256 MiB / P), at most
+ * INT_MAX / P so that a round's counts and displacements fit int. */
+static size_t default_chunk(int P)
+{
+    size_t c = ((size_t)256 << 20) / (size_t)P;
+    if (c < ((size_t)64 << 10))
+        c = (size_t)64 << 10;
+    if (c > (size_t)INT_MAX / (size_t)P)
+        c = (size_t)INT_MAX / (size_t)P;
+    return c;
+}
+
+int ndd_comm_mpi_create(MPI_Comm parent, ndd_comm_t **out)
+{
+    *out = NULL;
+    ndd_comm_t *c = calloc(1, sizeof *c);
+    comm_mpi_t *m = calloc(1, sizeof *m);
+    if (!c || !m)
+        MPI_Abort(parent, 1); /* out of memory before the first collective */
+    m->comm = m->pcomm = MPI_COMM_NULL;
+    c->ops = &mpi_ops;
+    c->impl = m;
+    int rc = MPI_RC(MPI_Comm_rank(parent, &c->rank));
+    rc = KEEP(rc, MPI_RC(MPI_Comm_size(parent, &c->size)));
+    rc = KEEP(rc, MPI_RC(MPI_Comm_dup(parent, &m->comm)));
+    rc = KEEP(rc, MPI_RC(MPI_Comm_dup(parent, &m->pcomm)));
+    if (!rc) {
+        rc = KEEP(rc, MPI_RC(MPI_Comm_set_errhandler(m->comm, MPI_ERRORS_RETURN)));
+        rc = KEEP(rc, MPI_RC(MPI_Comm_set_errhandler(m->pcomm, MPI_ERRORS_RETURN)));
+    }
+    /* agree on the parent: m->comm may not exist everywhere */
+    int worst = rc;
+    if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, parent) != MPI_SUCCESS)
+        worst = NDD_ERR_INTERNAL;
+    if ((rc = worst))
+        goto out;
+    uint64_t chunk = default_chunk(c->size);
+    const char *env = getenv("NDD_MPI_CHUNK");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!errno && !*end && v >= 1 && v < chunk)
+            chunk = v;
+    }
+    /* the same piece on every rank, or the rounds would not match */
+    rc = MPI_RC(MPI_Allreduce(MPI_IN_PLACE, &chunk, 1, MPI_UINT64_T, MPI_MIN, m->comm));
+    m->chunk = (size_t)chunk;
+    if ((rc = mpi_agree(c, rc)))
+        goto out;
+    *out = c;
+    return NDD_OK;
+out:
+    mpi_free(c);
+    return rc;
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Process start-up cost of a local subcommand: 'ndd compare' of two 2 KB files,
+# per process, minus that of a trivial process (/bin/true) started the same
+# way. Goal (issue 10): within 1.5 ms, i.e. no OpenMPI loading for commands
+# that do not need MPI (the ndd executable no longer links libmpi; only
+# --engine mpi loads it, through the plugin libndd_mpi.so).
+#
+# usage: scripts/bench-startup.sh [NEW_NDD [OLD_NDD]]
+#   NEW_NDD  the ndd to measure (default build/ndd)
+#   OLD_NDD  optional: an ndd to compare with in the same run (e.g. a build of
+#            the commit before, which linked libmpi), for a ratio measured on
+#            the same machine at the same time (these machines are noisy)
+# env: N (default 300 runs of each), BLOCK (default 30): the runs go in blocks
+#      of BLOCK, the contenders taking turns block by block.
+# Prints, per contender, the mean wall time per process, the median of the
+# block means, and the overhead over /bin/true.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+new=${1:-$root/build/ndd}
+old=${2:-}
+N=${N:-300}
+BLOCK=${BLOCK:-30}
+[ -x "$new" ] || { echo "bench-startup: $new is not executable (build it, or give its path)" >&2; exit 2; }
+[ -z "$old" ] || [ -x "$old" ] || { echo "bench-startup: $old is not executable" >&2; exit 2; }
+[ $((N % BLOCK)) -eq 0 ] || { echo "bench-startup: N must be a multiple of BLOCK" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# two 2 KB near-duplicate texts (deterministic)
+awk 'BEGIN { for (i = 1; i <= 40; i++) printf "Sentence %d of the report says the budget for roads rises by %d percent.\n", i, i % 7 }' \
+  | head -c 2048 >"$tmp/a.txt"
+sed 's/budget/spending/; s/roads/bridges/' "$tmp/a.txt" | head -c 2048 >"$tmp/b.txt"
+
+names=(true new)
+cmds=("/bin/true" "$new compare $tmp/a.txt $tmp/b.txt")
+[ -n "$old" ] && names+=(old) && cmds+=("$old compare $tmp/a.txt $tmp/b.txt")
+for k in "${!names[@]}"; do
+  # shellcheck disable=SC2086
+  ${cmds[$k]} >/dev/null || { echo "bench-startup: '${cmds[$k]}' failed" >&2; exit 1; }
+done
+if [ -n "$old" ]; then
+  cmp -s <("$new" compare "$tmp/a.txt" "$tmp/b.txt") <("$old" compare "$tmp/a.txt" "$tmp/b.txt") \
+    || echo "note: the two builds print different reports for this pair"
+fi
+
+# one block: BLOCK runs of command k; prints the microseconds taken
+block() {
+  local k=$1 i t0 t1
+  # shellcheck disable=SC2206
+  local cmd=(${cmds[$k]})
+  t0=${EPOCHREALTIME/./}
+  for ((i = 0; i < BLOCK; i++)); do "${cmd[@]}" >/dev/null; done
+  t1=${EPOCHREALTIME/./}
+  echo $((t1 - t0))
+}
+
+nb=$((N / BLOCK))
+for ((b = 0; b < nb; b++)); do
+  nk=${#names[@]}
+  for ((j = 0; j < nk; j++)); do
+    k=$(((j + b) % nk)) # rotate who goes first
+    echo "${names[$k]} $(block "$k")" >>"$tmp/blocks"
+  done
+done
+
+echo "bench-startup: $N runs each in blocks of $BLOCK; ndd compare of two 2 KB files"
+echo "  new: $new"
+[ -n "$old" ] && echo "  old: $old"
+awk -v block="$BLOCK" '
+  { us[$1] += $2; n[$1]++; v[$1, n[$1]] = $2 / block }
+  function median(name,   m, i, j, t, a) {
+    m = n[name]
+    for (i = 1; i <= m; i++) a[i] = v[name, i]
+    for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+  }
+  END {
+    base = us["true"] / (n["true"] * block); bmed = median("true")
+    printf "  %-6s %12s %14s %16s\n", "", "mean ms", "median ms", "over true, ms"
+    split("true new old", order, " ")
+    for (o = 1; o <= 3; o++) {
+      name = order[o]
+      if (!(name in n)) continue
+      mean = us[name] / (n[name] * block)
+      over[name] = mean - base
+      printf "  %-6s %12.3f %14.3f %16.3f\n", name, mean / 1000, median(name) / 1000, (mean - base) / 1000
+    }
+    if ("old" in n && over["new"] > 0)
+      printf "  overhead old / new: %.2fx (old %.3f ms, new %.3f ms)\n", over["old"] / over["new"], over["old"] / 1000, over["new"] / 1000
+    printf "  goal: new overhead <= 1.5 ms: %s\n", over["new"] <= 1500 ? "met" : "NOT met"
+  }' "$tmp/blocks"
