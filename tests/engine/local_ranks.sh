@@ -53,9 +53,9 @@ n=$(($(wc -l < "$tmp/tlcs.1/pairs.tsv") - 1))
 [ "$n" -gt 0 ] || fail "no pairs found on a corpus with duplicates"
 grep -q 'bad-json\|malformed' "$tmp/tlcs.1/rejects.tsv" || fail "malformed line not in rejects"
 
-# the same outputs under MPI (leak detection off for OpenMPI's own allocations)
+# the same outputs under MPI
 if command -v mpirun >/dev/null; then
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun -n 2 --oversubscribe "$NDD_BIN" run -q -o "$tmp/mpi.2" \
+  mpirun -n 2 --oversubscribe "$NDD_BIN" run -q -o "$tmp/mpi.2" \
     --write-dedup "$tmp/mpi.2/dedup.jsonl.zst" "$tmp/corpus" || fail "mpirun -n 2 ndd run"
   same "$tmp/tlcs.1" "$tmp/mpi.2" "in-process vs mpirun -n 2"
   echo "mpirun -n 2: identical to the in-process runs"

@@ -1,0 +1,581 @@
+/* Unit tests for src/sets (the stage kernels of paper 002's step 1 and of the
+ * verification schedule), each against a brute-force oracle on many random
+ * instances: posting lists -> links with support, link merging, connected
+ * components played over simulated ranks, size-capped single linkage, the
+ * largest sets, and one set's verification schedule with its clusters. */
+#include "ndd_test.h"
+#include "ndd_sets.h"
+#include "ndd_util.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
+
+/* ---- a slow union-find: component ids relabelled in full on every union ---- */
+typedef struct {
+    uint64_t *comp;
+    size_t n;
+} slow_uf_t;
+
+static void slow_init(slow_uf_t *s, size_t n)
+{
+    s->n = n;
+    s->comp = malloc((n ? n : 1) * sizeof *s->comp);
+    for (size_t i = 0; i < n; i++)
+        s->comp[i] = i;
+}
+static uint64_t slow_size(const slow_uf_t *s, size_t x)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        k += s->comp[i] == s->comp[x];
+    return k;
+}
+static void slow_union(slow_uf_t *s, size_t x, size_t y)
+{
+    uint64_t a = s->comp[x], b = s->comp[y], m = a < b ? a : b;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->comp[i] == a || s->comp[i] == b)
+            s->comp[i] = m;
+}
+/* the smallest member of x's component */
+static size_t slow_min(const slow_uf_t *s, size_t x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->comp[i] == s->comp[x])
+            return i;
+    return x;
+}
+
+static int cmp_post(const void *a, const void *b)
+{
+    const ndd_posting_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->doc < y->doc ? -1 : x->doc > y->doc;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+    const ndd_link_t *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->support < y->support ? -1 : x->support > y->support;
+}
+
+/* Posting lists -> links: every live list links each distinct member to the
+ * member with the largest (weight, doc); dropped lists give their key. */
+static void test_links_from_postings(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        size_t np = 1 + rndn(400), nkeys = 1 + rndn(40), ndocs = 1 + rndn(60);
+        ndd_posting_t *post = malloc(np * sizeof *post), *copy = malloc(np * sizeof *copy);
+        uint64_t *scratch = malloc(np * sizeof *scratch);
+        for (size_t i = 0; i < np; i++) {
+            uint64_t doc = rndn(ndocs);
+            post[i] = (ndd_posting_t){rndn(nkeys) * 0x1000193u + 7, doc, (uint32_t)(doc % 5), (uint16_t)(doc % 7),
+                                      (uint16_t)(1 + doc % 9)};
+        }
+        qsort(post, np, sizeof *post, cmp_post);
+        memcpy(copy, post, np * sizeof *post);
+        ndd_postings_params_t pp;
+        ndd_postings_params_default(&pp);
+        pp.max_docs = 3 + rndn(20);
+        pp.site_docs = 2 + rndn(20);
+        pp.total_docs = ndocs;
+        ndd_counters_t c = {0};
+        ndd_u64s_t dropped = {0};
+        ndd_links_t links = {0};
+        assert_int_equal(ndd_sets_links_from_postings(post, np, &pp, scratch, &c, &dropped, &links), NDD_OK);
+        /* brute force */
+        ndd_link_t *want = malloc((np + 1) * sizeof *want);
+        uint64_t *wdrop = malloc((np + 1) * sizeof *wdrop);
+        size_t nw = 0, nd = 0, keys = 0, live = 0, single = 0, ndropped_post = 0;
+        for (size_t a = 0; a < np;) {
+            size_t b = a;
+            while (b < np && copy[b].key == copy[a].key)
+                b++;
+            ndd_posting_t list[400];
+            size_t n = 0;
+            for (size_t x = a; x < b; x++)
+                if (!n || list[n - 1].doc != copy[x].doc)
+                    list[n++] = copy[x];
+            keys++;
+            ndd_list_kind_t kind = ndd_postings_classify(list, n, &pp, scratch);
+            if (kind == NDD_LIST_SINGLE)
+                single++;
+            else if (kind == NDD_LIST_LIVE) {
+                live++;
+                size_t rep = 0;
+                for (size_t x = 1; x < n; x++)
+                    if (list[x].weight > list[rep].weight ||
+                        (list[x].weight == list[rep].weight && list[x].doc > list[rep].doc))
+                        rep = x;
+                for (size_t x = 0; x < n; x++)
+                    if (x != rep) {
+                        uint64_t u = list[x].doc, v = list[rep].doc;
+                        want[nw++] = (ndd_link_t){u < v ? u : v, u < v ? v : u, 1};
+                    }
+            } else {
+                wdrop[nd++] = list[0].key;
+                ndropped_post += n;
+            }
+            a = b;
+        }
+        assert_int_equal(c.keys_distinct, keys);
+        assert_int_equal(c.lists_live, live);
+        assert_int_equal(c.postings_single, single);
+        assert_int_equal(c.lists_dropped_frequent + c.lists_dropped_site + c.lists_dropped_template, nd);
+        assert_int_equal(c.postings_dropped, ndropped_post);
+        assert_int_equal(dropped.n, nd);
+        for (size_t i = 0; i < nd; i++)
+            assert_int_equal(dropped.v[i], wdrop[i]);
+        assert_int_equal(links.n, nw);
+        qsort(links.v, links.n, sizeof *links.v, cmp_link);
+        qsort(want, nw, sizeof *want, cmp_link);
+        for (size_t i = 0; i < nw; i++)
+            assert_memory_equal(&links.v[i], &want[i], sizeof *want);
+        free(post);
+        free(copy);
+        free(scratch);
+        free(want);
+        free(wdrop);
+        free(dropped.v);
+        free(links.v);
+    }
+}
+
+/* Merged support = number of copies of each pair (times their supports);
+ * the filter keeps exactly the pairs at or above the threshold. */
+static void test_links_merge(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 500; round++) {
+        size_t n = rndn(300), V = 2 + rndn(30);
+        uint64_t min_support = rndn(5);
+        ndd_link_t *l = malloc((n + 1) * sizeof *l);
+        uint64_t *sup = calloc(V * V, sizeof *sup);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u = rndn(V), v = rndn(V), s = 1 + rndn(3);
+            if (u == v)
+                v = (v + 1) % V;
+            l[i] = (ndd_link_t){u < v ? u : v, u < v ? v : u, s};
+            sup[l[i].u * V + l[i].v] += s;
+        }
+        uint64_t distinct = 0, want_distinct = 0;
+        size_t kept = ndd_sets_links_merge(l, n, min_support, &distinct), k = 0;
+        for (uint64_t u = 0; u < V; u++)
+            for (uint64_t v = u + 1; v < V; v++) {
+                if (!sup[u * V + v])
+                    continue;
+                want_distinct++;
+                if (sup[u * V + v] < min_support)
+                    continue;
+                assert_true(k < kept);
+                assert_int_equal(l[k].u, u); /* in (u, v) order */
+                assert_int_equal(l[k].v, v);
+                assert_int_equal(l[k].support, sup[u * V + v]);
+                k++;
+            }
+        assert_int_equal(k, kept);
+        assert_int_equal(distinct, want_distinct);
+        free(l);
+        free(sup);
+    }
+}
+
+/* Connected components played as the engine does: documents owned by R
+ * simulated ranks (labels at the owner), links spread over ranks at random,
+ * label rounds until nothing changes; labels must equal the smallest member
+ * of each component of all links (brute force), whatever the split. */
+static void test_components_over_ranks(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 200; round++) {
+        size_t N = 1 + rndn(80), nl = rndn(120), R = 1 + rndn(6);
+        ndd_link_t *all = malloc((nl + 1) * sizeof *all);
+        ndd_links_t *part = calloc(R, sizeof *part);
+        slow_uf_t oracle;
+        slow_init(&oracle, N);
+        for (size_t e = 0; e < nl; e++) {
+            uint64_t u = rndn(N), v = rndn(N);
+            if (u == v)
+                continue;
+            ndd_link_t k = {u < v ? u : v, u < v ? v : u, 1};
+            size_t r = rndn(R);
+            assert_int_equal(ndd_array_grow((void **)&part[r].v, &part[r].cap, part[r].n + 1, sizeof k), NDD_OK);
+            part[r].v[part[r].n++] = k;
+            slow_union(&oracle, u, v);
+        }
+        uint64_t *label = malloc(N * sizeof *label);
+        for (size_t i = 0; i < N; i++)
+            label[i] = i;
+        ndd_cc_local_t *cc = calloc(R, sizeof *cc);
+        for (size_t r = 0; r < R; r++)
+            assert_int_equal(ndd_cc_local_init(&cc[r], part[r].v, part[r].n), NDD_OK);
+        int changed = 1, rounds = 0;
+        while (changed) {
+            changed = 0;
+            rounds++;
+            assert_true(rounds < 200);
+            for (size_t r = 0; r < R; r++) {
+                uint64_t lab[300], newlab[300];
+                assert_true(cc[r].n <= 300);
+                for (size_t i = 0; i < cc[r].n; i++) {
+                    lab[i] = label[cc[r].ends[i]];
+                    assert_int_equal(ndd_cc_local_index(&cc[r], cc[r].ends[i]), i);
+                }
+                ndd_cc_local_step(&cc[r], lab, newlab);
+                for (size_t i = 0; i < cc[r].n; i++)
+                    if (newlab[i] < label[cc[r].ends[i]]) {
+                        label[cc[r].ends[i]] = newlab[i];
+                        changed = 1;
+                    }
+            }
+        }
+        for (size_t i = 0; i < N; i++)
+            assert_int_equal(label[i], slow_min(&oracle, i));
+        for (size_t r = 0; r < R; r++) {
+            ndd_cc_local_free(&cc[r]);
+            free(part[r].v);
+        }
+        free(cc);
+        free(part);
+        free(all);
+        free(label);
+        free(oracle.comp);
+    }
+}
+
+static void test_setsizes_merge(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        size_t n = rndn(200), L = 1 + rndn(30);
+        ndd_setsize_t *v = malloc((n + 1) * sizeof *v);
+        uint64_t *sum = calloc(L, sizeof *sum);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = (ndd_setsize_t){rndn(L) * 1000003u, 1 + rndn(9)};
+            sum[v[i].label / 1000003u] += v[i].size;
+        }
+        size_t m = ndd_setsizes_merge(v, n), k = 0;
+        for (size_t l = 0; l < L; l++)
+            if (sum[l]) {
+                assert_true(k < m);
+                assert_int_equal(v[k].label, l * 1000003u);
+                assert_int_equal(v[k].size, sum[l]);
+                k++;
+            }
+        assert_int_equal(k, m);
+        free(v);
+        free(sum);
+    }
+}
+
+/* ---- size-capped single linkage ---- */
+
+typedef struct {
+    uint64_t node[400], root[400], size[400];
+    size_t n;
+} nodes_t;
+
+static int collect(void *user, uint64_t node, uint64_t root, uint64_t size)
+{
+    nodes_t *x = user;
+    x->node[x->n] = node;
+    x->root[x->n] = root;
+    x->size[x->n] = size;
+    x->n++;
+    return NDD_OK;
+}
+
+static int cmp_glink_oracle(const void *a, const void *b)
+{
+    const ndd_glink_t *x = a, *y = b;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    if (x->support != y->support)
+        return x->support > y->support ? -1 : 1;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Oracle: per set, links strongest first (ties by ends), a union is taken
+ * when the merged component stays below cap (relabelling arrays); nodes are
+ * reported in document order with the smallest member of their component. */
+static void test_capped_linkage(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        size_t nsets = 1 + rndn(3), n = 0;
+        uint64_t cap = 2 + rndn(12);
+        ndd_glink_t gl[150], sorted[150];
+        for (size_t s = 0; s < nsets; s++) {
+            size_t m = 1 + rndn(50), base = 1000 * (s + 1) + rndn(100);
+            for (size_t k = 0; k < m && n < 150; k++) {
+                uint64_t u = base + rndn(40), v = base + rndn(40);
+                if (u == v)
+                    v++;
+                gl[n++] = (ndd_glink_t){base * 7, u < v ? u : v, u < v ? v : u, 1 + rndn(6)};
+            }
+        }
+        memcpy(sorted, gl, n * sizeof *gl);
+        qsort(sorted, n, sizeof *sorted, cmp_glink_oracle);
+        nodes_t got = {{0}, {0}, {0}, 0};
+        uint64_t refused = 0, sets = 0, want_refused = 0;
+        assert_int_equal(ndd_sets_capped_linkage(gl, n, cap, collect, &got, &refused, &sets), NDD_OK);
+        assert_int_equal(sets, nsets);
+        size_t at = 0;
+        for (size_t a = 0; a < n;) {
+            size_t b = a;
+            while (b < n && sorted[b].label == sorted[a].label)
+                b++;
+            uint64_t ids[300];
+            size_t nn = 0;
+            for (size_t k = a; k < b; k++) {
+                ids[nn++] = sorted[k].u;
+                ids[nn++] = sorted[k].v;
+            }
+            /* sort + unique */
+            for (size_t i = 1; i < nn; i++)
+                for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+                    uint64_t t = ids[j];
+                    ids[j] = ids[j - 1];
+                    ids[j - 1] = t;
+                }
+            size_t w = 0;
+            for (size_t i = 0; i < nn; i++)
+                if (!w || ids[i] != ids[w - 1])
+                    ids[w++] = ids[i];
+            nn = w;
+            slow_uf_t s;
+            slow_init(&s, nn);
+            for (size_t k = a; k < b; k++) {
+                size_t x = 0, y = 0;
+                while (ids[x] != sorted[k].u)
+                    x++;
+                while (ids[y] != sorted[k].v)
+                    y++;
+                if (s.comp[x] == s.comp[y])
+                    continue;
+                if (slow_size(&s, x) + slow_size(&s, y) >= cap) {
+                    want_refused++;
+                    continue;
+                }
+                slow_union(&s, x, y);
+            }
+            for (size_t i = 0; i < nn; i++, at++) {
+                assert_true(at < got.n);
+                assert_int_equal(got.node[at], ids[i]);
+                assert_int_equal(got.root[at], ids[slow_min(&s, i)]);
+                assert_int_equal(got.size[at], slow_size(&s, i));
+                assert_true(got.size[at] < cap); /* no component reaches the cap */
+            }
+            free(s.comp);
+            a = b;
+        }
+        assert_int_equal(at, got.n);
+        assert_int_equal(refused, want_refused);
+    }
+}
+
+/* ---- the largest sets ---- */
+
+static int cmp_top_oracle(const void *a, const void *b)
+{
+    const ndd_topset_t *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->label < y->label ? -1 : x->label > y->label;
+}
+
+static void test_topsets(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 300; round++) {
+        size_t n = rndn(40), parts = 1 + rndn(4);
+        ndd_topset_t all[40];
+        ndd_topsets_t per[4], merged;
+        memset(per, 0, sizeof per);
+        memset(&merged, 0, sizeof merged);
+        for (size_t i = 0; i < n; i++) {
+            char id[32];
+            snprintf(id, sizeof id, "doc-%zu", i);
+            all[i] = (ndd_topset_t){2 + rndn(20), i * 13 + 1, {0}};
+            snprintf(all[i].first_id, sizeof all[i].first_id, "%s", id);
+            ndd_topsets_note(&per[i % parts], all[i].size, all[i].label, id, strlen(id));
+        }
+        for (size_t p = 0; p < parts; p++)
+            ndd_topsets_merge(&merged, per[p].v, per[p].n);
+        /* oracle: with ties by size, a full list keeps the first noted of equal
+         * size (note ignores a set no larger than the smallest kept); for
+         * distinct sizes the merged list is the top of the sorted union */
+        int distinct = 1;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                distinct &= all[i].size != all[j].size;
+        qsort(all, n, sizeof *all, cmp_top_oracle);
+        size_t want = n < NDD_TOP_N ? n : NDD_TOP_N;
+        assert_int_equal(merged.n, want);
+        for (size_t k = 0; k + 1 < merged.n; k++)
+            assert_true(cmp_top_oracle(&merged.v[k], &merged.v[k + 1]) < 0);
+        if (distinct)
+            for (size_t k = 0; k < want; k++) {
+                assert_int_equal(merged.v[k].size, all[k].size);
+                assert_int_equal(merged.v[k].label, all[k].label);
+                assert_string_equal(merged.v[k].first_id, all[k].first_id);
+            }
+    }
+    /* a long id is cut to fit */
+    ndd_topsets_t t = {0};
+    char longid[300];
+    memset(longid, 'x', sizeof longid);
+    ndd_topsets_note(&t, 5, 1, longid, sizeof longid);
+    assert_int_equal(strlen(t.v[0].first_id), sizeof t.v[0].first_id - 1);
+}
+
+/* ---- one set's verification ---- */
+
+typedef struct {
+    size_t n;
+    int dup[20][20];       /* the fake verifier's verdict */
+    char calls[4096];      /* what the hooks saw, as text */
+    size_t len;
+} fake_t;
+
+static void say(fake_t *f, const char *fmt, uint32_t a, uint32_t b, int c)
+{
+    f->len += (size_t)snprintf(f->calls + f->len, sizeof f->calls - f->len, fmt, a, b, c);
+}
+
+static int f_pair(void *u, uint32_t i, uint32_t j, ndd_vres_t *r)
+{
+    fake_t *f = u;
+    memset(r, 0, sizeof *r);
+    r->duplicate = f->dup[i][j];
+    r->pruned_by_bound = !r->duplicate && (i + j) % 3 == 0;
+    say(f, "P%u,%u%c ", i, j, 'v');
+    return NDD_OK;
+}
+static void f_identical(void *u, uint32_t i, uint32_t j, ndd_vres_t *r)
+{
+    fake_t *f = u;
+    memset(r, 0, sizeof *r);
+    r->duplicate = 1;
+    say(f, "I%u,%u%c ", i, j, 'i');
+}
+static int f_scored(void *u, uint32_t i, uint32_t j, const ndd_vres_t *r)
+{
+    say(u, "S%u,%u:%d ", i, j, r->duplicate);
+    return NDD_OK;
+}
+static int f_member(void *u, uint32_t i, uint32_t root, int kept)
+{
+    say(u, "M%u<%u:%d ", i, root, kept);
+    return NDD_OK;
+}
+
+/* The oracle plays the schedule with a relabelling union-find and writes the
+ * calls it expects in the same notation. */
+static void oracle_verify(fake_t *f, const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts,
+                          const size_t *lens, int verify_all, int keep_longest, ndd_counters_t *c)
+{
+    slow_uf_t s;
+    slow_init(&s, n);
+    for (size_t q = 0; q < nc; q++) {
+        uint32_t i = cand[q].i, j = cand[q].j;
+        int dup;
+        if (!verify_all && s.comp[i] == s.comp[j]) {
+            c->pairs_skipped_joined++;
+            continue;
+        }
+        if (lens[i] == lens[j] && !memcmp(texts[i], texts[j], lens[i])) {
+            say(f, "I%u,%u%c ", i, j, 'i');
+            dup = 1;
+            c->pairs_exact++;
+        } else {
+            say(f, "P%u,%u%c ", i, j, 'v');
+            dup = f->dup[i][j];
+            c->pairs_verified++;
+            c->pairs_pruned_bound += !dup && (i + j) % 3 == 0;
+        }
+        say(f, "S%u,%u:%d ", i, j, dup);
+        if (dup) {
+            c->pairs_accepted++;
+            slow_union(&s, i, j);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t root = slow_min(&s, i), sz = slow_size(&s, i), keep = root;
+        if (sz < 2)
+            continue;
+        if (keep_longest)
+            for (size_t k = 0; k < n; k++)
+                if (s.comp[k] == s.comp[i] && lens[k] > lens[keep])
+                    keep = k;
+        c->clusters += root == i;
+        c->docs_in_clusters++;
+        c->docs_removed += keep != i;
+        say(f, "M%u<%u:%d ", (uint32_t)i, (uint32_t)root, keep == i);
+    }
+    free(s.comp);
+}
+
+static void test_set_verify(void **state)
+{
+    (void)state;
+    static const char *pool[] = {"alpha", "beta", "alpha", "gamma gamma", "beta", "delta delta delta", "x"};
+    for (int round = 0; round < 2000; round++) {
+        size_t n = 2 + rndn(10), nc = 0;
+        const char *texts[20];
+        size_t lens[20];
+        ndd_cand_t cand[200];
+        fake_t got, want;
+        memset(&got, 0, sizeof got);
+        for (size_t i = 0; i < n; i++) {
+            texts[i] = pool[rndn(7)];
+            lens[i] = strlen(texts[i]);
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++) {
+                got.dup[i][j] = rndn(3) == 0;
+                if (rndn(2))
+                    cand[nc++] = (ndd_cand_t){(uint32_t)i, (uint32_t)j, (uint32_t)rndn(5)};
+            }
+        for (size_t k = nc; k > 1; k--) { /* any order: the kernel follows it */
+            size_t x = rndn(k);
+            ndd_cand_t t = cand[k - 1];
+            cand[k - 1] = cand[x];
+            cand[x] = t;
+        }
+        want = got;
+        int verify_all = (int)rndn(2), keep_longest = (int)rndn(2);
+        ndd_counters_t cg = {0}, cw = {0};
+        ndd_set_hooks_t hooks = {&got, f_pair, f_identical, f_scored, f_member};
+        assert_int_equal(ndd_set_verify(cand, nc, n, texts, lens, verify_all, keep_longest, &hooks, &cg), NDD_OK);
+        oracle_verify(&want, cand, nc, n, texts, lens, verify_all, keep_longest, &cw);
+        assert_string_equal(got.calls, want.calls);
+        assert_memory_equal(&cg, &cw, sizeof cg);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_merge),
+        cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
+        cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
+        cmocka_unit_test(test_set_verify),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
