@@ -7,6 +7,10 @@
 #   REPS=2          runs per rank count (best wall time is kept; alternated 1,2,1,2)
 #   BENCH_DIR=...   where the corpus is cached (default /tmp/ndd-bench)
 #   BUILD=build     build directory with the ndd binary (built if missing)
+#   BASELINE=DIR    also run the ndd binary of build directory DIR (e.g. a build of
+#                   an older commit), alternated with BUILD's in every repetition,
+#                   and print the wall-time ratio of the two per rank count (the
+#                   machine is shared: compare within one run only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 SIZE=${SIZE:-500MB}
@@ -30,12 +34,25 @@ inputs=("$corpus"/crawl-*)
 bytes=$(cat "${inputs[@]}" | wc -c)
 echo "corpus: $corpus: ${#inputs[@]} files, $((bytes / 1048576)) MB"
 
-best1=""; best2=""
+best1=""; best2=""; base1=""; base2=""
+# runs the BASELINE binary once on p ranks; keeps its best wall time
+baseline_run() {
+  local p=$1 out="$BENCH_DIR/out-base-$1" s e w
+  rm -rf "$out"
+  s=$(date +%s.%N)
+  mpirun -n "$p" --oversubscribe "$BASELINE/ndd" run -q -o "$out" "${inputs[@]}"
+  e=$(date +%s.%N)
+  w=$(python3 -c "print($e - $s)")
+  echo "run $rep, $p rank(s), baseline: $w s"
+  local v="base$p"
+  if [ -z "${!v}" ] || python3 -c "import sys; sys.exit(0 if $w < ${!v} else 1)"; then printf -v "$v" %s "$w"; fi
+}
 for rep in $(seq 1 "$REPS"); do
   for p in 1 2; do
     out="$BENCH_DIR/out-$p"
     rm -rf "$out"
     s=$(date +%s.%N)
+    [ -n "${BASELINE:-}" ] && baseline_run "$p"
     mpirun -n $p --oversubscribe "$BUILD/ndd" run -q -o "$out" "${inputs[@]}"
     e=$(date +%s.%N)
     w=$(python3 -c "print($e - $s)")
@@ -48,6 +65,12 @@ for rep in $(seq 1 "$REPS"); do
   done
 done
 "$BUILD/ndd" eval --json --gold "$corpus/gold.tsv" "$BENCH_DIR/out-2" > "$BENCH_DIR/eval.json"
+if [ -n "${BASELINE:-}" ]; then
+  for f in pairs.tsv clusters.tsv scores.tsv; do
+    cmp -s "$BENCH_DIR/out-2/$f" "$BENCH_DIR/out-base-2/$f" || echo "bench-run: $f differs from the baseline's"
+  done
+  python3 -c "print(f'| wall time, BUILD / BASELINE (best of {$REPS}) | 1 rank: {$best1:.2f} / {$base1:.2f} s = {$best1 / $base1:.3f} | 2 ranks: {$best2:.2f} / {$base2:.2f} s = {$best2 / $base2:.3f} |')"
+fi
 python3 - "$bytes" "$best1" "$best2" "$BENCH_DIR" <<'PY'
 import json, sys
 nbytes, w1, w2, d = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
