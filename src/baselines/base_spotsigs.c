@@ -222,18 +222,275 @@ static int ap_list(const ap_t *ix, size_t pc, uint64_t h, size_t *b, size_t *e)
     return 1;
 }
 
+/* One run of the all-pairs matcher: its input, working arrays and result.
+ * Every array is indexed by document (ndocs + 1 entries) unless said
+ * otherwise; ap_run_free releases them all. */
+typedef struct ap_run {
+    const ndd_spotsigs_vec_t *docs;
+    size_t ndocs;
+    double tau;
+    uint64_t *len;             /* |d| = sum of frequencies (0: no signatures) */
+    uint64_t *part;            /* length partition of d (when len[d] > 0) */
+    uint32_t *pc;              /* compact partition index of d */
+    uint32_t *mark, stamp;     /* mark[x] == stamp: x already met in this probe */
+    ap_sig_t *sig;             /* signatures of the probing document (maxsig + 1) */
+    size_t sigcap, npost, maxsig;
+    base_parts_t parts;
+    ap_t ix;
+    ndd_spotsigs_pair_t *out;  /* pairs found so far */
+    size_t nout, pcap;
+    ndd_spotsigs_stats_t s;
+} ap_run_t;
+
+static void ap_run_free(ap_run_t *r)
+{
+    free(r->out);
+    free(r->len);
+    free(r->part);
+    free(r->pc);
+    free(r->mark);
+    free(r->sig);
+    free(r->ix.post);
+    free(r->ix.uh);
+    free(r->ix.ustart);
+    free(r->ix.pu);
+    free(r->ix.pid);
+    base_parts_free(&r->parts);
+}
+
+/* 1. lengths |d| = sum of frequencies, partitions (paper sec. 4.3); counts
+ * the documents with signatures, their postings and the longest vector. */
+static int ap_lengths(ap_run_t *r)
+{
+    int rc;
+    for (size_t i = 0; i < r->ndocs; i++) {
+        const ndd_spotsigs_vec_t *v = &r->docs[i];
+        for (size_t j = 0; j < v->n; j++)
+            r->len[i] += v->e[j].f;
+        if (r->len[i] == 0)
+            continue;
+        if ((rc = base_parts_index(&r->parts, r->tau, r->len[i], &r->part[i])))
+            return rc;
+        r->s.docs++;
+        r->npost += v->n;
+        if (v->n > r->maxsig)
+            r->maxsig = v->n;
+    }
+    r->s.pairs_all = r->s.docs * (r->s.docs ? r->s.docs - 1 : 0) / 2;
+    return NDD_OK;
+}
+
+/* Index of partition number p in the sorted ix->pid (p is there). */
+static uint32_t ap_pid_index(const ap_t *ix, uint64_t p)
+{
+    size_t lo = 0, hi = ix->np;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->pid[mid] < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+/* 2. compact partition numbers: ix.pid = the distinct partitions in use,
+ * ascending; pc[d] = the index of d's partition there. */
+static int ap_compact(ap_run_t *r)
+{
+    uint64_t *ps = malloc((r->s.docs + 1) * sizeof *ps);
+    size_t m = 0;
+    if (!ps)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < r->ndocs; i++)
+        if (r->len[i])
+            ps[m++] = r->part[i];
+    base_sort_u64(ps, m);
+    r->ix.np = base_unique_u64(ps, m);
+    r->ix.pid = ps;
+    r->ix.pu = calloc(r->ix.np + 1, sizeof *r->ix.pu);
+    if (!r->ix.pu)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < r->ndocs; i++)
+        if (r->len[i])
+            r->pc[i] = ap_pid_index(&r->ix, r->part[i]);
+    r->s.partitions = r->ix.np;
+    return NDD_OK;
+}
+
+/* Stats: the pairs inside one partition or across two adjacent ones. */
+static int ap_count_partition_pairs(ap_run_t *r)
+{
+    const ap_t *ix = &r->ix;
+    uint64_t *cnt = calloc(ix->np + 1, sizeof *cnt);
+    if (!cnt)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < r->ndocs; i++)
+        if (r->len[i])
+            cnt[r->pc[i]]++;
+    for (size_t k = 0; k < ix->np; k++) {
+        r->s.pairs_partition += cnt[k] * (cnt[k] ? cnt[k] - 1 : 0) / 2;
+        if (k + 1 < ix->np && ix->pid[k + 1] == ix->pid[k] + 1)
+            r->s.pairs_partition += cnt[k] * cnt[k + 1];
+    }
+    free(cnt);
+    return NDD_OK;
+}
+
+/* 3. inverted index per partition, lists in descending length */
+static int ap_build_index(ap_run_t *r)
+{
+    ap_t *ix = &r->ix;
+    const size_t npost = r->npost;
+    size_t m = 0;
+    ix->post = malloc((npost + 1) * sizeof *ix->post);
+    ix->uh = malloc((npost + 1) * sizeof *ix->uh);
+    ix->ustart = malloc((npost + 2) * sizeof *ix->ustart);
+    if (!ix->post || !ix->uh || !ix->ustart)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < r->ndocs; i++)
+        for (size_t j = 0; r->len[i] && j < r->docs[i].n; j++) {
+            ix->post[m].h = r->docs[i].e[j].h;
+            ix->post[m].len = r->len[i];
+            ix->post[m].pc = r->pc[i];
+            ix->post[m].doc = (uint32_t)i;
+            m++;
+        }
+    if (npost > 1)
+        qsort(ix->post, npost, sizeof *ix->post, cmp_post);
+    ix->nu = 0;
+    for (size_t k = 0, i = 0; k < ix->np; k++) {
+        ix->pu[k] = ix->nu;
+        while (i < npost && ix->post[i].pc == k) {
+            size_t j = i;
+            while (j < npost && ix->post[j].pc == k && ix->post[j].h == ix->post[i].h)
+                j++;
+            ix->uh[ix->nu] = ix->post[i].h;
+            ix->ustart[ix->nu] = i;
+            ix->nu++;
+            i = j;
+        }
+    }
+    ix->pu[ix->np] = ix->nu;
+    ix->ustart[ix->nu] = npost;
+    return NDD_OK;
+}
+
+/* Signatures of d into r->sig in ascending df of the document's own
+ * partition; the same order is reused for the next partition (paper
+ * sec. 4.4). */
+static void ap_order_sigs(ap_run_t *r, size_t d)
+{
+    const ndd_spot_entry_t *v = r->docs[d].e;
+    const size_t ns = r->docs[d].n;
+    ap_sig_t *sig = r->sig;
+    for (size_t j = 0; j < ns; j++) {
+        size_t b = 0, e = 0;
+        ap_list(&r->ix, r->pc[d], v[j].h, &b, &e);
+        sig[j].df = e - b;
+        sig[j].h = v[j].h;
+        sig[j].f = v[j].f;
+    }
+    if (ns > 1)
+        qsort(sig, ns, sizeof *sig, cmp_sig);
+}
+
+/* Appends the pair {d, x} with Jaccard num / den. */
+static int ap_emit(ap_run_t *r, size_t d, uint32_t x, uint64_t num, uint64_t den)
+{
+    if (base_grow((void **)&r->out, &r->pcap, r->nout + 1, sizeof *r->out))
+        return NDD_ERR_NOMEM;
+    r->out[r->nout].a = (uint32_t)(d < x ? d : x);
+    r->out[r->nout].b = (uint32_t)(d < x ? x : d);
+    r->out[r->nout].sim = (double)num / (double)den;
+    r->nout++;
+    return NDD_OK;
+}
+
+/* Document d (signatures in r->sig) against the inverted lists of compact
+ * partition tp (Algorithm 1); own: tp is d's own partition, where a pair
+ * with a smaller document was already found from that document's side.
+ * Counters are kept locally and added to r->s on every exit. */
+static int ap_probe(ap_run_t *r, size_t d, size_t tp, int own)
+{
+    const ap_t *ix = &r->ix;
+    const ndd_spotsigs_vec_t *docs = r->docs;
+    const ap_sig_t *sig = r->sig;
+    uint32_t *mark = r->mark;
+    const uint64_t L = r->len[d];
+    const size_t ns = docs[d].n;
+    const double tau = r->tau;
+    uint64_t delta1 = 0, reads = 0, calls = 0;
+    uint32_t stamp;
+    int rc = NDD_OK;
+
+    if (++r->stamp == 0) { /* wrapped: reset the marks */
+        memset(mark, 0, (r->ndocs + 1) * sizeof *mark);
+        r->stamp = 1;
+    }
+    stamp = r->stamp;
+    for (size_t j = 0; j < ns; j++) {
+        size_t b, e;
+        if (ap_list(ix, tp, sig[j].h, &b, &e)) {
+            for (size_t q = b; q < e; q++) {
+                const ap_post_t *x = &ix->post[q];
+                uint64_t M = x->len, bnum, bden, num, den;
+                reads++;
+                /* break (line 18): the rest of the list is no longer
+                 * than M <= L; an unseen document there overlaps d
+                 * by at most min(M, L - delta1) of >= L */
+                if (M <= L && !ndd_baselines_ratio_ge(M < L - delta1 ? M : L - delta1, L, tau))
+                    break;
+                if (x->doc == d || mark[x->doc] == stamp)
+                    continue;
+                mark[x->doc] = stamp;
+                if (own && x->doc < d)
+                    continue; /* found from x's side */
+                /* continue (line 16): x holds none of the signatures
+                 * done so far: overlap <= min(L - delta1, M), union
+                 * >= max(L, delta1 + M) */
+                bnum = L - delta1 < M ? L - delta1 : M;
+                bden = L > delta1 + M ? L : delta1 + M;
+                if (!ndd_baselines_ratio_ge(bnum, bden, tau))
+                    continue;
+                ndd_spotsigs_jaccard(docs[d].e, ns, docs[x->doc].e, docs[x->doc].n, &num, &den);
+                calls++;
+                if (!ndd_baselines_ratio_ge(num, den, tau))
+                    continue;
+                NDD_TRY(ap_emit(r, d, x->doc, num, den));
+            }
+        }
+        delta1 += sig[j].f;
+        /* early termination (line 26): any unseen document overlaps
+         * d by at most L - delta1 of a union >= L */
+        if (j + 1 < ns && !ndd_baselines_ratio_ge(L - delta1, L, tau)) {
+            r->s.early_breaks++;
+            break;
+        }
+    }
+out:
+    r->s.postings_read += reads;
+    r->s.jaccard_calls += calls;
+    return rc;
+}
+
+/* 4. document d (len[d] > 0) against its own and the next partition */
+static int ap_match_doc(ap_run_t *r, size_t d)
+{
+    const size_t own = r->pc[d];
+    int rc;
+    ap_order_sigs(r, d);
+    if ((rc = ap_probe(r, d, own, 1)))
+        return rc;
+    if (own + 1 >= r->ix.np || r->ix.pid[own + 1] != r->ix.pid[own] + 1)
+        return NDD_OK; /* no next partition */
+    return ap_probe(r, d, own + 1, 0);
+}
+
 int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double tau,
                           ndd_spotsigs_pair_t **pairs, size_t *npairs, ndd_spotsigs_stats_t *st)
 {
-    ndd_spotsigs_stats_t s = {0};
-    base_parts_t parts = {0};
-    ap_t ix = {0};
-    uint64_t *len = NULL, *part = NULL;
-    uint32_t *pc = NULL, *mark = NULL, stamp = 0;
-    ap_sig_t *sig = NULL;
-    size_t sigcap = 0, npost = 0, maxsig = 0, pcap = 0;
-    ndd_spotsigs_pair_t *out = NULL;
-    size_t nout = 0;
+    ap_run_t r = {0};
     int rc = NDD_OK;
 
     if (!pairs || !npairs || (ndocs && !docs) || !(tau > 0.0 && tau <= 1.0))
@@ -242,214 +499,37 @@ int ndd_spotsigs_allpairs(const ndd_spotsigs_vec_t *docs, size_t ndocs, double t
     *npairs = 0;
     if (ndocs >= UINT32_MAX)
         return NDD_ERR_LIMIT;
-    len = calloc(ndocs + 1, sizeof *len);
-    part = calloc(ndocs + 1, sizeof *part);
-    pc = calloc(ndocs + 1, sizeof *pc);
-    mark = calloc(ndocs + 1, sizeof *mark);
-    if (!len || !part || !pc || !mark) {
+    r.docs = docs;
+    r.ndocs = ndocs;
+    r.tau = tau;
+    r.len = calloc(ndocs + 1, sizeof *r.len);
+    r.part = calloc(ndocs + 1, sizeof *r.part);
+    r.pc = calloc(ndocs + 1, sizeof *r.pc);
+    r.mark = calloc(ndocs + 1, sizeof *r.mark);
+    if (!r.len || !r.part || !r.pc || !r.mark) {
         rc = NDD_ERR_NOMEM;
         goto out;
     }
-    /* 1. lengths |d| = sum of frequencies, partitions (paper sec. 4.3) */
-    for (size_t i = 0; i < ndocs; i++) {
-        for (size_t j = 0; j < docs[i].n; j++)
-            len[i] += docs[i].e[j].f;
-        if (len[i] == 0)
-            continue;
-        if ((rc = base_parts_index(&parts, tau, len[i], &part[i])))
-            goto out;
-        s.docs++;
-        npost += docs[i].n;
-        if (docs[i].n > maxsig)
-            maxsig = docs[i].n;
-    }
-    s.pairs_all = s.docs * (s.docs ? s.docs - 1 : 0) / 2;
-    /* 2. compact partition numbers */
-    {
-        uint64_t *ps = malloc((s.docs + 1) * sizeof *ps);
-        size_t m = 0;
-        if (!ps) {
-            rc = NDD_ERR_NOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < ndocs; i++)
-            if (len[i])
-                ps[m++] = part[i];
-        base_sort_u64(ps, m);
-        ix.np = base_unique_u64(ps, m);
-        ix.pid = ps;
-        ix.pu = calloc(ix.np + 1, sizeof *ix.pu);
-        if (!ix.pu) {
-            rc = NDD_ERR_NOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < ndocs; i++) {
-            size_t lo = 0, hi = ix.np;
-            if (!len[i])
-                continue;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (ix.pid[mid] < part[i])
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            pc[i] = (uint32_t)lo;
-        }
-        s.partitions = ix.np;
-    }
-    {
-        uint64_t *cnt = calloc(ix.np + 1, sizeof *cnt);
-        if (!cnt) {
-            rc = NDD_ERR_NOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < ndocs; i++)
-            if (len[i])
-                cnt[pc[i]]++;
-        for (size_t k = 0; k < ix.np; k++) {
-            s.pairs_partition += cnt[k] * (cnt[k] ? cnt[k] - 1 : 0) / 2;
-            if (k + 1 < ix.np && ix.pid[k + 1] == ix.pid[k] + 1)
-                s.pairs_partition += cnt[k] * cnt[k + 1];
-        }
-        free(cnt);
-    }
-    /* 3. inverted index per partition, lists in descending length */
-    ix.post = malloc((npost + 1) * sizeof *ix.post);
-    ix.uh = malloc((npost + 1) * sizeof *ix.uh);
-    ix.ustart = malloc((npost + 2) * sizeof *ix.ustart);
-    if (!ix.post || !ix.uh || !ix.ustart) {
-        rc = NDD_ERR_NOMEM;
-        goto out;
-    }
-    {
-        size_t m = 0;
-        for (size_t i = 0; i < ndocs; i++)
-            for (size_t j = 0; len[i] && j < docs[i].n; j++) {
-                ix.post[m].h = docs[i].e[j].h;
-                ix.post[m].len = len[i];
-                ix.post[m].pc = pc[i];
-                ix.post[m].doc = (uint32_t)i;
-                m++;
-            }
-        if (npost > 1)
-            qsort(ix.post, npost, sizeof *ix.post, cmp_post);
-        ix.nu = 0;
-        for (size_t k = 0, i = 0; k < ix.np; k++) {
-            ix.pu[k] = ix.nu;
-            while (i < npost && ix.post[i].pc == k) {
-                size_t j = i;
-                while (j < npost && ix.post[j].pc == k && ix.post[j].h == ix.post[i].h)
-                    j++;
-                ix.uh[ix.nu] = ix.post[i].h;
-                ix.ustart[ix.nu] = i;
-                ix.nu++;
-                i = j;
-            }
-        }
-        ix.pu[ix.np] = ix.nu;
-        ix.ustart[ix.nu] = npost;
-    }
-    if (base_grow((void **)&sig, &sigcap, maxsig + 1, sizeof *sig)) {
+    NDD_TRY(ap_lengths(&r));
+    NDD_TRY(ap_compact(&r));
+    NDD_TRY(ap_count_partition_pairs(&r));
+    NDD_TRY(ap_build_index(&r));
+    if (base_grow((void **)&r.sig, &r.sigcap, r.maxsig + 1, sizeof *r.sig)) {
         rc = NDD_ERR_NOMEM;
         goto out;
     }
     /* 4. every document against its own and the next partition (Algorithm 1) */
-    for (size_t d = 0; d < ndocs; d++) {
-        const uint64_t L = len[d];
-        const size_t ns = docs[d].n;
-        if (!L)
-            continue;
-        /* signatures in ascending df of the document's own partition; the
-         * same order is reused for the next partition (paper sec. 4.4) */
-        for (size_t j = 0; j < ns; j++) {
-            size_t b = 0, e = 0;
-            ap_list(&ix, pc[d], docs[d].e[j].h, &b, &e);
-            sig[j].df = e - b;
-            sig[j].h = docs[d].e[j].h;
-            sig[j].f = docs[d].e[j].f;
-        }
-        if (ns > 1)
-            qsort(sig, ns, sizeof *sig, cmp_sig);
-        for (int nb = 0; nb < 2; nb++) {
-            size_t tp = pc[d] + (size_t)nb;
-            uint64_t delta1 = 0;
-            if (nb == 1 && (tp >= ix.np || ix.pid[tp] != ix.pid[pc[d]] + 1))
-                break;
-            if (++stamp == 0) { /* wrapped: reset the marks */
-                memset(mark, 0, (ndocs + 1) * sizeof *mark);
-                stamp = 1;
-            }
-            for (size_t j = 0; j < ns; j++) {
-                size_t b, e;
-                if (ap_list(&ix, tp, sig[j].h, &b, &e)) {
-                    for (size_t q = b; q < e; q++) {
-                        const ap_post_t *x = &ix.post[q];
-                        uint64_t M = x->len, bnum, bden;
-                        s.postings_read++;
-                        /* break (line 18): the rest of the list is no longer
-                         * than M <= L; an unseen document there overlaps d
-                         * by at most min(M, L - delta1) of >= L */
-                        if (M <= L && !ndd_baselines_ratio_ge(M < L - delta1 ? M : L - delta1, L, tau))
-                            break;
-                        if (x->doc == d || mark[x->doc] == stamp)
-                            continue;
-                        mark[x->doc] = stamp;
-                        if (nb == 0 && x->doc < d)
-                            continue; /* found from x's side */
-                        /* continue (line 16): x holds none of the signatures
-                         * done so far: overlap <= min(L - delta1, M), union
-                         * >= max(L, delta1 + M) */
-                        bnum = L - delta1 < M ? L - delta1 : M;
-                        bden = L > delta1 + M ? L : delta1 + M;
-                        if (!ndd_baselines_ratio_ge(bnum, bden, tau))
-                            continue;
-                        {
-                            uint64_t num, den;
-                            ndd_spotsigs_jaccard(docs[d].e, ns, docs[x->doc].e, docs[x->doc].n, &num, &den);
-                            s.jaccard_calls++;
-                            if (!ndd_baselines_ratio_ge(num, den, tau))
-                                continue;
-                            if (base_grow((void **)&out, &pcap, nout + 1, sizeof *out)) {
-                                rc = NDD_ERR_NOMEM;
-                                goto out;
-                            }
-                            out[nout].a = (uint32_t)(d < x->doc ? d : x->doc);
-                            out[nout].b = (uint32_t)(d < x->doc ? x->doc : d);
-                            out[nout].sim = (double)num / (double)den;
-                            nout++;
-                        }
-                    }
-                }
-                delta1 += sig[j].f;
-                /* early termination (line 26): any unseen document overlaps
-                 * d by at most L - delta1 of a union >= L */
-                if (j + 1 < ns && !ndd_baselines_ratio_ge(L - delta1, L, tau)) {
-                    s.early_breaks++;
-                    break;
-                }
-            }
-        }
-    }
-    if (nout > 1)
-        qsort(out, nout, sizeof *out, cmp_pair);
-    *pairs = out;
-    *npairs = nout;
-    out = NULL;
+    for (size_t d = 0; d < ndocs; d++)
+        if (r.len[d])
+            NDD_TRY(ap_match_doc(&r, d));
+    if (r.nout > 1)
+        qsort(r.out, r.nout, sizeof *r.out, cmp_pair);
+    *pairs = r.out;
+    *npairs = r.nout;
+    r.out = NULL;
 out:
     if (st)
-        *st = s;
-    free(out);
-    free(len);
-    free(part);
-    free(pc);
-    free(mark);
-    free(sig);
-    free(ix.post);
-    free(ix.uh);
-    free(ix.ustart);
-    free(ix.pu);
-    free(ix.pid);
-    base_parts_free(&parts);
+        *st = r.s;
+    ap_run_free(&r);
     return rc;
 }

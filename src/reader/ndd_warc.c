@@ -193,17 +193,24 @@ static int w_resync_held(ndd_reader_t *r, size_t from)
     return 1;
 }
 
+/* The compressed data broke inside record ord (at offset off): rejects the
+ * record with the stream's reason and resumes after the damage. */
+static int w_reject_break(ndd_reader_t *r, uint64_t ord, uint64_t off)
+{
+    int rc;
+    ndd_reader_reject_emit(r, ord, off, r->s.brk_reason);
+    if ((rc = ndd_rstream_resume(&r->s)) < 0)
+        return rc;
+    r->after_break = 1;
+    return NDD_OK;
+}
+
 /* w_resync, and when it meets a break: reject it and resume after it. */
 static int w_resync_rb(ndd_reader_t *r, size_t from)
 {
     int rc = w_resync(r, from);
-    if (rc == NDD_RS_BREAK) {
-        ndd_reader_reject_emit(r, r->next_ordinal++, ndd_rstream_offset(&r->s), r->s.brk_reason);
-        if ((rc = ndd_rstream_resume(&r->s)) < 0)
-            return rc;
-        r->after_break = 1;
-        return NDD_OK;
-    }
+    if (rc == NDD_RS_BREAK)
+        return w_reject_break(r, r->next_ordinal++, ndd_rstream_offset(&r->s));
     return rc < 0 ? rc : NDD_OK;
 }
 
@@ -459,155 +466,194 @@ static int w_record(ndd_reader_t *r, const char *rec, const whdr_t *h, char *p, 
     return rc;
 }
 
-int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc)
+/* The header read at rec_off starts no usable record (wr: WH_BREAK,
+ * WH_TRUNC, WH_NOTREC or WH_BADHDR): rejects it, unless it is the rest of
+ * a break already rejected, and moves to where reading goes on. NDD_OK or
+ * <0. */
+static int w_skip_bad_header(ndd_reader_t *r, int wr, uint64_t rec_off)
 {
     ndd_rstream_t *s = &r->s;
+    if (wr == WH_BREAK)
+        return w_reject_break(r, r->next_ordinal++, rec_off);
+    if (wr == WH_TRUNC) {
+        ndd_reader_reject_emit(r, r->next_ordinal++, rec_off, "truncated WARC record");
+        s->pos = s->len;
+        return NDD_OK;
+    }
+    if (wr == WH_BADHDR || !r->after_break)
+        ndd_reader_reject_emit(r, r->next_ordinal++, rec_off,
+                               wr == WH_BADHDR ? "malformed WARC header" : "malformed WARC record");
+    r->after_break = 0;
+    return w_resync_rb(r, 1);
+}
+
+/* Moves past the next left bytes of record ord (at rec_off) without holding
+ * them. NDD_OK when done; 1 when the data ended or broke first (the record
+ * is rejected and reading goes on from there); <0 on error. */
+static int w_skip_bytes(ndd_reader_t *r, uint64_t left, uint64_t ord, uint64_t rec_off)
+{
+    ndd_rstream_t *s = &r->s;
+    int rc;
+    while (left) {
+        size_t a = ndd_rstream_avail(s);
+        if (a == 0) {
+            rc = ndd_rstream_fill(s, 1);
+            if (rc == NDD_RS_EOF) {
+                ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
+                return 1;
+            }
+            if (rc == NDD_RS_BREAK) {
+                rc = w_reject_break(r, ord, rec_off);
+                return rc < 0 ? rc : 1;
+            }
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        size_t take = (uint64_t)a < left ? a : (size_t)left;
+        s->pos += take;
+        left -= take;
+    }
+    return NDD_OK;
+}
+
+/* Record ord (at rec_off, header h) has a block larger than r->max_record:
+ * streams past it, then checks its end; a good one of a type that gives
+ * documents is rejected as "document too large". NDD_OK or <0. */
+static int w_skip_large(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_t rec_off)
+{
+    ndd_rstream_t *s = &r->s;
+    const char *type = ndd_rstream_ptr(s) + h->type.off; /* valid until the skip */
+    int doc_type = ndd_reader_ieq(type, h->type.n, "response") || ndd_reader_ieq(type, h->type.n, "resource") ||
+                   ndd_reader_ieq(type, h->type.n, "conversion");
+    int ok = 0, rc;
+    size_t next = 0;
+    if ((rc = w_skip_bytes(r, h->hdr_len + h->clen, ord, rec_off)) != NDD_OK)
+        return rc < 0 ? rc : NDD_OK;
+    if ((rc = w_trailer(r, 0, &ok, &next)) < 0)
+        return rc;
+    if (!ok) {
+        ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+        return w_resync_rb(r, 1);
+    }
+    s->pos += next;
+    if (doc_type)
+        ndd_reader_reject_emit(r, ord, rec_off, "document too large");
+    return NDD_OK;
+}
+
+/* The data ended (rc = NDD_RS_EOF) or broke (NDD_RS_BREAK) inside the block
+ * of record ord, which starts at relative index blk: rejects the record and
+ * moves to where reading goes on. NDD_OK or <0. */
+static int w_block_cut(ndd_reader_t *r, int rc, size_t blk, uint64_t ord, uint64_t rec_off)
+{
+    if (w_resync_held(r, blk)) {
+        ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+        return NDD_OK;
+    }
+    if (rc == NDD_RS_EOF) {
+        ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
+        r->s.pos = r->s.len;
+        return NDD_OK;
+    }
+    return w_reject_break(r, ord, rec_off);
+}
+
+/* Provenance of the good record at rec (header h) whose payload is already
+ * in *doc: id (WARC-Record-ID, or name@offset), url, date, position. */
+static int w_doc_fields(ndd_reader_t *r, const whdr_t *h, const char *rec, uint64_t ord, uint64_t rec_off,
+                        ndd_doc_t *doc)
+{
+    int rc;
+    if (h->id.n) {
+        if ((rc = w_copy(&r->id, rec + h->id.off, h->id.n)))
+            return rc;
+    } else {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "@%llu", (unsigned long long)rec_off);
+        ndd_buf_clear(&r->id);
+        if ((rc = ndd_buf_puts(&r->id, r->name)) || (rc = ndd_buf_puts(&r->id, tmp)))
+            return rc;
+    }
+    ndd_buf_clear(&r->url);
+    ndd_buf_clear(&r->date);
+    if (h->uri.n && (rc = w_copy(&r->url, rec + h->uri.off, h->uri.n)))
+        return rc;
+    if (h->date.n && (rc = w_copy(&r->date, rec + h->date.off, h->date.n)))
+        return rc;
+    doc->id = r->id.data;
+    doc->url = r->url.data ? r->url.data : "";
+    doc->date = r->date.data ? r->date.data : "";
+    doc->file_index = r->file_index;
+    doc->ordinal = ord;
+    doc->offset = rec_off;
+    r->nread++;
+    return NDD_OK;
+}
+
+/* Record ord (at rec_off, header h) has a block of at most r->max_record:
+ * holds it, checks its end and reads its document. NDD_OK with *doc; 1 when
+ * the record gives none (rejected, or a type that holds no page); <0 on
+ * error. */
+static int w_take_record(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_t rec_off, ndd_doc_t *doc)
+{
+    ndd_rstream_t *s = &r->s;
+    size_t blk = h->hdr_len, bend = blk + (size_t)h->clen, next = 0;
+    int ok = 0, rc;
+    if ((rc = ndd_rstream_fill(s, bend)) < 0)
+        return rc;
+    if (rc != NDD_RS_OK) { /* the data ends inside the block */
+        rc = w_block_cut(r, rc, blk, ord, rec_off);
+        return rc < 0 ? rc : 1;
+    }
+    if ((rc = w_trailer(r, bend, &ok, &next)) < 0)
+        return rc;
+    if (!ok) {
+        ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
+        rc = w_resync_rb(r, blk);
+        return rc < 0 ? rc : 1;
+    }
+    /* a good record: the window holds [pos, pos + next) */
+    char *rec = ndd_rstream_ptr(s);
+    s->pos += next;
+    const char *why = NULL;
+    rc = w_record(r, rec, h, rec + blk, (size_t)h->clen, doc, &why);
+    if (rc == 1)
+        return 1;
+    if (rc == NDD_ERR_FORMAT) {
+        ndd_reader_reject_emit(r, ord, rec_off, why);
+        return 1;
+    }
+    if (rc)
+        return rc;
+    return w_doc_fields(r, h, rec, ord, rec_off, doc);
+}
+
+int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc)
+{
     int rc;
     for (;;) {
         whdr_t h;
         int wr = w_header(r, &h);
-        uint64_t rec_off = ndd_rstream_offset(s);
+        uint64_t rec_off = ndd_rstream_offset(&r->s);
         if (wr < 0)
             return wr;
         if (wr == WH_EOF)
             return NDD_ERR_EOF;
-        if (wr == WH_BREAK) {
-            ndd_reader_reject_emit(r, r->next_ordinal++, rec_off, s->brk_reason);
-            if ((rc = ndd_rstream_resume(s)) < 0)
-                return rc;
-            r->after_break = 1;
-            continue;
-        }
-        if (wr == WH_TRUNC) {
-            ndd_reader_reject_emit(r, r->next_ordinal++, rec_off, "truncated WARC record");
-            s->pos = s->len;
-            continue;
-        }
-        if (wr == WH_NOTREC || wr == WH_BADHDR) {
-            if (wr == WH_BADHDR || !r->after_break)
-                ndd_reader_reject_emit(r, r->next_ordinal++, rec_off,
-                                       wr == WH_BADHDR ? "malformed WARC header" : "malformed WARC record");
-            r->after_break = 0;
-            if ((rc = w_resync_rb(r, 1)) < 0)
+        if (wr != WH_OK) {
+            if ((rc = w_skip_bad_header(r, wr, rec_off)) < 0)
                 return rc;
             continue;
         }
         r->after_break = 0;
         uint64_t ord = r->next_ordinal++;
-        size_t blk = h.hdr_len;
-        int doc_type = ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "response") ||
-                       ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "resource") ||
-                       ndd_reader_ieq(ndd_rstream_ptr(s) + h.type.off, h.type.n, "conversion");
-        int ok = 0;
-        size_t next = 0;
-
         if (h.clen > r->max_record) {
             /* too big to hold: stream past it, then check its end */
-            uint64_t left = blk + h.clen;
-            while (left) {
-                size_t a = ndd_rstream_avail(s);
-                if (a == 0) {
-                    rc = ndd_rstream_fill(s, 1);
-                    if (rc == NDD_RS_EOF) {
-                        ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
-                        break;
-                    }
-                    if (rc == NDD_RS_BREAK) {
-                        ndd_reader_reject_emit(r, ord, rec_off, s->brk_reason);
-                        if ((rc = ndd_rstream_resume(s)) < 0)
-                            return rc;
-                        r->after_break = 1;
-                        break;
-                    }
-                    if (rc < 0)
-                        return rc;
-                    continue;
-                }
-                size_t take = (uint64_t)a < left ? a : (size_t)left;
-                s->pos += take;
-                left -= take;
-            }
-            if (left)
-                continue;
-            if ((rc = w_trailer(r, 0, &ok, &next)) < 0)
-                return rc;
-            if (!ok) {
-                ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
-                if ((rc = w_resync_rb(r, 1)) < 0)
-                    return rc;
-                continue;
-            }
-            s->pos += next;
-            if (doc_type)
-                ndd_reader_reject_emit(r, ord, rec_off, "document too large");
-            continue;
-        }
-
-        size_t bend = blk + (size_t)h.clen;
-        rc = ndd_rstream_fill(s, bend);
-        if (rc < 0)
-            return rc;
-        if (rc != NDD_RS_OK) {
-            /* the data ends inside the block */
-            if (w_resync_held(r, blk)) {
-                ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
-                continue;
-            }
-            if (rc == NDD_RS_EOF) {
-                ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
-                s->pos = s->len;
-            } else {
-                ndd_reader_reject_emit(r, ord, rec_off, s->brk_reason);
-                if ((rc = ndd_rstream_resume(s)) < 0)
-                    return rc;
-                r->after_break = 1;
-            }
-            continue;
-        }
-        if ((rc = w_trailer(r, bend, &ok, &next)) < 0)
-            return rc;
-        if (!ok) {
-            ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
-            if ((rc = w_resync_rb(r, blk)) < 0)
+            if ((rc = w_skip_large(r, &h, ord, rec_off)) < 0)
                 return rc;
             continue;
         }
-        /* a good record: the window holds [pos, pos + next) */
-        char *rec = ndd_rstream_ptr(s);
-        s->pos += next;
-        const char *why = NULL;
-        rc = w_record(r, rec, &h, rec + blk, (size_t)h.clen, doc, &why);
-        if (rc == 1)
-            continue;
-        if (rc == NDD_ERR_FORMAT) {
-            ndd_reader_reject_emit(r, ord, rec_off, why);
-            continue;
-        }
-        if (rc)
+        if ((rc = w_take_record(r, &h, ord, rec_off, doc)) != 1)
             return rc;
-        if (h.id.n) {
-            if ((rc = w_copy(&r->id, rec + h.id.off, h.id.n)))
-                return rc;
-        } else {
-            char tmp[64];
-            snprintf(tmp, sizeof tmp, "@%llu", (unsigned long long)rec_off);
-            ndd_buf_clear(&r->id);
-            if ((rc = ndd_buf_puts(&r->id, r->name)) || (rc = ndd_buf_puts(&r->id, tmp)))
-                return rc;
-        }
-        ndd_buf_clear(&r->url);
-        ndd_buf_clear(&r->date);
-        if (h.uri.n && (rc = w_copy(&r->url, rec + h.uri.off, h.uri.n)))
-            return rc;
-        if (h.date.n && (rc = w_copy(&r->date, rec + h.date.off, h.date.n)))
-            return rc;
-        doc->id = r->id.data;
-        doc->url = r->url.data ? r->url.data : "";
-        doc->date = r->date.data ? r->date.data : "";
-        doc->file_index = r->file_index;
-        doc->ordinal = ord;
-        doc->offset = rec_off;
-        r->nread++;
-        return NDD_OK;
     }
 }
