@@ -5,11 +5,13 @@
 # that do not need MPI (the ndd executable no longer links libmpi; only
 # --engine mpi loads it, through the plugin libndd_mpi.so).
 #
-# usage: scripts/bench-startup.sh [NEW_NDD [OLD_NDD]]
+# usage: scripts/bench-startup.sh [NEW_NDD [OLD_NDD [ALT_NDD...]]]
 #   NEW_NDD  the ndd to measure (default build/ndd)
 #   OLD_NDD  optional: an ndd to compare with in the same run (e.g. a build of
 #            the commit before, which linked libmpi), for a ratio measured on
 #            the same machine at the same time (these machines are noisy)
+#   ALT_NDD  more builds to measure alongside (e.g. -DNDD_STATIC_DEPS=OFF),
+#            shown as alt1, alt2, ...
 # env: N (default 300 runs of each), BLOCK (default 30): the runs go in blocks
 #      of BLOCK, the contenders taking turns block by block.
 # Prints, per contender, the mean wall time per process, the median of the
@@ -19,6 +21,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 new=${1:-$root/build/ndd}
 old=${2:-}
+alts=("${@:3}")
 N=${N:-300}
 BLOCK=${BLOCK:-30}
 [ -x "$new" ] || { echo "bench-startup: $new is not executable (build it, or give its path)" >&2; exit 2; }
@@ -35,6 +38,10 @@ sed 's/budget/spending/; s/roads/bridges/' "$tmp/a.txt" | head -c 2048 >"$tmp/b.
 names=(true new)
 cmds=("/bin/true" "$new compare $tmp/a.txt $tmp/b.txt")
 [ -n "$old" ] && names+=(old) && cmds+=("$old compare $tmp/a.txt $tmp/b.txt")
+for i in "${!alts[@]}"; do
+  [ -x "${alts[$i]}" ] || { echo "bench-startup: ${alts[$i]} is not executable" >&2; exit 2; }
+  names+=("alt$((i + 1))") && cmds+=("${alts[$i]} compare $tmp/a.txt $tmp/b.txt")
+done
 for k in "${!names[@]}"; do
   # shellcheck disable=SC2086
   ${cmds[$k]} >/dev/null || { echo "bench-startup: '${cmds[$k]}' failed" >&2; exit 1; }
@@ -77,7 +84,8 @@ done
 echo "bench-startup: $N runs each in blocks of $BLOCK; ndd compare of two 2 KB files"
 echo "  new: $new"
 [ -n "$old" ] && echo "  old: $old"
-awk -v block="$BLOCK" '
+for i in "${!alts[@]}"; do echo "  alt$((i + 1)): ${alts[$i]}"; done
+awk -v block="$BLOCK" -v nalt="${#alts[@]}" '
   { us[$1] += $2; cpu[$1] += $3; n[$1]++; v[$1, n[$1]] = $2 / block }
   function median(name,   m, i, j, t, a) {
     m = n[name]
@@ -88,8 +96,9 @@ awk -v block="$BLOCK" '
   END {
     base = us["true"] / (n["true"] * block); cbase = cpu["true"] / (n["true"] * block)
     printf "  %-6s %10s %10s %14s %10s %14s\n", "", "mean ms", "median ms", "over true ms", "CPU ms", "CPU over true"
-    split("true new old", order, " ")
-    for (o = 1; o <= 3; o++) {
+    no = split("true new old", order, " ")
+    for (i = 1; i <= nalt; i++) order[++no] = "alt" i
+    for (o = 1; o <= no; o++) {
       name = order[o]
       if (!(name in n)) continue
       mean = us[name] / (n[name] * block); c = cpu[name] / (n[name] * block)
