@@ -47,7 +47,7 @@ typedef struct ndd_cli_engine {
     int ranks;  /* local: 1..NDD_LOCAL_MAX_RANKS */
     int given;  /* set by --engine */
 } ndd_cli_engine_t;
-/* The help text of --engine, for the subcommands' --help (22 columns of option). */
+/* The --help lines of --engine, in the layout of run and sig (signcd has its own). */
 #define NDD_CLI_ENGINE_HELP                                                                          \
     "      --engine E           mpi (default): the ranks of mpirun/srun, or one rank without them;\n" \
     "                           local[:P]: P ranks as threads of this process, no MPI (P: 1..256,\n"  \
