@@ -15,6 +15,8 @@ static uint64_t border(uint64_t total, int r, int P)
 int ndd_part_plan(const ndd_input_t *in, size_t nin, int ntasks, int me, ndd_piece_t **out, size_t *nout)
 {
     uint64_t total = 0, pos = 0;
+    if (ntasks < 1 || me < 0 || me >= ntasks)
+        return NDD_ERR_INVAL;
     for (size_t i = 0; i < nin; i++)
         total += in[i].size;
     uint64_t B0 = border(total, me, ntasks), B1 = border(total, me + 1, ntasks);

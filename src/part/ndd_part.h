@@ -21,7 +21,8 @@ typedef struct ndd_piece {
  * inputs is cut into ntasks equal ranges (floor(total * t / ntasks)); a
  * splittable file is cut at range borders (the reader takes the records
  * starting in its range), any other file goes whole to the task whose range
- * holds its first byte. *out is allocated (caller frees). */
+ * holds its first byte. *out is allocated (caller frees). NDD_ERR_INVAL unless
+ * 0 <= me < ntasks. */
 int ndd_part_plan(const ndd_input_t *in, size_t nin, int ntasks, int me, ndd_piece_t **out, size_t *nout);
 /* Bytes of a piece. */
 uint64_t ndd_piece_bytes(const ndd_piece_t *p);

@@ -80,6 +80,11 @@ static void test_plan(void **state)
         }
         free(covered);
     }
+    ndd_piece_t *p = NULL;
+    size_t np = 0;
+    assert_int_equal(ndd_part_plan(NULL, 0, 0, 0, &p, &np), NDD_ERR_INVAL);
+    assert_int_equal(ndd_part_plan(NULL, 0, 2, 2, &p, &np), NDD_ERR_INVAL);
+    assert_int_equal(ndd_part_plan(NULL, 0, 2, -1, &p, &np), NDD_ERR_INVAL);
 }
 
 static void test_owner_share(void **state)
