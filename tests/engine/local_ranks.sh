@@ -18,11 +18,17 @@ python3 "$NDD_SOURCE_DIR/datasets/gencrawl.py" --source builtin --seed 11 --data
 rm -f "$tmp/corpus/gold.tsv" "$tmp/corpus/edits.tsv" "$tmp/corpus/manifest.json"
 printf '{"id": "bad-json", "text": "unterminated\n{"id": "empty", "text": ""}\n' > "$tmp/corpus/zz-bad.jsonl"
 
-# counters of stats.json without timings, memory, version and rank count
+# counters of stats.json without timings, memory, version, rank count and the
+# figures that measure the distribution itself (bytes between ranks, work per
+# rank, label rounds)
 counters() { python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(json.dumps({k: v for k, v in s.items() if k not in ("wall_seconds", "stage_seconds", "per_rank", "version", "ranks")}, sort_keys=True))' "$1"; }
+s = {k: v for k, v in s.items() if k not in ("wall_seconds", "stage_seconds", "per_rank", "version", "ranks", "shuffle_bytes")}
+for k in ("work_max_rank", "work_min_rank"):
+    s["verify"].pop(k)
+s["sets"].pop("components_rounds")
+print(json.dumps(s, sort_keys=True))' "$1"; }
 
 same() { # dirA dirB what
   for f in pairs.tsv scores.tsv clusters.tsv rejects.tsv; do
