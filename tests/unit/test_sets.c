@@ -85,7 +85,7 @@ static void test_links_from_postings(void **state)
             post[i] = (ndd_posting_t){rndn(nkeys) * 0x1000193u + 7, doc, (uint32_t)(doc % 5), (uint16_t)(doc % 7),
                                       (uint16_t)(1 + doc % 9)};
         }
-        qsort(post, np, sizeof *post, cmp_post);
+        ndd_qsort(post, np, sizeof *post, cmp_post);
         memcpy(copy, post, np * sizeof *post);
         ndd_postings_params_t pp;
         ndd_postings_params_default(&pp);
@@ -140,8 +140,8 @@ static void test_links_from_postings(void **state)
         for (size_t i = 0; i < nd; i++)
             assert_int_equal(dropped.v[i], wdrop[i]);
         assert_int_equal(links.n, nw);
-        qsort(links.v, links.n, sizeof *links.v, cmp_link);
-        qsort(want, nw, sizeof *want, cmp_link);
+        ndd_qsort(links.v, links.n, sizeof *links.v, cmp_link);
+        ndd_qsort(want, nw, sizeof *want, cmp_link);
         for (size_t i = 0; i < nw; i++)
             assert_memory_equal(&links.v[i], &want[i], sizeof *want);
         free(post);
@@ -330,7 +330,7 @@ static void test_capped_linkage(void **state)
             }
         }
         memcpy(sorted, gl, n * sizeof *gl);
-        qsort(sorted, n, sizeof *sorted, cmp_glink_oracle);
+        ndd_qsort(sorted, n, sizeof *sorted, cmp_glink_oracle);
         nodes_t got = {{0}, {0}, {0}, 0};
         uint64_t refused = 0, sets = 0, want_refused = 0;
         assert_int_equal(ndd_sets_capped_linkage(gl, n, cap, collect, &got, &refused, &sets), NDD_OK);
@@ -424,7 +424,7 @@ static void test_topsets(void **state)
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++)
                 distinct &= all[i].size != all[j].size;
-        qsort(all, n, sizeof *all, cmp_top_oracle);
+        ndd_qsort(all, n, sizeof *all, cmp_top_oracle);
         size_t want = n < NDD_TOP_N ? n : NDD_TOP_N;
         assert_int_equal(merged.n, want);
         for (size_t k = 0; k + 1 < merged.n; k++)
