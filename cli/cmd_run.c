@@ -127,9 +127,376 @@ enum {
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE
 };
 
-static int parse(int argc, char **argv, run_opts_t *o)
+static const char *const run_cmd = "run";
+
+/* The answer of an option family's helper (run_opt_*) for an option it does
+ * not know; otherwise it answers 0 (handled) or NDD_EXIT_USAGE (after the
+ * message). Each helper takes the option getopt_long just returned (optarg
+ * its value, argv[optind - 1] as the messages name it). */
+enum { RUN_OPT_NOT_MINE = -2 };
+
+/* What parse() remembers between options: the defaults that a baseline's
+ * --candidates replaces unless the option was given. */
+typedef struct run_given {
+    int verifier, min_link, template_urls, site_list;
+} run_given_t;
+
+/* 1 for "on", 0 for "off", -1 for anything else. */
+static int run_on_off(const char *s)
+{
+    if (!strcmp(s, "on"))
+        return 1;
+    if (!strcmp(s, "off"))
+        return 0;
+    return -1;
+}
+
+/* The value of the size option just read, or a usage error. */
+static int run_opt_size(char **argv, size_t *z)
+{
+    if (ndd_cli_parse_size(optarg, z))
+        return ndd_cli_usage_error(run_cmd, "%s takes a size (%s)", argv[optind - 1], optarg);
+    return 0;
+}
+
+/* The value (lo..hi) of the whole-number option just read, or a usage error. */
+static int run_opt_whole(char **argv, long lo, long hi, long *l)
+{
+    if (ndd_cli_parse_long(optarg, lo, hi, l))
+        return ndd_cli_usage_error(run_cmd, "%s takes a whole number in range (%s)", argv[optind - 1], optarg);
+    return 0;
+}
+
+/* The value (0..hi) of the number option just read, or a usage error. */
+static int run_opt_number(char **argv, double hi, double *f)
+{
+    if (ndd_cli_parse_double(optarg, f) || *f < 0 || *f > hi)
+        return ndd_cli_usage_error(run_cmd, "%s takes a number in range (%s)", argv[optind - 1], optarg);
+    return 0;
+}
+
+/* Input and text: -o, --format, --max-doc-bytes, --boilerplate, --soft-wrap. */
+static int run_opt_input(int ch, char **argv, ndd_run_cfg_t *c)
+{
+    size_t z;
+    int v;
+    switch (ch) {
+    case 'o': c->outdir = optarg; return 0;
+    case O_FORMAT:
+        if (!strcmp(optarg, "jsonl")) c->format = NDD_FMT_JSONL;
+        else if (!strcmp(optarg, "warc") || !strcmp(optarg, "wet")) c->format = NDD_FMT_WARC;
+        else if (!strcmp(optarg, "text") || !strcmp(optarg, "txt")) c->format = NDD_FMT_TEXT;
+        else if (!strcmp(optarg, "html")) c->format = NDD_FMT_HTML;
+        else if (!strcmp(optarg, "auto")) c->format = NDD_FMT_AUTO;
+        else return ndd_cli_usage_error(run_cmd, "unknown --format '%s' (jsonl, warc, text, html)", optarg);
+        return 0;
+    case O_MAXDOC:
+        if (run_opt_size(argv, &z))
+            return NDD_EXIT_USAGE;
+        c->text.max_bytes = z;
+        return 0;
+    case O_BOILER:
+        if ((v = run_on_off(optarg)) < 0)
+            return ndd_cli_usage_error(run_cmd, "--boilerplate takes on or off");
+        c->text.boilerplate = v;
+        return 0;
+    case O_SOFTWRAP:
+        if ((v = run_on_off(optarg)) < 0)
+            return ndd_cli_usage_error(run_cmd, "--soft-wrap takes on or off");
+        c->text.soft_wrap = v;
+        return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* Signatures and postings: -m, -n, -k and the frequent-signature filter. */
+static int run_opt_sig(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
+{
+    long l;
+    size_t z;
+    double f;
+    switch (ch) {
+    case 'm':
+    case 'n':
+    case 'k':
+        if (ndd_cli_parse_long(optarg, ch == 'k' ? 0 : 1, ch == 'n' ? 16 : 256, &l))
+            return ndd_cli_usage_error(run_cmd, "-%c takes a whole number (%s)", ch, optarg);
+        if (ch == 'm') c->sig.m = (unsigned)l;
+        else if (ch == 'n') c->sig.n = (unsigned)l;
+        else c->sig.k = (unsigned)l;
+        return 0;
+    case O_MAXLIST:
+    case O_MAXFLOOR:
+    case O_SITELIST:
+    case O_TURLS:
+        if (run_opt_size(argv, &z))
+            return NDD_EXIT_USAGE;
+        if (ch == O_MAXLIST) c->postings.max_docs = z;
+        else if (ch == O_MAXFLOOR) c->postings.max_share_floor = z;
+        else if (ch == O_SITELIST) {
+            c->postings.site_docs = z;
+            g->site_list = 1;
+        } else {
+            c->postings.template_urls = z;
+            g->template_urls = 1;
+        }
+        return 0;
+    case O_SITETOP:
+        if (run_opt_whole(argv, 0, 1000000, &l))
+            return NDD_EXIT_USAGE;
+        c->postings.site_top = (unsigned)l;
+        return 0;
+    case O_MAXSHARE:
+    case O_SITESHARE:
+    case O_TSHARE:
+        if (run_opt_number(argv, 1.0, &f))
+            return NDD_EXIT_USAGE;
+        if (ch == O_MAXSHARE) c->postings.max_share = f;
+        else if (ch == O_SITESHARE) c->postings.site_share = f;
+        else c->postings.template_share = f;
+        return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* Perhaps-similar sets and candidate pairs. */
+static int run_opt_sets(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
+{
+    long l;
+    size_t z;
+    switch (ch) {
+    case O_MINLINK:
+    case O_GIANT:
+        if (run_opt_size(argv, &z))
+            return NDD_EXIT_USAGE;
+        if (ch == O_GIANT) {
+            c->giant_set = z ? z : 1;
+        } else {
+            c->min_link_sigs = z ? z : 1;
+            g->min_link = 1;
+        }
+        return 0;
+    case O_PERDOC:
+    case O_LISTCAP:
+    case O_ALLPAIRS:
+    case O_MINSHARED:
+        if (run_opt_whole(argv, 0, 1000000, &l))
+            return NDD_EXIT_USAGE;
+        if (ch == O_PERDOC) c->cand.per_doc = (unsigned)l;
+        else if (ch == O_LISTCAP) c->cand.list_cap = (unsigned)l;
+        else if (ch == O_ALLPAIRS) c->cand.all_pairs_upto = (unsigned)l;
+        else c->cand.min_shared = (unsigned)l;
+        return 0;
+    case O_NOGUARD: c->giant_guard = 0; return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* --verifier, --candidates and --method-param: which method runs. */
+static int run_opt_method(int ch, ndd_run_cfg_t *c, run_given_t *g)
+{
+    ndd_method_t m;
+    char name[64];
+    const char *eq;
+    switch (ch) {
+    case O_VERIFIER:
+        g->verifier = 1;
+        if (!strcmp(optarg, "tlcs")) c->verifier = NDD_VERIFIER_TLCS;
+        else if (!strcmp(optarg, "signcd")) c->verifier = NDD_VERIFIER_SIGNCD;
+        else if (!strcmp(optarg, "jaccard")) {
+            c->verifier = NDD_VERIFIER_METHOD;
+            c->vmethod = NDD_METHOD_MINHASH;
+        } else if (!ndd_method_parse(optarg, &m)) {
+            c->verifier = NDD_VERIFIER_METHOD;
+            c->vmethod = m;
+        } else
+            return ndd_cli_usage_error(run_cmd, "unknown --verifier '%s' (tlcs, signcd, simhash, minhash, jaccard, "
+                                                "spotsigs, qgram, imatch, cosine)", optarg);
+        return 0;
+    case O_CANDIDATES:
+        if (!strcmp(optarg, "sentence")) c->candidates = 0;
+        else if (!ndd_method_parse(optarg, &m) && m != NDD_METHOD_COSINE) c->candidates = (int)m;
+        else return ndd_cli_usage_error(run_cmd, "unknown --candidates '%s' (sentence, simhash, minhash, spotsigs, "
+                                                 "qgram, imatch)", optarg);
+        return 0;
+    case O_MPARAM:
+        eq = strchr(optarg, '=');
+        if (!eq || (size_t)(eq - optarg) >= sizeof name)
+            return ndd_cli_usage_error(run_cmd, "--method-param takes NAME=VALUE (%s)", optarg);
+        memcpy(name, optarg, (size_t)(eq - optarg));
+        name[eq - optarg] = '\0';
+        if (ndd_method_params_set(&c->mparams, name, eq + 1))
+            return ndd_cli_usage_error(run_cmd, "unknown or malformed --method-param '%s'", optarg);
+        return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* Verification: the method (run_opt_method), then its thresholds and limits. */
+static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
+{
+    long l;
+    size_t z;
+    double f;
+    switch (ch) {
+    case O_WINDOW:
+    case O_MAXD:
+        if (run_opt_size(argv, &z))
+            return NDD_EXIT_USAGE;
+        if (ch == O_WINDOW) {
+            if (z < 1 || z > 4096)
+                return ndd_cli_usage_error(run_cmd, "--window must be 1..4096");
+            c->window = z;
+        } else c->max_d = z;
+        return 0;
+    case O_MAXITER:
+        if (run_opt_whole(argv, 1, 16, &l))
+            return NDD_EXIT_USAGE;
+        c->max_iter = (unsigned)l;
+        return 0;
+    case O_SLOPE:
+    case O_RES:
+    case O_CONT:
+    case O_TAU:
+        if (run_opt_number(argv, ch == O_SLOPE ? 10.0 : 1.0, &f))
+            return NDD_EXIT_USAGE;
+        if (ch == O_SLOPE) c->slope = f;
+        else if (ch == O_RES) c->min_resemblance = f;
+        else if (ch == O_CONT) c->min_containment = f;
+        else c->tau = f;
+        return 0;
+    case O_VERIFYALL: c->verify_all = 1; return 0;
+    default: return run_opt_method(ch, c, g);
+    }
+}
+
+/* Checkpoints: --work-dir, --resume, --stop-after, --map-task(s). */
+static int run_opt_ckpt(int ch, char **argv, ndd_run_cfg_t *c)
+{
+    long l;
+    switch (ch) {
+    case O_WORKDIR: c->work_dir = optarg; return 0;
+    case O_RESUME: c->resume = optarg; return 0;
+    case O_STOPAFTER:
+        if (strcmp(optarg, "verify"))
+            return ndd_cli_usage_error(run_cmd, "--stop-after takes 'verify'");
+        c->stop_after_verify = 1;
+        return 0;
+    case O_MAPTASK:
+    case O_MAPTASKS:
+        if (ndd_cli_parse_long(optarg, ch == O_MAPTASK ? 0 : 1, 1000000, &l))
+            return ndd_cli_usage_error(run_cmd, "%s takes a whole number (%s)", argv[optind - 1], optarg);
+        if (ch == O_MAPTASK) c->map_task = (int)l;
+        else c->map_tasks = (int)l;
+        return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* Output and engine: --keep, --write-dedup, --progress, --engine, -q, -v. */
+static int run_opt_output(int ch, run_opts_t *o)
 {
     ndd_run_cfg_t *c = &o->cfg;
+    double f;
+    switch (ch) {
+    case O_KEEP:
+        if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
+        else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
+        else return ndd_cli_usage_error(run_cmd, "--keep takes longest or first");
+        return 0;
+    case O_DEDUP: c->write_dedup = optarg; return 0;
+    case O_PROGRESS:
+        if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > 86400)
+            return ndd_cli_usage_error(run_cmd, "--progress takes seconds (%s)", optarg);
+        c->progress = f;
+        return 0;
+    case O_ENGINE:
+        if (ndd_cli_engine_parse(optarg, &o->engine))
+            return ndd_cli_usage_error(run_cmd, "--engine takes mpi, local or local:P with P in 1..%d (%s)",
+                                       NDD_LOCAL_MAX_RANKS, optarg);
+        return 0;
+    case 'q': o->quiet = 1; return 0;
+    case 'v': o->log.level = 2; return 0;
+    default: return RUN_OPT_NOT_MINE;
+    }
+}
+
+/* One option through the families in turn: 0, NDD_EXIT_USAGE or RUN_OPT_NOT_MINE. */
+static int run_opt(int ch, char **argv, run_opts_t *o, run_given_t *g)
+{
+    ndd_run_cfg_t *c = &o->cfg;
+    int rc = run_opt_input(ch, argv, c);
+    if (rc == RUN_OPT_NOT_MINE)
+        rc = run_opt_sig(ch, argv, c, g);
+    if (rc == RUN_OPT_NOT_MINE)
+        rc = run_opt_sets(ch, argv, c, g);
+    if (rc == RUN_OPT_NOT_MINE)
+        rc = run_opt_verify(ch, argv, c, g);
+    if (rc == RUN_OPT_NOT_MINE)
+        rc = run_opt_ckpt(ch, argv, c);
+    if (rc == RUN_OPT_NOT_MINE)
+        rc = run_opt_output(ch, o);
+    return rc;
+}
+
+/* A baseline runs as its paper describes: pairs sharing one key are
+ * candidates, with its own verifier, unless the options say otherwise. */
+static void run_baseline_defaults(ndd_run_cfg_t *c, const run_given_t *g)
+{
+    if (!c->candidates)
+        return;
+    if (!g->verifier) {
+        c->verifier = NDD_VERIFIER_METHOD;
+        c->vmethod = ndd_method_default_verifier((ndd_method_t)c->candidates);
+    }
+    if (!g->min_link)
+        c->min_link_sigs = 1;
+    if (!g->template_urls)
+        c->postings.template_urls = 0;
+    if (!g->site_list)
+        c->postings.site_docs = SIZE_MAX;
+}
+
+/* After the options: the combinations, and the inputs (argv[optind..]). */
+static int run_check(int argc, char **argv, run_opts_t *o)
+{
+    ndd_run_cfg_t *c = &o->cfg;
+    if (c->map_tasks || c->map_task) {
+        if (!c->map_tasks || c->map_task >= c->map_tasks)
+            return ndd_cli_usage_error(run_cmd, "--map-task I needs --map-tasks N with 0 <= I < N");
+        if (!c->work_dir)
+            return ndd_cli_usage_error(run_cmd, "--map-task needs --work-dir WORK");
+        if (c->resume || c->outdir)
+            return ndd_cli_usage_error(run_cmd, "--map-task writes only WORK: no -o, no --resume");
+        if (o->engine.given)
+            return ndd_cli_usage_error(run_cmd, "--map-task runs one task in this process: no --engine");
+    } else if (!c->outdir && !(c->stop_after_verify && (c->resume || c->work_dir))) {
+        return ndd_cli_usage_error(run_cmd, "-o DIR is required");
+    }
+    if (c->stop_after_verify && !c->resume && !c->work_dir)
+        return ndd_cli_usage_error(run_cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
+    if (c->resume && c->work_dir)
+        return ndd_cli_usage_error(run_cmd, "--resume WORK continues WORK: do not also give --work-dir");
+    if (c->resume) {
+        if (optind < argc)
+            return ndd_cli_usage_error(run_cmd, "--resume takes its inputs from WORK/manifest: give no INPUT");
+        c->inputs = NULL;
+        c->ninputs = 0;
+        return ndd_cli_engine_check(run_cmd, &o->engine);
+    }
+    if (optind >= argc)
+        return ndd_cli_usage_error(run_cmd, "no INPUT given");
+    if (ndd_sig_params_check(&c->sig))
+        return ndd_cli_usage_error(run_cmd, "invalid signature parameters (-m %u -n %u -k %u)", c->sig.m, c->sig.n,
+                                   c->sig.k);
+    c->inputs = (const char *const *)(argv + optind);
+    c->ninputs = (size_t)(argc - optind);
+    return ndd_cli_engine_check(run_cmd, &o->engine);
+}
+
+/* 0 ok, -1 --help shown, else an exit code (NDD_EXIT_USAGE). */
+static int parse(int argc, char **argv, run_opts_t *o)
+{
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},       {"format", required_argument, 0, O_FORMAT},
         {"max-doc-bytes", required_argument, 0, O_MAXDOC}, {"boilerplate", required_argument, 0, O_BOILER},
@@ -154,231 +521,28 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"engine", required_argument, 0, O_ENGINE},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
-    const char *cmd = "run";
-    int ch, verifier_given = 0, minlink_given = 0, template_given = 0, sitelist_given = 0;
-    long l;
-    double f;
-    size_t z;
+    run_given_t given = {0, 0, 0, 0};
+    int ch, rc;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "o:m:n:k:qvh", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'o': c->outdir = optarg; break;
-        case 'h': run_help(); return -1;
-        case 'q': o->quiet = 1; break;
-        case 'v': o->log.level = 2; break;
-        case O_ENGINE:
-            if (ndd_cli_engine_parse(optarg, &o->engine))
-                return ndd_cli_usage_error(cmd, "--engine takes mpi, local or local:P with P in 1..%d (%s)",
-                                           NDD_LOCAL_MAX_RANKS, optarg);
-            break;
-        case 'm':
-        case 'n':
-        case 'k':
-            if (ndd_cli_parse_long(optarg, ch == 'k' ? 0 : 1, ch == 'n' ? 16 : 256, &l))
-                return ndd_cli_usage_error(cmd, "-%c takes a whole number (%s)", ch, optarg);
-            if (ch == 'm') c->sig.m = (unsigned)l;
-            else if (ch == 'n') c->sig.n = (unsigned)l;
-            else c->sig.k = (unsigned)l;
-            break;
-        case O_FORMAT:
-            if (!strcmp(optarg, "jsonl")) c->format = NDD_FMT_JSONL;
-            else if (!strcmp(optarg, "warc") || !strcmp(optarg, "wet")) c->format = NDD_FMT_WARC;
-            else if (!strcmp(optarg, "text") || !strcmp(optarg, "txt")) c->format = NDD_FMT_TEXT;
-            else if (!strcmp(optarg, "html")) c->format = NDD_FMT_HTML;
-            else if (!strcmp(optarg, "auto")) c->format = NDD_FMT_AUTO;
-            else return ndd_cli_usage_error(cmd, "unknown --format '%s' (jsonl, warc, text, html)", optarg);
-            break;
-        case O_SOFTWRAP:
-            if (!strcmp(optarg, "on")) c->text.soft_wrap = 1;
-            else if (!strcmp(optarg, "off")) c->text.soft_wrap = 0;
-            else return ndd_cli_usage_error(cmd, "--soft-wrap takes on or off");
-            break;
-        case O_BOILER:
-            if (!strcmp(optarg, "on")) c->text.boilerplate = 1;
-            else if (!strcmp(optarg, "off")) c->text.boilerplate = 0;
-            else return ndd_cli_usage_error(cmd, "--boilerplate takes on or off");
-            break;
-        case O_VERIFIER: {
-            ndd_method_t m;
-            verifier_given = 1;
-            if (!strcmp(optarg, "tlcs")) c->verifier = NDD_VERIFIER_TLCS;
-            else if (!strcmp(optarg, "signcd")) c->verifier = NDD_VERIFIER_SIGNCD;
-            else if (!strcmp(optarg, "jaccard")) {
-                c->verifier = NDD_VERIFIER_METHOD;
-                c->vmethod = NDD_METHOD_MINHASH;
-            } else if (!ndd_method_parse(optarg, &m)) {
-                c->verifier = NDD_VERIFIER_METHOD;
-                c->vmethod = m;
-            } else
-                return ndd_cli_usage_error(cmd, "unknown --verifier '%s' (tlcs, signcd, simhash, minhash, jaccard, "
-                                                "spotsigs, qgram, imatch, cosine)", optarg);
-            break;
+        if (ch == 'h') {
+            run_help();
+            return -1;
         }
-        case O_CANDIDATES: {
-            ndd_method_t m;
-            if (!strcmp(optarg, "sentence")) c->candidates = 0;
-            else if (!ndd_method_parse(optarg, &m) && m != NDD_METHOD_COSINE) c->candidates = (int)m;
-            else return ndd_cli_usage_error(cmd, "unknown --candidates '%s' (sentence, simhash, minhash, spotsigs, "
-                                                 "qgram, imatch)", optarg);
-            break;
-        }
-        case O_MPARAM: {
-            char name[64];
-            const char *eq = strchr(optarg, '=');
-            if (!eq || (size_t)(eq - optarg) >= sizeof name)
-                return ndd_cli_usage_error(cmd, "--method-param takes NAME=VALUE (%s)", optarg);
-            memcpy(name, optarg, (size_t)(eq - optarg));
-            name[eq - optarg] = '\0';
-            if (ndd_method_params_set(&c->mparams, name, eq + 1))
-                return ndd_cli_usage_error(cmd, "unknown or malformed --method-param '%s'", optarg);
-            break;
-        }
-        case O_KEEP:
-            if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
-            else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
-            else return ndd_cli_usage_error(cmd, "--keep takes longest or first");
-            break;
-        case O_DEDUP: c->write_dedup = optarg; break;
-        case O_WORKDIR: c->work_dir = optarg; break;
-        case O_RESUME: c->resume = optarg; break;
-        case O_STOPAFTER:
-            if (strcmp(optarg, "verify"))
-                return ndd_cli_usage_error(cmd, "--stop-after takes 'verify'");
-            c->stop_after_verify = 1;
-            break;
-        case O_MAPTASK:
-        case O_MAPTASKS:
-            if (ndd_cli_parse_long(optarg, ch == O_MAPTASK ? 0 : 1, 1000000, &l))
-                return ndd_cli_usage_error(cmd, "%s takes a whole number (%s)", argv[optind - 1], optarg);
-            if (ch == O_MAPTASK) c->map_task = (int)l;
-            else c->map_tasks = (int)l;
-            break;
-        case O_VERIFYALL: c->verify_all = 1; break;
-        case O_NOGUARD: c->giant_guard = 0; break;
-        case O_MAXDOC:
-        case O_MAXLIST:
-        case O_SITELIST:
-        case O_GIANT:
-        case O_WINDOW:
-        case O_MAXD:
-        case O_TURLS:
-        case O_MAXFLOOR:
-        case O_MINLINK:
-            if (ndd_cli_parse_size(optarg, &z))
-                return ndd_cli_usage_error(cmd, "%s takes a size (%s)", argv[optind - 1], optarg);
-            if (ch == O_MAXDOC) c->text.max_bytes = z;
-            else if (ch == O_MAXLIST) c->postings.max_docs = z;
-            else if (ch == O_SITELIST) {
-                c->postings.site_docs = z;
-                sitelist_given = 1;
-            }
-            else if (ch == O_GIANT) c->giant_set = z ? z : 1;
-            else if (ch == O_TURLS) {
-                c->postings.template_urls = z;
-                template_given = 1;
-            }
-            else if (ch == O_MAXFLOOR) c->postings.max_share_floor = z;
-            else if (ch == O_MINLINK) {
-                c->min_link_sigs = z ? z : 1;
-                minlink_given = 1;
-            }
-            else if (ch == O_WINDOW) {
-                if (z < 1 || z > 4096)
-                    return ndd_cli_usage_error(cmd, "--window must be 1..4096");
-                c->window = z;
-            } else c->max_d = z;
-            break;
-        case O_SITETOP:
-        case O_PERDOC:
-        case O_LISTCAP:
-        case O_ALLPAIRS:
-        case O_MINSHARED:
-        case O_MAXITER:
-            if (ndd_cli_parse_long(optarg, ch == O_MAXITER ? 1 : 0, ch == O_MAXITER ? 16 : 1000000, &l))
-                return ndd_cli_usage_error(cmd, "%s takes a whole number in range (%s)", argv[optind - 1], optarg);
-            if (ch == O_SITETOP) c->postings.site_top = (unsigned)l;
-            else if (ch == O_PERDOC) c->cand.per_doc = (unsigned)l;
-            else if (ch == O_LISTCAP) c->cand.list_cap = (unsigned)l;
-            else if (ch == O_ALLPAIRS) c->cand.all_pairs_upto = (unsigned)l;
-            else if (ch == O_MINSHARED) c->cand.min_shared = (unsigned)l;
-            else c->max_iter = (unsigned)l;
-            break;
-        case O_PROGRESS:
-            if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > 86400)
-                return ndd_cli_usage_error(cmd, "--progress takes seconds (%s)", optarg);
-            c->progress = f;
-            break;
-        case O_SITESHARE:
-        case O_SLOPE:
-        case O_RES:
-        case O_CONT:
-        case O_TAU:
-        case O_TSHARE:
-        case O_MAXSHARE:
-            if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > (ch == O_SLOPE ? 10.0 : 1.0))
-                return ndd_cli_usage_error(cmd, "%s takes a number in range (%s)", argv[optind - 1], optarg);
-            if (ch == O_SITESHARE) c->postings.site_share = f;
-            else if (ch == O_SLOPE) c->slope = f;
-            else if (ch == O_RES) c->min_resemblance = f;
-            else if (ch == O_CONT) c->min_containment = f;
-            else if (ch == O_TSHARE) c->postings.template_share = f;
-            else if (ch == O_MAXSHARE) c->postings.max_share = f;
-            else c->tau = f;
-            break;
-        case '?':
-        default:
+        rc = run_opt(ch, argv, o, &given); /* '?': nobody's */
+        if (rc == RUN_OPT_NOT_MINE) {
             if (optopt)
-                return ndd_cli_usage_error(cmd, "option -%c is unknown or lacks its value", optopt);
-            return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+                return ndd_cli_usage_error(run_cmd, "option -%c is unknown or lacks its value", optopt);
+            return ndd_cli_usage_error(run_cmd, "unknown option '%s'", argv[optind - 1]);
         }
+        if (rc)
+            return rc;
     }
-    if (ndd_method_params_check(&c->mparams))
-        return ndd_cli_usage_error(cmd, "a --method-param value is out of range (see docs/baselines.md)");
-    if (c->candidates) {
-        /* a baseline runs as its paper describes: pairs sharing one key are candidates */
-        if (!verifier_given) {
-            c->verifier = NDD_VERIFIER_METHOD;
-            c->vmethod = ndd_method_default_verifier((ndd_method_t)c->candidates);
-        }
-        if (!minlink_given)
-            c->min_link_sigs = 1;
-        if (!template_given)
-            c->postings.template_urls = 0;
-        if (!sitelist_given)
-            c->postings.site_docs = SIZE_MAX;
-    }
-    if (c->map_tasks || c->map_task) {
-        if (!c->map_tasks || c->map_task >= c->map_tasks)
-            return ndd_cli_usage_error(cmd, "--map-task I needs --map-tasks N with 0 <= I < N");
-        if (!c->work_dir)
-            return ndd_cli_usage_error(cmd, "--map-task needs --work-dir WORK");
-        if (c->resume || c->outdir)
-            return ndd_cli_usage_error(cmd, "--map-task writes only WORK: no -o, no --resume");
-        if (o->engine.given)
-            return ndd_cli_usage_error(cmd, "--map-task runs one task in this process: no --engine");
-    } else if (!c->outdir && !(c->stop_after_verify && (c->resume || c->work_dir))) {
-        return ndd_cli_usage_error(cmd, "-o DIR is required");
-    }
-    if (c->stop_after_verify && !c->resume && !c->work_dir)
-        return ndd_cli_usage_error(cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
-    if (c->resume && c->work_dir)
-        return ndd_cli_usage_error(cmd, "--resume WORK continues WORK: do not also give --work-dir");
-    if (c->resume) {
-        if (optind < argc)
-            return ndd_cli_usage_error(cmd, "--resume takes its inputs from WORK/manifest: give no INPUT");
-        c->inputs = NULL;
-        c->ninputs = 0;
-        return ndd_cli_engine_check(cmd, &o->engine);
-    }
-    if (optind >= argc)
-        return ndd_cli_usage_error(cmd, "no INPUT given");
-    if (ndd_sig_params_check(&c->sig))
-        return ndd_cli_usage_error(cmd, "invalid signature parameters (-m %u -n %u -k %u)", c->sig.m, c->sig.n,
-                                   c->sig.k);
-    c->inputs = (const char *const *)(argv + optind);
-    c->ninputs = (size_t)(argc - optind);
-    return ndd_cli_engine_check(cmd, &o->engine);
+    if (ndd_method_params_check(&o->cfg.mparams))
+        return ndd_cli_usage_error(run_cmd, "a --method-param value is out of range (see docs/baselines.md)");
+    run_baseline_defaults(&o->cfg, &given);
+    return run_check(argc, argv, o);
 }
 
 /* Collective on comm: the job, then its summary or its failure from rank 0. */

@@ -334,6 +334,146 @@ static int sig_write_all(FILE *fp, const char *data, size_t n)
     return n && fwrite(data, 1, n, fp) != n ? NDD_ERR_IO : NDD_OK;
 }
 
+/* Frees the n buffers of v, then v (NULL: nothing). */
+static void sig_bufs_free(ndd_buf_t *v, int n)
+{
+    for (int s = 0; v && s < n; s++)
+        ndd_buf_free(&v[s]);
+    free(v);
+}
+
+/* Local. Reads and formats this rank's files (owner[i] == me) into files[i]. */
+static int sig_compute(const sig_cfg_t *c, const ndd_input_t *in, size_t nin, const int *owner, int me,
+                       sig_file_t *files, sig_counts_t *cnt)
+{
+    ndd_sig_ctx_t *ctx = NULL;
+    ndd_buf_t text = NDD_BUF_INIT;
+    ndd_sig_t *sigs = malloc(NDD_SIG_MAX * sizeof *sigs);
+    int rc = sigs ? ndd_sig_ctx_create(&ctx, &c->sig) : NDD_ERR_NOMEM;
+    for (size_t i = 0; i < nin && !rc; i++)
+        if (owner[i] == me)
+            rc = sig_file(c, &in[i], ctx, &text, sigs, &files[i], cnt);
+    ndd_buf_free(&text);
+    free(sigs);
+    ndd_sig_ctx_free(ctx);
+    return rc;
+}
+
+/* Local. Appends this rank's files to send as (index, out length, reject
+ * length, bytes...), freeing each file's buffers once packed. */
+static int sig_pack(sig_file_t *files, size_t nin, const int *owner, int me, ndd_buf_t *send)
+{
+    int rc = NDD_OK;
+    for (size_t i = 0; i < nin && !rc; i++) {
+        if (owner[i] != me)
+            continue;
+        if (ndd_put64(send, i) || ndd_put64(send, files[i].out.len) || ndd_put64(send, files[i].rej.len) ||
+            ndd_buf_append(send, files[i].out.data, files[i].out.len) ||
+            ndd_buf_append(send, files[i].rej.data, files[i].rej.len))
+            rc = NDD_ERR_NOMEM;
+        ndd_buf_free(&files[i].out);
+        ndd_buf_free(&files[i].rej);
+    }
+    return rc;
+}
+
+/* Collective on comm: *send (sig_pack) to rank 0 in one exchange; *recv
+ * receives comm->size buffers, the pieces of every rank on rank 0. */
+static int sig_gather(ndd_comm_t *comm, ndd_buf_t *send, ndd_buf_t **recv)
+{
+    const int P = comm->size;
+    ndd_buf_t *sendv = calloc((size_t)P, sizeof *sendv);
+    *recv = calloc((size_t)P, sizeof **recv);
+    int rc = sendv && *recv ? NDD_OK : NDD_ERR_NOMEM;
+    rc = ndd_comm_agree(comm, rc);
+    if (!rc) {
+        sendv[0] = *send; /* everything to rank 0 */
+        *send = (ndd_buf_t)NDD_BUF_INIT;
+        rc = ndd_comm_exchange(comm, sendv, *recv, NULL);
+    }
+    sig_bufs_free(sendv, P);
+    return rc;
+}
+
+/* One input file's output and reject lines, inside a received buffer. */
+typedef struct sig_piece {
+    const char *out, *rej;
+    uint64_t nout, nrej;
+} sig_piece_t;
+
+/* Local (rank 0). Indexes the pieces of recv[0..P-1] by file: pc[nin]. */
+static int sig_index(const ndd_buf_t *recv, int P, sig_piece_t *pc, size_t nin)
+{
+    for (int s = 0; s < P; s++) {
+        ndd_cur_t cur = {recv[s].data, recv[s].data + recv[s].len, 0};
+        while (cur.p < cur.end) {
+            uint64_t idx = ndd_get64(&cur), on = ndd_get64(&cur), jn = ndd_get64(&cur);
+            if (cur.bad || idx >= nin || (uint64_t)(cur.end - cur.p) < on || (uint64_t)(cur.end - cur.p) - on < jn)
+                return NDD_ERR_INTERNAL;
+            pc[idx].out = cur.p;
+            pc[idx].nout = on;
+            pc[idx].rej = cur.p + on;
+            pc[idx].nrej = jn;
+            cur.p += on + jn;
+        }
+    }
+    return NDD_OK;
+}
+
+/* Local (rank 0). Writes the pieces in file order to the output (standard
+ * output without -o) and to the rejects file (with --rejects). */
+static int sig_write_files(const sig_cfg_t *cfg, const sig_piece_t *pc, size_t nin)
+{
+    int rc = NDD_OK;
+    FILE *fo = cfg->output ? fopen(cfg->output, "wb") : stdout, *fr = NULL;
+    if (!fo) {
+        fprintf(stderr, "ndd sig: cannot write '%s'\n", cfg->output);
+        rc = NDD_ERR_IO;
+    }
+    if (!rc && cfg->rejects) {
+        fr = fopen(cfg->rejects, "wb");
+        if (!fr) {
+            fprintf(stderr, "ndd sig: cannot write '%s'\n", cfg->rejects);
+            rc = NDD_ERR_IO;
+        } else if (fputs("file\trecord\toffset\treason\n", fr) == EOF) {
+            rc = NDD_ERR_IO;
+        }
+    }
+    for (size_t i = 0; i < nin && !rc; i++) {
+        rc = sig_write_all(fo, pc[i].out, pc[i].nout);
+        if (!rc && fr)
+            rc = sig_write_all(fr, pc[i].rej, pc[i].nrej);
+    }
+    if (fo && fflush(fo) != 0 && !rc)
+        rc = NDD_ERR_IO;
+    if (fo && fo != stdout && fclose(fo) != 0 && !rc)
+        rc = NDD_ERR_IO;
+    if (fr && fclose(fr) != 0 && !rc)
+        rc = NDD_ERR_IO;
+    return rc;
+}
+
+/* Local (rank 0). The gathered pieces (recv, from P ranks) in file order,
+ * then the summary (c_sum: docs, rejected, without signatures, signatures,
+ * bytes; t_max: the slowest rank's compute seconds) on standard error. */
+static int sig_output(const sig_cfg_t *cfg, const ndd_buf_t *recv, int P, size_t nin, const uint64_t c_sum[5],
+                      double t_max)
+{
+    sig_piece_t *pc = calloc(nin ? nin : 1, sizeof *pc);
+    int rc = pc ? sig_index(recv, P, pc, nin) : NDD_ERR_NOMEM;
+    if (!rc)
+        rc = sig_write_files(cfg, pc, nin);
+    if (!rc)
+        fprintf(stderr,
+                "ndd sig: %llu documents read, %llu rejected, %llu without signatures, %llu signatures; "
+                "%.1f MB in %.2f s (%.1f MB/s) on %d rank%s\n",
+                (unsigned long long)c_sum[0], (unsigned long long)c_sum[1], (unsigned long long)c_sum[2],
+                (unsigned long long)c_sum[3], c_sum[4] / 1e6, t_max, t_max > 0 ? c_sum[4] / 1e6 / t_max : 0.0, P,
+                P > 1 ? "s" : "");
+    free(pc);
+    return rc;
+}
+
 /* Collective on comm: one rank's share of 'ndd sig'. */
 static int sig_job(ndd_comm_t *comm, void *arg)
 {
@@ -343,12 +483,7 @@ static int sig_job(ndd_comm_t *comm, void *arg)
     size_t nin = 0;
     int *owner = NULL;
     sig_file_t *files = NULL;
-    ndd_sig_ctx_t *ctx = NULL;
-    ndd_sig_t *sigs = NULL;
-    ndd_buf_t text = NDD_BUF_INIT, send = NDD_BUF_INIT;
-    ndd_buf_t *sendv = NULL, *recv = NULL;
-    const char **outp = NULL, **rejp = NULL;
-    uint64_t *outn = NULL, *rejn = NULL;
+    ndd_buf_t send = NDD_BUF_INIT, *recv = NULL;
     sig_counts_t cnt;
     memset(&cnt, 0, sizeof cnt);
     const char *bad = NULL;
@@ -365,37 +500,16 @@ static int sig_job(ndd_comm_t *comm, void *arg)
     }
     owner = sig_assign(in, nin, P);
     files = calloc(nin ? nin : 1, sizeof *files);
-    sigs = malloc(NDD_SIG_MAX * sizeof *sigs);
-    rc = owner && files && sigs ? ndd_sig_ctx_create(&ctx, &cfg.sig) : NDD_ERR_NOMEM;
-    for (size_t i = 0; i < nin && !rc; i++)
-        if (owner[i] == me)
-            rc = sig_file(&cfg, &in[i], ctx, &text, sigs, &files[i], &cnt);
+    rc = owner && files ? sig_compute(&cfg, in, nin, owner, me, files, &cnt) : NDD_ERR_NOMEM;
     double t_compute = ndd_now() - t0;
 
-    /* gather: this rank's files as (index, out length, reject length, bytes...) to rank 0 */
-    for (size_t i = 0; i < nin && !rc; i++) {
-        if (owner[i] != me)
-            continue;
-        if (ndd_put64(&send, i) || ndd_put64(&send, files[i].out.len) || ndd_put64(&send, files[i].rej.len) ||
-            ndd_buf_append(&send, files[i].out.data, files[i].out.len) ||
-            ndd_buf_append(&send, files[i].rej.data, files[i].rej.len))
-            rc = NDD_ERR_NOMEM;
-        ndd_buf_free(&files[i].out);
-        ndd_buf_free(&files[i].rej);
-    }
+    if (!rc)
+        rc = sig_pack(files, nin, owner, me, &send);
     rc = ndd_comm_agree(comm, rc);
     if (rc)
         goto out;
     what = "gathering the output";
-    sendv = calloc((size_t)P, sizeof *sendv);
-    recv = calloc((size_t)P, sizeof *recv);
-    rc = sendv && recv ? NDD_OK : NDD_ERR_NOMEM;
-    rc = ndd_comm_agree(comm, rc);
-    if (rc)
-        goto out;
-    sendv[0] = send; /* everything to rank 0 */
-    send = (ndd_buf_t)NDD_BUF_INIT;
-    if ((rc = ndd_comm_exchange(comm, sendv, recv, NULL)))
+    if ((rc = sig_gather(comm, &send, &recv)))
         goto out;
 
     uint64_t c_sum[5] = {cnt.docs, cnt.rejected, cnt.nosig, cnt.sigs, cnt.bytes};
@@ -403,65 +517,9 @@ static int sig_job(ndd_comm_t *comm, void *arg)
     if ((rc = ndd_comm_allreduce(comm, c_sum, 5, NDD_TY_U64, NDD_RED_SUM)) ||
         (rc = ndd_comm_allreduce(comm, &t_max, 1, NDD_TY_F64, NDD_RED_MAX)))
         goto out;
-
     if (me == 0) {
         what = "writing the output";
-        /* index every file's piece, then write them in file order */
-        outp = calloc(nin ? nin : 1, sizeof *outp);
-        rejp = calloc(nin ? nin : 1, sizeof *rejp);
-        outn = calloc(nin ? nin : 1, sizeof *outn);
-        rejn = calloc(nin ? nin : 1, sizeof *rejn);
-        rc = outp && rejp && outn && rejn ? NDD_OK : NDD_ERR_NOMEM;
-        for (int s = 0; s < P && !rc; s++) {
-            ndd_cur_t cur = {recv[s].data, recv[s].data + recv[s].len, 0};
-            while (!rc && cur.p < cur.end) {
-                uint64_t idx = ndd_get64(&cur), on = ndd_get64(&cur), jn = ndd_get64(&cur);
-                if (cur.bad || idx >= nin || (uint64_t)(cur.end - cur.p) < on || (uint64_t)(cur.end - cur.p) - on < jn) {
-                    rc = NDD_ERR_INTERNAL;
-                    break;
-                }
-                outp[idx] = cur.p;
-                outn[idx] = on;
-                rejp[idx] = cur.p + on;
-                rejn[idx] = jn;
-                cur.p += on + jn;
-            }
-        }
-        FILE *fo = NULL, *fr = NULL;
-        if (!rc) {
-            fo = cfg.output ? fopen(cfg.output, "wb") : stdout;
-            if (!fo) {
-                fprintf(stderr, "ndd sig: cannot write '%s'\n", cfg.output);
-                rc = NDD_ERR_IO;
-            }
-        }
-        if (!rc && cfg.rejects) {
-            fr = fopen(cfg.rejects, "wb");
-            if (!fr) {
-                fprintf(stderr, "ndd sig: cannot write '%s'\n", cfg.rejects);
-                rc = NDD_ERR_IO;
-            } else if (fputs("file\trecord\toffset\treason\n", fr) == EOF) {
-                rc = NDD_ERR_IO;
-            }
-        }
-        for (size_t i = 0; i < nin && !rc; i++) {
-            rc = sig_write_all(fo, outp[i], outn[i]);
-            if (!rc && fr)
-                rc = sig_write_all(fr, rejp[i], rejn[i]);
-        }
-        if (fo && fflush(fo) != 0 && !rc)
-            rc = NDD_ERR_IO;
-        if (fo && fo != stdout && fclose(fo) != 0 && !rc)
-            rc = NDD_ERR_IO;
-        if (fr && fclose(fr) != 0 && !rc)
-            rc = NDD_ERR_IO;
-        if (!rc)
-            fprintf(stderr,
-                    "ndd sig: %llu documents read, %llu rejected, %llu without signatures, %llu signatures; "
-                    "%.1f MB in %.2f s (%.1f MB/s) on %d rank%s\n",
-                    (unsigned long long)c_sum[0], (unsigned long long)c_sum[1], (unsigned long long)c_sum[2],
-                    (unsigned long long)c_sum[3], c_sum[4] / 1e6, t_max,
-                    t_max > 0 ? c_sum[4] / 1e6 / t_max : 0.0, P, P > 1 ? "s" : "");
+        rc = sig_output(&cfg, recv, P, nin, c_sum, t_max);
     }
     rc = ndd_comm_agree(comm, rc);
 
@@ -473,22 +531,10 @@ out:
             ndd_buf_free(&files[i].out);
             ndd_buf_free(&files[i].rej);
         }
-    for (int s = 0; sendv && s < P; s++)
-        ndd_buf_free(&sendv[s]);
-    for (int s = 0; recv && s < P; s++)
-        ndd_buf_free(&recv[s]);
-    free(sendv);
-    free(recv);
-    free(outp);
-    free(rejp);
-    free(outn);
-    free(rejn);
+    sig_bufs_free(recv, P);
     ndd_buf_free(&send);
-    ndd_buf_free(&text);
     free(files);
     free(owner);
-    free(sigs);
-    ndd_sig_ctx_free(ctx);
     ndd_input_free(in, nin);
     return rc;
 }

@@ -493,74 +493,65 @@ static FILE *signcd_open_out(const char *dir, const char *name)
     return fopen(path, "w");
 }
 
-/* Collective on comm: one rank's share of 'ndd signcd'. */
-static int signcd_job(ndd_comm_t *comm, void *arg)
+/* The figures of stats.json and of the summary line, over all ranks. */
+typedef struct signcd_figures {
+    int ranks;
+    uint64_t docs[4];  /* documents, rejected, text bytes, signature bytes */
+    uint64_t pairs[5]; /* pairs, compared, pruned by P1, pruned by P2, found */
+    double t_read, t_exch, t_cmp_max, t_cmp_min, t_total, cpu;
+} signcd_figures_t;
+
+/* Collective on comm: stage 1. Each rank reads its share of the inputs
+ * (signcd_assign, signcd_read) into recs; docs[4] receives the documents,
+ * rejected records, text bytes and signature bytes summed over the ranks. */
+static int signcd_stage_read(ndd_comm_t *comm, const signcd_opts_t *o, ndd_buf_t *recs, uint64_t docs[4])
 {
-    const signcd_opts_t o = *(const signcd_opts_t *)arg;
-    const int me = comm->rank, P = comm->size;
-    int rc;
+    const int me = comm->rank;
     ndd_input_t *in = NULL;
     size_t nin = 0;
     int *owner = NULL;
-    ndd_buf_t recs = NDD_BUF_INIT, all = NDD_BUF_INIT;
-    signcd_doc_t *docs = NULL;
-    ndd_ncd_item_t *items = NULL;
-    ndd_ncd_ctx_t *ctx = NULL;
-    ndd_ncd_hits_t hits = {0};
-    signcd_pair_t *mine = NULL, *pairs = NULL;
-    size_t npairs = 0;
-    ndd_ncd_stats_t st = {0, 0, 0, 0, 0};
-    FILE *fp = NULL, *fs = NULL;
-
-    double t0 = ndd_now(), cpu0 = signcd_cpu_s(comm);
-
-    /* ---- 1. read, text, signature, C(sig) ---- */
     const char *bad = NULL;
-    rc = ndd_input_expand(o.inputs, o.ninputs, o.format, &in, &nin, &bad);
+    uint64_t loc[4] = {0, 0, 0, 0};
+    int rc = ndd_input_expand(o->inputs, o->ninputs, o->format, &in, &nin, &bad);
     if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: %s: %s\n", bad ? bad : "inputs", ndd_strerror(rc));
-        goto done;
+        goto out;
     }
     owner = calloc(nin ? nin : 1, sizeof *owner);
-    rc = owner ? signcd_assign(in, nin, P, owner) : NDD_ERR_NOMEM;
-    uint64_t loc[4] = {0, 0, 0, 0}; /* docs, rejected, text bytes, signature bytes */
+    rc = owner ? signcd_assign(in, nin, comm->size, owner) : NDD_ERR_NOMEM;
     if (!rc)
-        rc = signcd_read(&o, in, nin, owner, me, &recs, &loc[0], &loc[1], &loc[2], &loc[3]);
+        rc = signcd_read(o, in, nin, owner, me, recs, &loc[0], &loc[1], &loc[2], &loc[3]);
     if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: reading inputs failed: %s\n", ndd_strerror(rc));
-        goto done;
+        goto out;
     }
-    uint64_t glob[4] = {loc[0], loc[1], loc[2], loc[3]};
-    if ((rc = ndd_comm_allreduce(comm, glob, 4, NDD_TY_U64, NDD_RED_SUM)))
-        goto done;
-    double t_read = ndd_now() - t0;
+    memcpy(docs, loc, sizeof loc);
+    rc = ndd_comm_allreduce(comm, docs, 4, NDD_TY_U64, NDD_RED_SUM);
+out:
+    ndd_input_free(in, nin);
+    free(owner);
+    return rc;
+}
 
-    /* ---- 2. exchange ---- */
-    rc = ndd_comm_allgather(comm, recs.data, recs.len, &all, NULL);
-    ndd_buf_free(&recs);
-    if (!rc)
-        rc = signcd_parse_records(all.data, all.len, glob[0], &docs);
-    if ((rc = ndd_comm_agree(comm, rc))) {
-        if (me == 0)
-            fprintf(stderr, "ndd signcd: exchanging signatures failed: %s\n", ndd_strerror(rc));
-        goto done;
-    }
-    size_t n = (size_t)glob[0];
-    double t_exch = ndd_now() - t0 - t_read;
-
-    /* ---- 3. compare ---- */
-    double t_cmp0 = ndd_now();
+/* Local. Stage 3: the n documents sorted by (C, doc index), this rank's rows
+ * of the P (ndd_ncd_split), ndd_ncd_allpairs on them. *mine receives the
+ * *nmine pairs found (doc indices, a < b), *st the counters. */
+static int signcd_compare(const signcd_opts_t *o, const signcd_doc_t *docs, size_t n, int P, int me,
+                          signcd_pair_t **mine, size_t *nmine, ndd_ncd_stats_t *st)
+{
+    ndd_ncd_ctx_t *ctx = NULL;
+    ndd_ncd_hits_t hits = {0};
     ndd_ncd_allpairs_opts_t ao;
     ndd_ncd_allpairs_opts_default(&ao);
-    ao.tau = o.tau;
-    ao.p1 = o.p1;
-    ao.p2 = o.p2;
-    ao.p2_block = o.p2_block;
-    ao.p2_slack = o.p2_slack;
-    items = calloc(n ? n : 1, sizeof *items);
-    rc = items ? ndd_ncd_ctx_create_ex(&ctx, o.level, o.ctx_flags) : NDD_ERR_NOMEM;
+    ao.tau = o->tau;
+    ao.p1 = o->p1;
+    ao.p2 = o->p2;
+    ao.p2_block = o->p2_block;
+    ao.p2_slack = o->p2_slack;
+    ndd_ncd_item_t *items = calloc(n ? n : 1, sizeof *items);
+    int rc = items ? ndd_ncd_ctx_create_ex(&ctx, o->level, o->ctx_flags) : NDD_ERR_NOMEM;
     size_t lo = 0, hi = 0;
     if (!rc) {
         for (size_t i = 0; i < n; i++) {
@@ -573,18 +564,124 @@ static int signcd_job(ndd_comm_t *comm, void *arg)
         rc = ndd_ncd_split(items, n, &ao, (size_t)P, (size_t)me, &lo, &hi);
     }
     if (!rc)
-        rc = ndd_ncd_allpairs(ctx, items, n, lo, hi, &ao, &hits, &st);
+        rc = ndd_ncd_allpairs(ctx, items, n, lo, hi, &ao, &hits, st);
     if (!rc && hits.n) {
-        mine = malloc(hits.n * sizeof *mine);
-        if (!mine)
+        *mine = malloc(hits.n * sizeof **mine);
+        if (!*mine)
             rc = NDD_ERR_NOMEM;
-        for (size_t k = 0; mine && k < hits.n; k++) {
+        for (size_t k = 0; *mine && k < hits.n; k++) {
             uint64_t a = items[hits.v[k].a].key, b = items[hits.v[k].b].key;
-            mine[k].a = a < b ? a : b;
-            mine[k].b = a < b ? b : a;
-            mine[k].ncd = hits.v[k].ncd;
+            (*mine)[k].a = a < b ? a : b;
+            (*mine)[k].b = a < b ? b : a;
+            (*mine)[k].ncd = hits.v[k].ncd;
         }
+        *nmine = *mine ? hits.n : 0;
     }
+    free(items);
+    ndd_ncd_ctx_free(ctx);
+    ndd_ncd_hits_free(&hits);
+    return rc;
+}
+
+/* Local (rank 0). The stats.json object (one line) into js. */
+static void signcd_stats_json(char *js, size_t n, const signcd_opts_t *o, const signcd_figures_t *fg)
+{
+    snprintf(js, n,
+             "{\"command\":\"signcd\",\"ranks\":%d,\"docs\":%llu,\"rejected\":%llu,"
+             "\"text_bytes\":%llu,\"sig_bytes\":%llu,\"signature\":%s,\"tau\":%.6f,"
+             "\"p1\":%s,\"p2\":%s,\"p2_block\":%zu,\"p2_slack\":%.6f,\"zstd_level\":%d,"
+             "\"huffman_literals\":%s,"
+             "\"cjk_chars\":%zu,\"max_doc_bytes\":%zu,"
+             "\"pairs\":%llu,\"compared\":%llu,\"pruned_p1\":%llu,\"pruned_p2\":%llu,\"found\":%llu,"
+             "\"time_read_s\":%.3f,\"time_exchange_s\":%.3f,\"time_compare_max_s\":%.3f,"
+             "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f,\"cpu_s\":%.3f}\n",
+             fg->ranks, (unsigned long long)fg->docs[0], (unsigned long long)fg->docs[1],
+             (unsigned long long)fg->docs[2], (unsigned long long)fg->docs[3], o->no_signature ? "false" : "true",
+             o->tau, o->p1 ? "true" : "false", o->p2 ? "true" : "false", o->p2_block, o->p2_slack, o->level,
+             (o->ctx_flags & NDD_NCD_HUFFMAN_LITERALS) ? "true" : "false", o->cjk_chars, o->max_doc_bytes,
+             (unsigned long long)fg->pairs[0], (unsigned long long)fg->pairs[1], (unsigned long long)fg->pairs[2],
+             (unsigned long long)fg->pairs[3], (unsigned long long)fg->pairs[4], fg->t_read, fg->t_exch,
+             fg->t_cmp_max, fg->t_cmp_min, fg->t_total, fg->cpu);
+}
+
+/* Local (rank 0). The pairs (sorted) to DIR/pairs.tsv or standard output,
+ * stats.json to DIR (with -o), the summary line to standard error. */
+static int signcd_output(const signcd_opts_t *o, const signcd_doc_t *docs, const signcd_pair_t *pairs,
+                         size_t npairs, const signcd_figures_t *fg)
+{
+    FILE *fp = NULL, *fs = NULL;
+    int rc = NDD_OK;
+    if (o->outdir) {
+        if (mkdir(o->outdir, 0777) && errno != EEXIST)
+            rc = NDD_ERR_IO;
+        if (!rc && (!(fp = signcd_open_out(o->outdir, "pairs.tsv")) || !(fs = signcd_open_out(o->outdir, "stats.json"))))
+            rc = NDD_ERR_IO;
+    }
+    if (!rc)
+        rc = signcd_write_pairs(fp ? fp : stdout, docs, pairs, npairs);
+    if (!rc) {
+        char js[2048];
+        signcd_stats_json(js, sizeof js, o, fg);
+        if (fs) {
+            if (fputs(js, fs) == EOF)
+                rc = NDD_ERR_IO;
+        }
+        fprintf(stderr,
+                "ndd signcd: %llu docs (%llu rejected), %llu pairs: compared %llu, pruned by P1 %llu, "
+                "by P2 %llu; %llu with %s <= %.2f; %.3f s on %d rank%s\n",
+                (unsigned long long)fg->docs[0], (unsigned long long)fg->docs[1], (unsigned long long)fg->pairs[0],
+                (unsigned long long)fg->pairs[1], (unsigned long long)fg->pairs[2], (unsigned long long)fg->pairs[3],
+                (unsigned long long)fg->pairs[4], o->no_signature ? "NCD" : "SigNCD", o->tau, fg->t_total,
+                fg->ranks, fg->ranks == 1 ? "" : "s");
+    }
+    if (fp && fclose(fp) && !rc)
+        rc = NDD_ERR_IO;
+    if (fs && fclose(fs) && !rc)
+        rc = NDD_ERR_IO;
+    if (!rc && fflush(stdout))
+        rc = NDD_ERR_IO;
+    if (rc)
+        fprintf(stderr, "ndd signcd: writing output failed: %s\n", ndd_strerror(rc));
+    return rc;
+}
+
+/* Collective on comm: one rank's share of 'ndd signcd'. */
+static int signcd_job(ndd_comm_t *comm, void *arg)
+{
+    const signcd_opts_t o = *(const signcd_opts_t *)arg;
+    const int me = comm->rank, P = comm->size;
+    ndd_buf_t recs = NDD_BUF_INIT, all = NDD_BUF_INIT;
+    signcd_doc_t *docs = NULL;
+    signcd_pair_t *mine = NULL, *pairs = NULL;
+    size_t nmine = 0, npairs = 0;
+    ndd_ncd_stats_t st = {0, 0, 0, 0, 0};
+    signcd_figures_t fg;
+    memset(&fg, 0, sizeof fg);
+    fg.ranks = P;
+
+    double t0 = ndd_now(), cpu0 = signcd_cpu_s(comm);
+
+    /* ---- 1. read, text, signature, C(sig) ---- */
+    int rc = signcd_stage_read(comm, &o, &recs, fg.docs);
+    if (rc)
+        goto done;
+    fg.t_read = ndd_now() - t0;
+
+    /* ---- 2. exchange ---- */
+    rc = ndd_comm_allgather(comm, recs.data, recs.len, &all, NULL);
+    ndd_buf_free(&recs);
+    if (!rc)
+        rc = signcd_parse_records(all.data, all.len, fg.docs[0], &docs);
+    if ((rc = ndd_comm_agree(comm, rc))) {
+        if (me == 0)
+            fprintf(stderr, "ndd signcd: exchanging signatures failed: %s\n", ndd_strerror(rc));
+        goto done;
+    }
+    fg.t_exch = ndd_now() - t0 - fg.t_read;
+
+    /* ---- 3. compare ---- */
+    double t_cmp0 = ndd_now();
+    rc = signcd_compare(&o, docs, (size_t)fg.docs[0], P, me, &mine, &nmine, &st);
     double t_cmp = ndd_now() - t_cmp0;
     if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
@@ -594,82 +691,31 @@ static int signcd_job(ndd_comm_t *comm, void *arg)
 
     /* ---- 4. gather pairs and counters ---- */
     uint64_t cg[5] = {st.pairs, st.compared, st.pruned_p1, st.pruned_p2, st.found};
-    double tg[2] = {t_cmp, -t_cmp}, cpu_g = signcd_cpu_s(comm) - cpu0;
+    double tg[2] = {t_cmp, -t_cmp};
+    fg.cpu = signcd_cpu_s(comm) - cpu0;
     if ((rc = ndd_comm_allreduce(comm, cg, 5, NDD_TY_U64, NDD_RED_SUM)) ||
         (rc = ndd_comm_allreduce(comm, tg, 2, NDD_TY_F64, NDD_RED_MAX)) ||
-        (rc = ndd_comm_allreduce(comm, &cpu_g, 1, NDD_TY_F64, NDD_RED_SUM)))
+        (rc = ndd_comm_allreduce(comm, &fg.cpu, 1, NDD_TY_F64, NDD_RED_SUM)))
         goto done;
-    rc = signcd_gather_pairs(comm, mine, mine ? hits.n : 0, &pairs, &npairs);
+    memcpy(fg.pairs, cg, sizeof cg);
+    fg.t_cmp_max = tg[0];
+    fg.t_cmp_min = -tg[1];
+    rc = signcd_gather_pairs(comm, mine, nmine, &pairs, &npairs);
     if (rc) {
         if (me == 0)
             fprintf(stderr, "ndd signcd: gathering pairs failed: %s\n", ndd_strerror(rc));
         goto done;
     }
-    rc = NDD_OK;
     if (me == 0) {
         ndd_qsort(pairs, npairs, sizeof *pairs, signcd_pair_cmp);
-        double t_total = ndd_now() - t0;
-        if (o.outdir) {
-            if (mkdir(o.outdir, 0777) && errno != EEXIST)
-                rc = NDD_ERR_IO;
-            if (!rc && (!(fp = signcd_open_out(o.outdir, "pairs.tsv")) || !(fs = signcd_open_out(o.outdir, "stats.json"))))
-                rc = NDD_ERR_IO;
-        }
-        if (!rc)
-            rc = signcd_write_pairs(fp ? fp : stdout, docs, pairs, npairs);
-        if (!rc) {
-            char js[2048];
-            snprintf(js, sizeof js,
-                     "{\"command\":\"signcd\",\"ranks\":%d,\"docs\":%llu,\"rejected\":%llu,"
-                     "\"text_bytes\":%llu,\"sig_bytes\":%llu,\"signature\":%s,\"tau\":%.6f,"
-                     "\"p1\":%s,\"p2\":%s,\"p2_block\":%zu,\"p2_slack\":%.6f,\"zstd_level\":%d,"
-                     "\"huffman_literals\":%s,"
-                     "\"cjk_chars\":%zu,\"max_doc_bytes\":%zu,"
-                     "\"pairs\":%llu,\"compared\":%llu,\"pruned_p1\":%llu,\"pruned_p2\":%llu,\"found\":%llu,"
-                     "\"time_read_s\":%.3f,\"time_exchange_s\":%.3f,\"time_compare_max_s\":%.3f,"
-                     "\"time_compare_min_s\":%.3f,\"time_total_s\":%.3f,\"cpu_s\":%.3f}\n",
-                     P, (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)glob[2],
-                     (unsigned long long)glob[3], o.no_signature ? "false" : "true", o.tau, o.p1 ? "true" : "false",
-                     o.p2 ? "true" : "false", o.p2_block, o.p2_slack, o.level,
-                     (o.ctx_flags & NDD_NCD_HUFFMAN_LITERALS) ? "true" : "false", o.cjk_chars, o.max_doc_bytes,
-                     (unsigned long long)cg[0], (unsigned long long)cg[1], (unsigned long long)cg[2],
-                     (unsigned long long)cg[3], (unsigned long long)cg[4], t_read, t_exch, tg[0], -tg[1], t_total, cpu_g);
-            if (fs) {
-                if (fputs(js, fs) == EOF)
-                    rc = NDD_ERR_IO;
-            }
-            fprintf(stderr,
-                    "ndd signcd: %llu docs (%llu rejected), %llu pairs: compared %llu, pruned by P1 %llu, "
-                    "by P2 %llu; %llu with %s <= %.2f; %.3f s on %d rank%s\n",
-                    (unsigned long long)glob[0], (unsigned long long)glob[1], (unsigned long long)cg[0],
-                    (unsigned long long)cg[1], (unsigned long long)cg[2], (unsigned long long)cg[3],
-                    (unsigned long long)cg[4], o.no_signature ? "NCD" : "SigNCD", o.tau, t_total, P,
-                    P == 1 ? "" : "s");
-        }
-        if (fp && fclose(fp) && !rc)
-            rc = NDD_ERR_IO;
-        if (fs && fclose(fs) && !rc)
-            rc = NDD_ERR_IO;
-        fp = fs = NULL;
-        if (!rc && fflush(stdout))
-            rc = NDD_ERR_IO;
-        if (rc)
-            fprintf(stderr, "ndd signcd: writing output failed: %s\n", ndd_strerror(rc));
+        fg.t_total = ndd_now() - t0;
+        rc = signcd_output(&o, docs, pairs, npairs, &fg);
     }
     rc = ndd_comm_agree(comm, rc);
 done:
-    if (fp)
-        fclose(fp);
-    if (fs)
-        fclose(fs);
-    ndd_input_free(in, nin);
-    free(owner);
     ndd_buf_free(&recs);
     ndd_buf_free(&all);
     free(docs);
-    free(items);
-    ndd_ncd_ctx_free(ctx);
-    ndd_ncd_hits_free(&hits);
     free(mine);
     free(pairs);
     return rc;

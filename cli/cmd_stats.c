@@ -589,10 +589,9 @@ static void print_bar_hist(FILE *f, const char *label, double count, double maxc
     fprintf(f, "    %-12s %10.0f  %s\n", label, count, bar);
 }
 
-static void text_report(FILE *f, const view_t *v, const char *source)
+/* The run line and the top-level members the report does not know. */
+static void report_run(FILE *f, const view_t *v, const char *source)
 {
-    char s1[64], s2[64], s3[64];
-    double x, y, mn, mx, sum;
     const jnode_t *r = v->root;
     const jnode_t *ver = j_get(r, "version"), *vk = j_get(r, "verifier");
     fprintf(f, "ndd stats %s\n", source);
@@ -601,180 +600,230 @@ static void text_report(FILE *f, const view_t *v, const char *source)
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
                                       "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
+}
 
-    double docs = j_numd(v->read, "docs", NAN);
-    if (v->read) {
-        fprintf(f, "\ninput: %.0f documents from %s (%s of visible text); %.0f rejected, %.0f without visible text, "
-                   "%.0f without signatures\n",
-                docs, human_bytes(j_numd(v->read, "input_bytes", 0), s1, sizeof s1),
-                human_bytes(j_numd(v->read, "text_bytes", 0), s2, sizeof s2), j_numd(v->read, "rejected", 0),
-                j_numd(v->read, "no_visible_text", 0), j_numd(v->read, "docs_without_signatures", 0));
-        static const char *known[] = {"input_bytes", "docs_read", "rejected", "no_visible_text", "docs", "text_bytes",
-                                      "docs_without_signatures"};
-        print_unknown(f, v->read, known, sizeof known / sizeof known[0], "  ");
-    }
+static void report_input(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64];
+    if (!v->read)
+        return;
+    fprintf(f, "\ninput: %.0f documents from %s (%s of visible text); %.0f rejected, %.0f without visible text, "
+               "%.0f without signatures\n",
+            j_numd(v->read, "docs", NAN), human_bytes(j_numd(v->read, "input_bytes", 0), s1, sizeof s1),
+            human_bytes(j_numd(v->read, "text_bytes", 0), s2, sizeof s2), j_numd(v->read, "rejected", 0),
+            j_numd(v->read, "no_visible_text", 0), j_numd(v->read, "docs_without_signatures", 0));
+    static const char *known[] = {"input_bytes", "docs_read", "rejected", "no_visible_text", "docs", "text_bytes",
+                                  "docs_without_signatures"};
+    print_unknown(f, v->read, known, sizeof known / sizeof known[0], "  ");
+}
 
-    if (v->sig) {
-        double sigs = j_numd(v->sig, "signatures", NAN), dropped = filter_lists_dropped(v);
-        double live = j_numd(v->sig, "lists_live", NAN);
-        fprintf(f, "\nsignatures: %.0f (%.0f distinct; %.0f held by one document only)\n", sigs,
-                j_numd(v->sig, "distinct", NAN), j_numd(v->sig, "held_by_one_doc", NAN));
-        pct_or_dash(s1, sizeof s1, dropped, live + dropped);
-        pct_or_dash(s2, sizeof s2, j_numd(v->sig, "postings_in_dropped_lists", NAN), sigs);
-        fprintf(f, "  frequent-signature filter: %.0f of %.0f shared lists dropped (%s), holding %s of all postings\n",
-                dropped, live + dropped, s1, s2);
-        fprintf(f, "    too frequent %.0f, concentrated on few sites %.0f, a site's template %.0f\n",
-                j_numd(v->sig, "dropped_frequent", 0), j_numd(v->sig, "dropped_site_concentrated", 0),
-                j_numd(v->sig, "dropped_site_template", 0));
-        pct_or_dash(s1, sizeof s1, j_numd(v->sig, "links_kept", NAN), j_numd(v->sig, "links", NAN));
-        fprintf(f, "  links document -> representative: %.0f, kept %.0f (%s; support >= %.0f signatures)\n",
-                j_numd(v->sig, "links", NAN), j_numd(v->sig, "links_kept", NAN), s1,
-                j_numd(v->sig, "min_link_signatures", NAN));
-        static const char *known[] = {"signatures", "distinct", "held_by_one_doc", "lists_live", "dropped_frequent",
-                                      "dropped_site_concentrated", "dropped_site_template",
-                                      "postings_in_dropped_lists", "links", "links_kept", "min_link_signatures"};
-        print_unknown(f, v->sig, known, sizeof known / sizeof known[0], "  ");
-    }
+static void report_signatures(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64];
+    if (!v->sig)
+        return;
+    double sigs = j_numd(v->sig, "signatures", NAN), dropped = filter_lists_dropped(v);
+    double live = j_numd(v->sig, "lists_live", NAN);
+    fprintf(f, "\nsignatures: %.0f (%.0f distinct; %.0f held by one document only)\n", sigs,
+            j_numd(v->sig, "distinct", NAN), j_numd(v->sig, "held_by_one_doc", NAN));
+    pct_or_dash(s1, sizeof s1, dropped, live + dropped);
+    pct_or_dash(s2, sizeof s2, j_numd(v->sig, "postings_in_dropped_lists", NAN), sigs);
+    fprintf(f, "  frequent-signature filter: %.0f of %.0f shared lists dropped (%s), holding %s of all postings\n",
+            dropped, live + dropped, s1, s2);
+    fprintf(f, "    too frequent %.0f, concentrated on few sites %.0f, a site's template %.0f\n",
+            j_numd(v->sig, "dropped_frequent", 0), j_numd(v->sig, "dropped_site_concentrated", 0),
+            j_numd(v->sig, "dropped_site_template", 0));
+    pct_or_dash(s1, sizeof s1, j_numd(v->sig, "links_kept", NAN), j_numd(v->sig, "links", NAN));
+    fprintf(f, "  links document -> representative: %.0f, kept %.0f (%s; support >= %.0f signatures)\n",
+            j_numd(v->sig, "links", NAN), j_numd(v->sig, "links_kept", NAN), s1,
+            j_numd(v->sig, "min_link_signatures", NAN));
+    static const char *known[] = {"signatures", "distinct", "held_by_one_doc", "lists_live", "dropped_frequent",
+                                  "dropped_site_concentrated", "dropped_site_template",
+                                  "postings_in_dropped_lists", "links", "links_kept", "min_link_signatures"};
+    print_unknown(f, v->sig, known, sizeof known / sizeof known[0], "  ");
+}
 
-    if (v->sets) {
-        double nsets = j_numd(v->sets, "sets", NAN), inset = j_numd(v->sets, "docs_in_sets", NAN);
-        fprintf(f, "\nperhaps-similar sets (paper 002's partition): %.0f sets holding %.0f documents", nsets, inset);
-        pct_or_dash(s1, sizeof s1, inset, docs);
-        fprintf(f, " (%s of all)\n", s1);
-        x = j_num(v->sets, "average_set_size", &y) ? y : ratio(inset, nsets);
-        fprintf(f, "  average set size       %.3f\n", x);
-        if (j_num(v->verify, "trustable_rate", &y))
-            fprintf(f, "  trustable rate         %.4f  (share of set members verified as near-duplicates)\n", y);
-        if (v->sketch) {
-            if (j_num(v->sketch, "strain_away", &y))
-                fprintf(f, "  sketch strain-away     %.4f\n", y);
-            if (j_num(v->sketch, "reserve", &y))
-                fprintf(f, "  sketch reserve rate    %.4f\n", y);
-            static const char *known[] = {"strain_away", "reserve"};
-            print_unknown(f, v->sketch, known, 2, "  sketch ");
-        } else {
-            fprintf(f, "  sketch strain-away and reserve rates: not recorded by this run\n");
-        }
-        fprintf(f, "  giant sets             %.0f holding %.0f documents (threshold %.0f; the guard split %.0f, "
-                   "refusing %.0f links)\n",
-                j_numd(v->sets, "giant_sets", 0), j_numd(v->sets, "docs_in_giant_sets", 0),
-                j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_sets_split", 0),
-                j_numd(v->sets, "giant_guard_links_refused", 0));
-        const jnode_t *h = j_get(v->sets, "size_histogram");
-        if (j_is(h, NDD_JV_OBJ) && ndd_json_count(h)) {
-            double hmax = 0, hv;
-            for (size_t i = 0; i < ndd_json_count(h); i++)
-                if (ndd_json_number(ndd_json_item(h, i), &hv) && hv > hmax)
-                    hmax = hv;
-            fprintf(f, "  set-size distribution (members: sets)\n");
-            for (size_t i = 0; i < ndd_json_count(h); i++)
-                if (ndd_json_number(ndd_json_item(h, i), &hv))
-                    print_bar_hist(f, ndd_json_key(h, i), hv, hmax);
-        }
-        const jnode_t *lg = j_get(v->sets, "largest");
-        if (j_is(lg, NDD_JV_ARR) && ndd_json_count(lg)) {
-            fprintf(f, "  largest sets:");
-            for (size_t i = 0; i < ndd_json_count(lg) && i < 10; i++) {
-                const jnode_t *li = ndd_json_item(lg, i);
-                fprintf(f, "%s %.0f (%s)", i ? "," : "", j_numd(li, "size", NAN), j_str(j_get(li, "first_doc"), "?"));
-            }
-            fprintf(f, "\n");
-        }
-        static const char *known[] = {"components_rounds", "sets", "docs_in_sets", "average_set_size", "giant_sets",
-                                      "docs_in_giant_sets", "giant_threshold", "giant_sets_split",
-                                      "giant_guard_links_refused", "size_histogram", "largest"};
-        print_unknown(f, v->sets, known, sizeof known / sizeof known[0], "  ");
+/* The sets' size histogram (from stats.json) and the largest sets. */
+static void report_set_sizes(FILE *f, const view_t *v)
+{
+    const jnode_t *h = j_get(v->sets, "size_histogram");
+    if (j_is(h, NDD_JV_OBJ) && ndd_json_count(h)) {
+        double hmax = 0, hv;
+        for (size_t i = 0; i < ndd_json_count(h); i++)
+            if (ndd_json_number(ndd_json_item(h, i), &hv) && hv > hmax)
+                hmax = hv;
+        fprintf(f, "  set-size distribution (members: sets)\n");
+        for (size_t i = 0; i < ndd_json_count(h); i++)
+            if (ndd_json_number(ndd_json_item(h, i), &hv))
+                print_bar_hist(f, ndd_json_key(h, i), hv, hmax);
     }
+    const jnode_t *lg = j_get(v->sets, "largest");
+    if (j_is(lg, NDD_JV_ARR) && ndd_json_count(lg)) {
+        fprintf(f, "  largest sets:");
+        for (size_t i = 0; i < ndd_json_count(lg) && i < 10; i++) {
+            const jnode_t *li = ndd_json_item(lg, i);
+            fprintf(f, "%s %.0f (%s)", i ? "," : "", j_numd(li, "size", NAN), j_str(j_get(li, "first_doc"), "?"));
+        }
+        fprintf(f, "\n");
+    }
+}
 
-    if (v->verify) {
-        double cand = j_numd(v->verify, "candidate_pairs", NAN);
-        fprintf(f, "\ncandidate pairs, step by step:\n");
-        static const struct { const char *key, *label; } steps[] = {
-            {"candidate_pairs", "candidate pairs"},
-            {"skipped_already_joined", "- skipped: already joined by verified pairs"},
-            {"identical_text", "- identical text (no verification needed)"},
-            {"verified", "- verified"},
-            {"pruned_by_bound", "    rejected by the sketch-size bound (no LCS)"},
-            {"cost_limit_hits", "    stopped at the cost limit"},
-            {"accepted", "accepted as near-duplicates"}};
-        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
-            if (j_num(v->verify, steps[i].key, &x)) {
-                pct_or_dash(s1, sizeof s1, x, cand);
-                fprintf(f, "  %-46s %10.0f  %7s\n", steps[i].label, x, i ? s1 : "");
-            }
-        static const char *known[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
-                                      "pruned_by_bound", "cost_limit_hits", "accepted", "trustable_rate",
-                                      "work_max_rank", "work_min_rank"};
-        print_unknown(f, v->verify, known, sizeof known / sizeof known[0], "  ");
+static void report_sets(FILE *f, const view_t *v)
+{
+    char s1[64];
+    double x, y;
+    if (!v->sets)
+        return;
+    double nsets = j_numd(v->sets, "sets", NAN), inset = j_numd(v->sets, "docs_in_sets", NAN);
+    fprintf(f, "\nperhaps-similar sets (paper 002's partition): %.0f sets holding %.0f documents", nsets, inset);
+    pct_or_dash(s1, sizeof s1, inset, j_numd(v->read, "docs", NAN));
+    fprintf(f, " (%s of all)\n", s1);
+    x = j_num(v->sets, "average_set_size", &y) ? y : ratio(inset, nsets);
+    fprintf(f, "  average set size       %.3f\n", x);
+    if (j_num(v->verify, "trustable_rate", &y))
+        fprintf(f, "  trustable rate         %.4f  (share of set members verified as near-duplicates)\n", y);
+    if (v->sketch) {
+        if (j_num(v->sketch, "strain_away", &y))
+            fprintf(f, "  sketch strain-away     %.4f\n", y);
+        if (j_num(v->sketch, "reserve", &y))
+            fprintf(f, "  sketch reserve rate    %.4f\n", y);
+        static const char *known[] = {"strain_away", "reserve"};
+        print_unknown(f, v->sketch, known, 2, "  sketch ");
+    } else {
+        fprintf(f, "  sketch strain-away and reserve rates: not recorded by this run\n");
     }
-    if (v->sc->present && v->sc->rows) {
-        const scores_t *sc = v->sc;
-        fprintf(f, "  scores.tsv: %llu scored pairs, %llu accepted\n", (unsigned long long)sc->rows,
-                (unsigned long long)sc->accepted);
-        for (int k = 0; k < SC_N; k++) {
-            if (!sc->n[k])
-                continue;
-            double hi = sc->hi[k];
-            if (k == SC_SCORE)
-                snprintf(s2, sizeof s2, "%s score", sc->score_verifier);
-            fprintf(f, "    %-16s bin        accepted   rejected\n", k == SC_SCORE ? s2 : score_names[k]);
-            for (int i = 0; i < SCORE_BINS; i += 2) { /* two bins per line keeps it short */
-                uint64_t a = sc->hist[k][1][i] + sc->hist[k][1][i + 1], rj = sc->hist[k][0][i] + sc->hist[k][0][i + 1];
-                if (!a && !rj)
-                    continue;
-                snprintf(s1, sizeof s1, "%.2f-%.2f", hi * i / SCORE_BINS, hi * (i + 2) / SCORE_BINS);
-                fprintf(f, "                  %-10s %8llu   %8llu\n", s1, (unsigned long long)a,
-                        (unsigned long long)rj);
-            }
+    fprintf(f, "  giant sets             %.0f holding %.0f documents (threshold %.0f; the guard split %.0f, "
+               "refusing %.0f links)\n",
+            j_numd(v->sets, "giant_sets", 0), j_numd(v->sets, "docs_in_giant_sets", 0),
+            j_numd(v->sets, "giant_threshold", NAN), j_numd(v->sets, "giant_sets_split", 0),
+            j_numd(v->sets, "giant_guard_links_refused", 0));
+    report_set_sizes(f, v);
+    static const char *known[] = {"components_rounds", "sets", "docs_in_sets", "average_set_size", "giant_sets",
+                                  "docs_in_giant_sets", "giant_threshold", "giant_sets_split",
+                                  "giant_guard_links_refused", "size_histogram", "largest"};
+    print_unknown(f, v->sets, known, sizeof known / sizeof known[0], "  ");
+}
+
+static void report_verify(FILE *f, const view_t *v)
+{
+    char s1[64];
+    double x;
+    if (!v->verify)
+        return;
+    double cand = j_numd(v->verify, "candidate_pairs", NAN);
+    fprintf(f, "\ncandidate pairs, step by step:\n");
+    static const struct { const char *key, *label; } steps[] = {
+        {"candidate_pairs", "candidate pairs"},
+        {"skipped_already_joined", "- skipped: already joined by verified pairs"},
+        {"identical_text", "- identical text (no verification needed)"},
+        {"verified", "- verified"},
+        {"pruned_by_bound", "    rejected by the sketch-size bound (no LCS)"},
+        {"cost_limit_hits", "    stopped at the cost limit"},
+        {"accepted", "accepted as near-duplicates"}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (j_num(v->verify, steps[i].key, &x)) {
+            pct_or_dash(s1, sizeof s1, x, cand);
+            fprintf(f, "  %-46s %10.0f  %7s\n", steps[i].label, x, i ? s1 : "");
         }
-    } else if (!v->sc->present) {
+    static const char *known[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
+                                  "pruned_by_bound", "cost_limit_hits", "accepted", "trustable_rate",
+                                  "work_max_rank", "work_min_rank"};
+    print_unknown(f, v->verify, known, sizeof known / sizeof known[0], "  ");
+}
+
+/* The score histograms of scores.tsv, accepted and rejected side by side. */
+static void report_scores(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64];
+    if (!v->sc->present) {
         fprintf(f, "  (no scores.tsv: score distribution not available)\n");
+        return;
     }
-
-    if (v->clusters) {
-        pct_or_dash(s1, sizeof s1, j_numd(v->clusters, "docs_removed", NAN), docs);
-        fprintf(f, "\nclusters: %.0f verified clusters holding %.0f documents; %.0f duplicates removed (%s)\n",
-                j_numd(v->clusters, "clusters", NAN), j_numd(v->clusters, "docs_in_clusters", NAN),
-                j_numd(v->clusters, "docs_removed", NAN), s1);
-        if (v->cs->present && v->cs->clusters) {
-            uint64_t hmax = 0;
-            for (int h = 0; h < SIZE_BINS; h++)
-                if (v->cs->bins[h] > hmax)
-                    hmax = v->cs->bins[h];
-            fprintf(f, "  cluster-size distribution (clusters.tsv; members: clusters)\n");
-            for (int h = 0; h < SIZE_BINS; h++)
-                if (v->cs->bins[h]) {
-                    snprintf(s1, sizeof s1, "%llu-%llu", 1ull << h, (2ull << h) - 1);
-                    print_bar_hist(f, s1, (double)v->cs->bins[h], (double)hmax);
-                }
-        }
-        static const char *known[] = {"clusters", "docs_in_clusters", "docs_removed", "duplicate_fraction"};
-        print_unknown(f, v->clusters, known, sizeof known / sizeof known[0], "  ");
-    }
-
-    if (v->shuffle) {
-        double b1 = j_numd(v->shuffle, "shuffle1_signatures", 0), b2 = j_numd(v->shuffle, "shuffle2_texts_compressed", 0);
-        double b2raw = j_numd(v->shuffle, "shuffle2_texts_raw", 0), b3 = j_numd(v->shuffle, "shuffle3_rows", 0);
-        fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(b1 + b2 + b3, s1, sizeof s1),
-                j_numd(v->shuffle, "per_doc", NAN));
-        fprintf(f, "  signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
-        if (b2 > 0)
-            fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
-        fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
-        static const char *known[] = {"shuffle1_signatures", "shuffle2_texts_compressed", "shuffle2_texts_raw",
-                                      "shuffle3_rows", "per_doc"};
-        print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
-    }
-
-    if (j_is(v->stages, NDD_JV_OBJ) && ndd_json_count(v->stages)) {
-        fprintf(f, "\nstage seconds over ranks:   %9s %9s %9s   max/min\n", "min", "median", "max");
-        for (size_t i = 0; i < ndd_json_count(v->stages); i++) {
-            const jnode_t *st = ndd_json_item(v->stages, i);
-            double smin = j_numd(st, "min", NAN), smed = j_numd(st, "median", NAN), smax = j_numd(st, "max", NAN);
-            skew_str(s1, sizeof s1, smax, smin);
-            fprintf(f, "  %-24s %9.4f %9.4f %9.4f   %s\n", ndd_json_key(v->stages, i), smin, smed, smax, s1);
+    if (!v->sc->rows)
+        return;
+    const scores_t *sc = v->sc;
+    fprintf(f, "  scores.tsv: %llu scored pairs, %llu accepted\n", (unsigned long long)sc->rows,
+            (unsigned long long)sc->accepted);
+    for (int k = 0; k < SC_N; k++) {
+        if (!sc->n[k])
+            continue;
+        double hi = sc->hi[k];
+        if (k == SC_SCORE)
+            snprintf(s2, sizeof s2, "%s score", sc->score_verifier);
+        fprintf(f, "    %-16s bin        accepted   rejected\n", k == SC_SCORE ? s2 : score_names[k]);
+        for (int i = 0; i < SCORE_BINS; i += 2) { /* two bins per line keeps it short */
+            uint64_t a = sc->hist[k][1][i] + sc->hist[k][1][i + 1], rj = sc->hist[k][0][i] + sc->hist[k][0][i + 1];
+            if (!a && !rj)
+                continue;
+            snprintf(s1, sizeof s1, "%.2f-%.2f", hi * i / SCORE_BINS, hi * (i + 2) / SCORE_BINS);
+            fprintf(f, "                  %-10s %8llu   %8llu\n", s1, (unsigned long long)a, (unsigned long long)rj);
         }
     }
+}
+
+static void report_clusters(FILE *f, const view_t *v)
+{
+    char s1[64];
+    if (!v->clusters)
+        return;
+    pct_or_dash(s1, sizeof s1, j_numd(v->clusters, "docs_removed", NAN), j_numd(v->read, "docs", NAN));
+    fprintf(f, "\nclusters: %.0f verified clusters holding %.0f documents; %.0f duplicates removed (%s)\n",
+            j_numd(v->clusters, "clusters", NAN), j_numd(v->clusters, "docs_in_clusters", NAN),
+            j_numd(v->clusters, "docs_removed", NAN), s1);
+    if (v->cs->present && v->cs->clusters) {
+        uint64_t hmax = 0;
+        for (int h = 0; h < SIZE_BINS; h++)
+            if (v->cs->bins[h] > hmax)
+                hmax = v->cs->bins[h];
+        fprintf(f, "  cluster-size distribution (clusters.tsv; members: clusters)\n");
+        for (int h = 0; h < SIZE_BINS; h++)
+            if (v->cs->bins[h]) {
+                snprintf(s1, sizeof s1, "%llu-%llu", 1ull << h, (2ull << h) - 1);
+                print_bar_hist(f, s1, (double)v->cs->bins[h], (double)hmax);
+            }
+    }
+    static const char *known[] = {"clusters", "docs_in_clusters", "docs_removed", "duplicate_fraction"};
+    print_unknown(f, v->clusters, known, sizeof known / sizeof known[0], "  ");
+}
+
+static void report_shuffle(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64], s3[64];
+    if (!v->shuffle)
+        return;
+    double b1 = j_numd(v->shuffle, "shuffle1_signatures", 0), b2 = j_numd(v->shuffle, "shuffle2_texts_compressed", 0);
+    double b2raw = j_numd(v->shuffle, "shuffle2_texts_raw", 0), b3 = j_numd(v->shuffle, "shuffle3_rows", 0);
+    fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(b1 + b2 + b3, s1, sizeof s1),
+            j_numd(v->shuffle, "per_doc", NAN));
+    fprintf(f, "  signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
+    if (b2 > 0)
+        fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
+    fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
+    static const char *known[] = {"shuffle1_signatures", "shuffle2_texts_compressed", "shuffle2_texts_raw",
+                                  "shuffle3_rows", "per_doc"};
+    print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
+}
+
+/* Stage seconds over ranks: min, median, max and their skew. */
+static void report_stages(FILE *f, const view_t *v)
+{
+    char s1[64];
+    if (!j_is(v->stages, NDD_JV_OBJ) || !ndd_json_count(v->stages))
+        return;
+    fprintf(f, "\nstage seconds over ranks:   %9s %9s %9s   max/min\n", "min", "median", "max");
+    for (size_t i = 0; i < ndd_json_count(v->stages); i++) {
+        const jnode_t *st = ndd_json_item(v->stages, i);
+        double smin = j_numd(st, "min", NAN), smed = j_numd(st, "median", NAN), smax = j_numd(st, "max", NAN);
+        skew_str(s1, sizeof s1, smax, smin);
+        fprintf(f, "  %-24s %9.4f %9.4f %9.4f   %s\n", ndd_json_key(v->stages, i), smin, smed, smax, s1);
+    }
+}
+
+/* Per-rank skew, peak memory, and one line per rank (at most 64 ranks). */
+static void report_ranks(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64], s3[64];
+    double mn, mx, sum;
     fprintf(f, "\nper-rank skew (max/min):");
     skew_str(s1, sizeof s1, j_numd(v->verify, "work_max_rank", NAN), j_numd(v->verify, "work_min_rank", NAN));
     fprintf(f, " verification work %s", s1);
@@ -790,23 +839,37 @@ static void text_report(FILE *f, const view_t *v, const char *source)
     if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
         fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
                 human_bytes(sum * 1024, s2, sizeof s2));
-    if (j_is(v->per_rank, NDD_JV_ARR) && ndd_json_count(v->per_rank) && ndd_json_count(v->per_rank) <= 64) {
-        fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");
-        for (size_t i = 0; i < ndd_json_count(v->per_rank); i++) {
-            const jnode_t *q = ndd_json_item(v->per_rank, i), *ss = j_get(q, "stage_seconds");
-            double tsum = 0, sv;
-            int have = 0;
-            for (size_t k = 0; j_is(ss, NDD_JV_OBJ) && k < ndd_json_count(ss); k++)
-                if (ndd_json_number(ndd_json_item(ss, k), &sv)) {
-                    tsum += sv;
-                    have = 1;
-                }
-            snprintf(s3, sizeof s3, have ? "%.3f" : "-", tsum);
-            fprintf(f, "          %6.0f  %11s  %12s  %s\n", j_numd(q, "rank", (double)i),
-                    human_bytes(j_numd(q, "input_bytes", NAN), s1, sizeof s1),
-                    human_bytes(j_numd(q, "peak_rss_kib", NAN) * 1024, s2, sizeof s2), s3);
-        }
+    if (!j_is(v->per_rank, NDD_JV_ARR) || !ndd_json_count(v->per_rank) || ndd_json_count(v->per_rank) > 64)
+        return;
+    fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");
+    for (size_t i = 0; i < ndd_json_count(v->per_rank); i++) {
+        const jnode_t *q = ndd_json_item(v->per_rank, i), *ss = j_get(q, "stage_seconds");
+        double tsum = 0, sv;
+        int have = 0;
+        for (size_t k = 0; j_is(ss, NDD_JV_OBJ) && k < ndd_json_count(ss); k++)
+            if (ndd_json_number(ndd_json_item(ss, k), &sv)) {
+                tsum += sv;
+                have = 1;
+            }
+        snprintf(s3, sizeof s3, have ? "%.3f" : "-", tsum);
+        fprintf(f, "          %6.0f  %11s  %12s  %s\n", j_numd(q, "rank", (double)i),
+                human_bytes(j_numd(q, "input_bytes", NAN), s1, sizeof s1),
+                human_bytes(j_numd(q, "peak_rss_kib", NAN) * 1024, s2, sizeof s2), s3);
     }
+}
+
+static void text_report(FILE *f, const view_t *v, const char *source)
+{
+    report_run(f, v, source);
+    report_input(f, v);
+    report_signatures(f, v);
+    report_sets(f, v);
+    report_verify(f, v);
+    report_scores(f, v);
+    report_clusters(f, v);
+    report_shuffle(f, v);
+    report_stages(f, v);
+    report_ranks(f, v);
 }
 
 /* ------------------------------------------------------------------ */
