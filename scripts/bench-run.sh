@@ -49,10 +49,10 @@ baseline_run() {
 }
 for rep in $(seq 1 "$REPS"); do
   for p in 1 2; do
+    [ -n "${BASELINE:-}" ] && baseline_run "$p"
     out="$BENCH_DIR/out-$p"
     rm -rf "$out"
     s=$(date +%s.%N)
-    [ -n "${BASELINE:-}" ] && baseline_run "$p"
     mpirun -n $p --oversubscribe "$BUILD/ndd" run -q -o "$out" "${inputs[@]}"
     e=$(date +%s.%N)
     w=$(python3 -c "print($e - $s)")

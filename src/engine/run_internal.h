@@ -84,6 +84,6 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
 /* Collective (when cfg->progress > 0 and the backend supports it; else NULL). */
 ndd_prog_t *ndd_prog_begin(run_t *r, const char *stage, const char *unit, uint64_t my_total);
 void ndd_prog_update(ndd_prog_t *p, uint64_t my_done); /* Local, never blocks */
-void ndd_prog_end(ndd_prog_t *p, uint64_t my_done);    /* Collective; frees p */
+void ndd_prog_end(ndd_prog_t *p, uint64_t my_done);    /* Collective; p (r->prog) is free again */
 
 #endif

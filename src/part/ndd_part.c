@@ -90,6 +90,8 @@ static int cmp_big(const void *a, const void *b)
 
 void ndd_part_lpt(ndd_setsize_t *sets, size_t n, int P, uint32_t *dest)
 {
+    /* Without memory for the loads every set goes to rank 0: a worse balance,
+     * never a different output (outputs do not depend on placement). */
     uint64_t *load = calloc((size_t)P, sizeof *load);
     ndd_qsort(sets, n, sizeof *sets, cmp_big);
     for (size_t i = 0; i < n; i++) {
