@@ -475,7 +475,7 @@ int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, cons
     char path[PATH_CAP], marker[PATH_CAP];
     ndd_buf_t b = NDD_BUF_INIT;
     ndd_counters_t red = *c;
-    size_t ntop = top ? (top->n < NDD_TOP_N ? top->n : NDD_TOP_N) : 0;
+    ndd_topsets_t none = {0};
     int rc;
     /* the read counters live in the shards: keep what this stage added */
     ndd_counters_keep_stage(&red, NDD_CST_REDUCE);
@@ -483,13 +483,7 @@ int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, cons
     NDD_TRY(ndd_put64(&b, MAGIC_PART));
     NDD_TRY(ndd_put32(&b, NDD_CKPT_VERSION));
     NDD_TRY(ndd_counters_pack(&red, &b));
-    NDD_TRY(ndd_put32(&b, (uint32_t)ntop));
-    for (size_t k = 0; k < ntop; k++) {
-        const ndd_topset_t *t = &top->v[k];
-        NDD_TRY(ndd_put64(&b, t->size));
-        NDD_TRY(ndd_put64(&b, t->label));
-        NDD_TRY(ndd_putstr(&b, t->first_id, strnlen(t->first_id, sizeof t->first_id - 1)));
-    }
+    NDD_TRY(ndd_topsets_pack(top ? top : &none, &b));
     for (int r = 0; r < 3; r++)
         NDD_TRY(put_rows(&b, &rows[r]));
     NDD_TRY(path_of(path, wd, "verify/part-%06d.zst", idx));
@@ -532,26 +526,6 @@ out:
     return rc;
 }
 
-/* The largest sets of a part: *n entries into v. */
-static int get_topsets(ndd_cur_t *c, ndd_topset_t *v, size_t *n)
-{
-    uint32_t nt = ndd_get32(c);
-    if (c->bad || nt > NDD_TOP_N)
-        return NDD_ERR_FORMAT;
-    for (uint32_t k = 0; k < nt; k++) {
-        memset(&v[k], 0, sizeof v[k]);
-        v[k].size = ndd_get64(c);
-        v[k].label = ndd_get64(c);
-        uint32_t l = ndd_get32(c);
-        const char *id = l < sizeof v[k].first_id ? ndd_getbytes(c, l) : NULL;
-        if (!id)
-            return NDD_ERR_FORMAT;
-        memcpy(v[k].first_id, id, l);
-    }
-    *n = nt;
-    return NDD_OK;
-}
-
 int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets_t *top, ndd_buf_t rows[3],
                          uint64_t lo, uint64_t hi, int with_meta)
 {
@@ -567,7 +541,7 @@ int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets
     ndd_cur_t cur = {b.data, b.data + b.len, 0};
     NDD_TRY(get_head(&cur, MAGIC_PART, MAGIC_PART_V1));
     NDD_TRY(get_counters(&cur, &cnt));
-    NDD_TRY(get_topsets(&cur, tv, &nt));
+    NDD_TRY(ndd_topsets_unpack(&cur, tv, &nt));
     for (int r = 0; r < 3; r++) {
         uint64_t len = ndd_get64(&cur);
         const char *p = cur.bad || len > (uint64_t)(cur.end - cur.p) ? NULL : ndd_getbytes(&cur, (size_t)len);

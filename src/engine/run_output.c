@@ -100,24 +100,10 @@ static void get_rank_stats(ndd_rank_stats_t *s, const char *p)
     s->verify_work = x[NDD_ST_N + 2];
 }
 
-#define TOP_WIRE (16 + sizeof(((ndd_topset_t *)0)->first_id))
-
-static int put_topsets(ndd_buf_t *b, const ndd_topsets_t *t)
-{
-    int rc = NDD_OK;
-    for (size_t k = 0; k < t->n && !rc; k++) {
-        uint64_t x[2] = {t->v[k].size, t->v[k].label};
-        if (!(rc = ndd_put64s(b, x, 2)))
-            rc = ndd_buf_append(b, t->v[k].first_id, sizeof t->v[k].first_id);
-    }
-    return rc;
-}
-
 /* Every rank's per-rank figures and largest sets, and the summed counters. */
 static int gather_stats(run_t *r, ndd_counters_t *sum, ndd_rank_stats_t **ranks, ndd_topsets_t *top)
 {
     ndd_buf_t mine = NDD_BUF_INIT, all = NDD_BUF_INIT;
-    ndd_topset_t *tv = NULL;
     *sum = r->c;
     int rc = ndd_comm_allreduce(r->comm, sum, NDD_NCOUNTERS, NDD_TY_U64, NDD_RED_SUM);
     if (rc || (rc = ndd_comm_agree(r->comm, put_rank_stats(&mine, r))) ||
@@ -128,25 +114,20 @@ static int gather_stats(run_t *r, ndd_counters_t *sum, ndd_rank_stats_t **ranks,
     for (int q = 0; q < r->P; q++)
         get_rank_stats(&(*ranks)[q], all.data + (size_t)q * RANK_WIRE);
     ndd_buf_clear(&mine);
-    NDD_TRY(ndd_comm_agree(r->comm, put_topsets(&mine, &r->top)));
-    NDD_TRY(ndd_comm_allgather(r->comm, mine.data ? mine.data : "", mine.len, &all, NULL));
-    size_t nt = all.len / TOP_WIRE;
-    tv = calloc(nt ? nt : 1, sizeof *tv);
-    NDD_TRY(ndd_comm_agree(r->comm, tv ? NDD_OK : NDD_ERR_NOMEM));
-    for (size_t k = 0; k < nt; k++) {
-        uint64_t x[2];
-        ndd_load64s(x, all.data + k * TOP_WIRE, 2);
-        tv[k].size = x[0];
-        tv[k].label = x[1];
-        memcpy(tv[k].first_id, all.data + k * TOP_WIRE + 16, sizeof tv[k].first_id);
-        tv[k].first_id[sizeof tv[k].first_id - 1] = '\0';
-    }
+    NDD_TRY(ndd_comm_agree(r->comm, ndd_topsets_pack(&r->top, &mine)));
+    NDD_TRY(ndd_comm_allgather(r->comm, mine.data, mine.len, &all, NULL));
     memset(top, 0, sizeof *top);
-    ndd_topsets_merge(top, tv, nt);
+    ndd_cur_t cur = {all.data, all.data + all.len, 0};
+    while (!rc && cur.p < cur.end) { /* one packed list per rank */
+        ndd_topset_t tv[NDD_TOP_N];
+        size_t nt = 0;
+        if (!(rc = ndd_topsets_unpack(&cur, tv, &nt)))
+            ndd_topsets_merge(top, tv, nt);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
 out:
     ndd_buf_free(&mine);
     ndd_buf_free(&all);
-    free(tv);
     return rc;
 }
 

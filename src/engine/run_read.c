@@ -95,7 +95,7 @@ static int map_setup(run_t *r, map_ws_t *w, const ndd_input_t *in, size_t nin, i
         return rc;
     w->sigs = malloc(NDD_SIG_MAX * sizeof *w->sigs);
     w->keys = malloc(NDD_SIG_MAX * sizeof *w->keys);
-    return !w->sigs || !w->keys ? NDD_ERR_NOMEM : ndd_docs_reserve(&r->d, 1);
+    return !w->sigs || !w->keys ? NDD_ERR_NOMEM : NDD_OK;
 }
 
 int ndd_stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks, int progress)

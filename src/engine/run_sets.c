@@ -123,12 +123,6 @@ static int merge_links(run_t *r, ndd_buf_t *recv)
     return NDD_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Every rank learns every dropped key (the verifiers ignore them). */
 static int share_dropped(run_t *r, const ndd_u64s_t *mine)
 {
@@ -140,7 +134,7 @@ static int share_dropped(run_t *r, const ndd_u64s_t *mine)
     r->dropped = malloc((r->ndropped ? r->ndropped : 1) * sizeof *r->dropped);
     NDD_TRY(ndd_comm_agree(r->comm, r->dropped ? NDD_OK : NDD_ERR_NOMEM));
     ndd_load64s(r->dropped, all.data, r->ndropped);
-    ndd_qsort(r->dropped, r->ndropped, sizeof *r->dropped, cmp_u64);
+    r->ndropped = ndd_u64_sort_unique(r->dropped, r->ndropped); /* each key has one owner: no repeats */
 out:
     ndd_buf_free(&w);
     ndd_buf_free(&all);
@@ -279,19 +273,6 @@ out:
     return rc;
 }
 
-static int cmp_setsize(const void *a, const void *b)
-{
-    const ndd_setsize_t *x = a, *y = b;
-    return x->label < y->label ? -1 : x->label > y->label;
-}
-
-static uint64_t size_in(const ndd_setsize_t *v, size_t n, uint64_t label)
-{
-    ndd_setsize_t key = {label, 0};
-    const ndd_setsize_t *hit = bsearch(&key, v, n, sizeof *v, cmp_setsize);
-    return hit ? hit->size : 1;
-}
-
 static int put_setsizes(ndd_buf_t *b, const ndd_setsize_t *v, size_t n)
 {
     int rc = NDD_OK;
@@ -354,12 +335,12 @@ static int set_sizes(run_t *r, uint64_t *largest)
     for (int s = 0; s < P; s++)
         for (size_t k = 0; k < recv[s].len / 16; k++) {
             uint64_t label = ndd_le64_load(recv[s].data + 16 * k);
-            ndd_le64_store(recv[s].data + 16 * k + 8, size_in(r->owned, r->nowned, label));
+            ndd_le64_store(recv[s].data + 16 * k + 8, ndd_setsizes_find(r->owned, r->nowned, label));
         }
     NDD_TRY(ndd_comm_exchange(r->comm, recv, send, NULL));
     NDD_TRY(ndd_comm_agree(r->comm, get_setsizes(send, P, &ans, &na)));
     for (size_t i = 0; i < d->n; i++)
-        r->size_of[i] = r->in_set[i] ? size_in(ans, na, r->label[i]) : 1;
+        r->size_of[i] = r->in_set[i] ? ndd_setsizes_find(ans, na, r->label[i]) : 1;
 out:
     free(mine);
     free(ans);
@@ -389,12 +370,7 @@ static int route_giant_links(run_t *r, ndd_buf_t *send)
     int rc = ndd_array_grow((void **)&ends.v, &ends.cap, r->links.n + 1, sizeof *ends.v);
     for (size_t e = 0; e < r->links.n && !rc; e++)
         ends.v[nu++] = r->links.v[e].u;
-    ndd_qsort(ends.v, nu, sizeof *ends.v, cmp_u64);
-    size_t w = 0;
-    for (size_t i = 0; i < nu; i++)
-        if (!w || ends.v[i] != ends.v[w - 1])
-            ends.v[w++] = ends.v[i];
-    nu = w;
+    nu = ndd_u64_sort_unique(ends.v, nu);
     if (!rc && !(info = malloc((2 * nu + 1) * sizeof *info)))
         rc = NDD_ERR_NOMEM;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
@@ -403,7 +379,7 @@ static int route_giant_links(run_t *r, ndd_buf_t *send)
     NDD_TRY(ndd_request_by_owner(r, ends.v, nu, answer_size, info + nu));
     for (size_t e = 0; e < r->links.n && !rc; e++) {
         const ndd_link_t *l = &r->links.v[e];
-        size_t iu = (size_t)((uint64_t *)bsearch(&l->u, ends.v, nu, sizeof *ends.v, cmp_u64) - ends.v);
+        size_t iu = ndd_u64_lower_bound(ends.v, nu, l->u); /* l->u is one of the ends */
         if (info[nu + iu] < r->cfg->giant_set)
             continue;
         uint64_t g[4] = {info[iu], l->u, l->v, l->support};

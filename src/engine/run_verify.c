@@ -202,15 +202,8 @@ typedef struct {
 
 static int key_dropped(const run_t *r, uint64_t key)
 {
-    size_t lo = 0, hi = r->ndropped;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (r->dropped[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->ndropped && r->dropped[lo] == key;
+    size_t i = ndd_u64_lower_bound(r->dropped, r->ndropped, key);
+    return i < r->ndropped && r->dropped[i] == key;
 }
 
 static int emit(vws_t *w, int table, uint64_t k1, uint64_t k2)

@@ -23,6 +23,7 @@
 #include "ndd_part.h"
 #include "ndd_rows.h"
 #include "ndd_util.h"
+#include "ndd_wire.h"
 
 /* A link between documents u < v (global numbers) and its support. */
 typedef struct ndd_link {
@@ -82,6 +83,9 @@ void ndd_cc_local_free(ndd_cc_local_t *cc);
 /* Sorts v by label and merges equal labels summing their sizes; returns the
  * new count. */
 size_t ndd_setsizes_merge(ndd_setsize_t *v, size_t n);
+/* The size of set label in v[0..n) (sorted by label, as _merge leaves it);
+ * 1 when absent (a document in no set). */
+uint64_t ndd_setsizes_find(const ndd_setsize_t *v, size_t n, uint64_t label);
 
 /* ---- giant-set guard: size-capped single linkage ---- */
 typedef struct ndd_glink {
@@ -118,6 +122,11 @@ typedef struct ndd_topsets {
 void ndd_topsets_note(ndd_topsets_t *t, uint64_t size, uint64_t label, const char *id, size_t idlen);
 /* t = the NDD_TOP_N first of t and v[0..n) together by (size desc, label asc). */
 void ndd_topsets_merge(ndd_topsets_t *t, const ndd_topset_t *v, size_t n);
+/* Portable form (checkpoints, gathering over ranks): u32 count, then per set
+ * u64 size, u64 label, u32 length + first id (little-endian). */
+int ndd_topsets_pack(const ndd_topsets_t *t, ndd_buf_t *out);
+/* Reads one packed list at *c into v[0..NDD_TOP_N); NDD_ERR_FORMAT when malformed. */
+int ndd_topsets_unpack(ndd_cur_t *c, ndd_topset_t *v, size_t *n);
 
 /* ---- one set's verification ----
  * Candidate pairs cand[0..nc) (from ndd_cand_select: strongest first) of a

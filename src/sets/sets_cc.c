@@ -4,36 +4,6 @@
 
 #include <string.h>
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Sorts and deduplicates v[0..n); returns the new count. */
-static size_t sort_unique(uint64_t *v, size_t n)
-{
-    size_t w = 0;
-    ndd_qsort(v, n, sizeof *v, cmp_u64);
-    for (size_t i = 0; i < n; i++)
-        if (!w || v[i] != v[w - 1])
-            v[w++] = v[i];
-    return w;
-}
-
-static size_t index_of(const uint64_t *v, size_t n, uint64_t g)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 int ndd_cc_local_init(ndd_cc_local_t *cc, const ndd_link_t *l, size_t nl)
 {
     memset(cc, 0, sizeof *cc);
@@ -44,7 +14,7 @@ int ndd_cc_local_init(ndd_cc_local_t *cc, const ndd_link_t *l, size_t nl)
         cc->ends[2 * e] = l[e].u;
         cc->ends[2 * e + 1] = l[e].v;
     }
-    cc->n = sort_unique(cc->ends, 2 * nl);
+    cc->n = ndd_u64_sort_unique(cc->ends, 2 * nl);
     cc->minlab = malloc((cc->n ? cc->n : 1) * sizeof *cc->minlab);
     int rc = !cc->minlab || cc->n > UINT32_MAX ? NDD_ERR_NOMEM : ndd_uf_init(&cc->uf, cc->n);
     if (rc) {
@@ -52,12 +22,12 @@ int ndd_cc_local_init(ndd_cc_local_t *cc, const ndd_link_t *l, size_t nl)
         return rc;
     }
     for (size_t e = 0; e < nl; e++)
-        ndd_uf_union(&cc->uf, (uint32_t)index_of(cc->ends, cc->n, l[e].u),
-                     (uint32_t)index_of(cc->ends, cc->n, l[e].v));
+        ndd_uf_union(&cc->uf, (uint32_t)ndd_u64_lower_bound(cc->ends, cc->n, l[e].u),
+                     (uint32_t)ndd_u64_lower_bound(cc->ends, cc->n, l[e].v));
     return NDD_OK;
 }
 
-size_t ndd_cc_local_index(const ndd_cc_local_t *cc, uint64_t g) { return index_of(cc->ends, cc->n, g); }
+size_t ndd_cc_local_index(const ndd_cc_local_t *cc, uint64_t g) { return ndd_u64_lower_bound(cc->ends, cc->n, g); }
 
 void ndd_cc_local_step(ndd_cc_local_t *cc, const uint64_t *lab, uint64_t *newlab)
 {
@@ -110,13 +80,13 @@ static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t ca
         w->nodes[nn++] = gl[k].v;
     }
     /* sorted nodes: union-find roots are the smallest index = the smallest document number */
-    nn = sort_unique(w->nodes, nn);
+    nn = ndd_u64_sort_unique(w->nodes, nn);
     int rc = ndd_uf_init(&w->uf, nn);
     for (size_t k = 0; k < nn && !rc; k++)
         w->csz[k] = 1;
     for (size_t k = 0; k < n && !rc; k++) {
-        uint32_t rx = ndd_uf_find(&w->uf, (uint32_t)index_of(w->nodes, nn, gl[k].u));
-        uint32_t ry = ndd_uf_find(&w->uf, (uint32_t)index_of(w->nodes, nn, gl[k].v));
+        uint32_t rx = ndd_uf_find(&w->uf, (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].u));
+        uint32_t ry = ndd_uf_find(&w->uf, (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].v));
         if (rx == ry)
             continue;
         if ((uint64_t)w->csz[rx] + w->csz[ry] >= cap) {

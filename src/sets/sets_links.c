@@ -82,6 +82,13 @@ static int cmp_setsize(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
+uint64_t ndd_setsizes_find(const ndd_setsize_t *v, size_t n, uint64_t label)
+{
+    ndd_setsize_t key = {label, 0};
+    const ndd_setsize_t *hit = bsearch(&key, v, n, sizeof *v, cmp_setsize);
+    return hit ? hit->size : 1;
+}
+
 size_t ndd_setsizes_merge(ndd_setsize_t *v, size_t n)
 {
     size_t m = 0;

@@ -44,6 +44,37 @@ void ndd_topsets_merge(ndd_topsets_t *t, const ndd_topset_t *v, size_t n)
     }
 }
 
+int ndd_topsets_pack(const ndd_topsets_t *t, ndd_buf_t *out)
+{
+    size_t n = t->n < NDD_TOP_N ? t->n : NDD_TOP_N;
+    int rc = ndd_put32(out, (uint32_t)n);
+    for (size_t k = 0; k < n && !rc; k++) {
+        const ndd_topset_t *x = &t->v[k];
+        if (!(rc = ndd_put64(out, x->size)) && !(rc = ndd_put64(out, x->label)))
+            rc = ndd_putstr(out, x->first_id, strnlen(x->first_id, sizeof x->first_id - 1));
+    }
+    return rc;
+}
+
+int ndd_topsets_unpack(ndd_cur_t *c, ndd_topset_t *v, size_t *n)
+{
+    uint32_t nt = ndd_get32(c);
+    if (c->bad || nt > NDD_TOP_N)
+        return NDD_ERR_FORMAT;
+    for (uint32_t k = 0; k < nt; k++) {
+        memset(&v[k], 0, sizeof v[k]);
+        v[k].size = ndd_get64(c);
+        v[k].label = ndd_get64(c);
+        uint32_t l = ndd_get32(c);
+        const char *id = !c->bad && l < sizeof v[k].first_id ? ndd_getbytes(c, l) : NULL;
+        if (!id)
+            return NDD_ERR_FORMAT;
+        memcpy(v[k].first_id, id, l);
+    }
+    *n = nt;
+    return NDD_OK;
+}
+
 /* Clusters of the accepted pairs: root = first member, kept = longest text
  * (ties: first) or the root; hooks->member for every member of a cluster. */
 static int set_clusters(ndd_uf_t *uf, size_t n, const size_t *lens, int keep_longest, const ndd_set_hooks_t *h,

@@ -285,3 +285,32 @@ double ndd_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static int cmp_u64_asc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t ndd_u64_sort_unique(uint64_t *v, size_t n)
+{
+    size_t w = 0;
+    ndd_qsort(v, n, sizeof *v, cmp_u64_asc);
+    for (size_t i = 0; i < n; i++)
+        if (!w || v[i] != v[w - 1])
+            v[w++] = v[i];
+    return w;
+}
+
+size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}

@@ -84,6 +84,11 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
         qsort(a, n, size, cmp);
 }
 
+/* Sorted arrays of u64: sorts v[0..n) and drops repeats, returning the new
+ * count; the index of the first element >= x in a sorted v (n when none). */
+size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
+size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
+
 /* Seconds on a monotonic clock (for stage timings). */
 double ndd_now(void);
 
