@@ -41,6 +41,12 @@ static void run_help(void)
         "                           verification (default %s)\n"
         "      --soft-wrap on|off   plain text: a single newline is a line wrap, only a blank line\n"
         "                           separates blocks (for hard-wrapped text such as news wires) (default off)\n"
+        "      --templates on|off   template pass: drop text blocks (lines) that repeat on many pages of\n"
+        "                           one site, or short ones on many sites, from the text used for\n"
+        "                           signatures and verification (never from --write-dedup) (default %s)\n"
+        "      --template-pages N   ... a block on >= N distinct URLs of one site (default %u; 0: rule off)\n"
+        "      --template-sites N   ... a block of <= --template-short bytes on >= N sites (default %u; 0: off)\n"
+        "      --template-short B   (default %u)\n"
         "signatures (paper 002):\n"
         "  -m N                     residue classes (default %u)\n"
         "  -n N                     ring rotations, 1..16 (default %u)\n"
@@ -115,7 +121,8 @@ static void run_help(void)
         "  -h, --help               this text\n"
         "\n"
         "Exit codes: 0 ok, 1 runtime error on any rank, 2 bad usage.\n",
-        d.text.max_bytes, d.text.boilerplate ? "on" : "off", d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
+        d.text.max_bytes, d.text.boilerplate ? "on" : "off", d.templates ? "on" : "off", d.tmpl.min_pages,
+        d.tmpl.min_sites, d.tmpl.max_short, d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
         d.postings.max_share, d.postings.max_share_floor,
         d.postings.site_docs, d.postings.site_share, d.postings.site_top,
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
@@ -124,7 +131,8 @@ static void run_help(void)
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
-    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE
+    O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
+    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT
 };
 
 static const char *const run_cmd = "run";
@@ -175,10 +183,12 @@ static int run_opt_number(char **argv, double hi, double *f)
     return 0;
 }
 
-/* Input and text: -o, --format, --max-doc-bytes, --boilerplate, --soft-wrap. */
+/* Input and text: -o, --format, --max-doc-bytes, --boilerplate, --soft-wrap,
+ * the template pass. */
 static int run_opt_input(int ch, char **argv, ndd_run_cfg_t *c)
 {
     size_t z;
+    long l;
     int v;
     switch (ch) {
     case 'o': c->outdir = optarg; return 0;
@@ -204,6 +214,18 @@ static int run_opt_input(int ch, char **argv, ndd_run_cfg_t *c)
         if ((v = run_on_off(optarg)) < 0)
             return ndd_cli_usage_error(run_cmd, "--soft-wrap takes on or off");
         c->text.soft_wrap = v;
+        return 0;
+    case O_TEMPLATES:
+        if ((v = run_on_off(optarg)) < 0)
+            return ndd_cli_usage_error(run_cmd, "--templates takes on or off");
+        c->templates = v;
+        return 0;
+    case O_TPAGES:
+    case O_TSITES:
+    case O_TSHORT:
+        if (run_opt_whole(argv, ch == O_TSHORT ? 1 : 0, 1000000000L, &l))
+            return NDD_EXIT_USAGE;
+        *(ch == O_TPAGES ? &c->tmpl.min_pages : ch == O_TSITES ? &c->tmpl.min_sites : &c->tmpl.max_short) = (uint32_t)l;
         return 0;
     default: return RUN_OPT_NOT_MINE;
     }
@@ -513,7 +535,9 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"template-urls", required_argument, 0, O_TURLS}, {"template-share", required_argument, 0, O_TSHARE},
         {"max-share", required_argument, 0, O_MAXSHARE}, {"max-share-floor", required_argument, 0, O_MAXFLOOR},
         {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
-        {"soft-wrap", required_argument, 0, O_SOFTWRAP},
+        {"soft-wrap", required_argument, 0, O_SOFTWRAP}, {"templates", required_argument, 0, O_TEMPLATES},
+        {"template-pages", required_argument, 0, O_TPAGES}, {"template-sites", required_argument, 0, O_TSITES},
+        {"template-short", required_argument, 0, O_TSHORT},
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},

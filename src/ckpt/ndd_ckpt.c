@@ -207,8 +207,9 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
     NDD_TRY(mkdirs(wd, "verify"));
     snprintf(line, sizeof line,
              "ndd-work %d\nshards %d\nformat %d\nmax_doc_bytes %zu\nboilerplate %d\nsoft_wrap %d\n"
-             "keep_title %d\nsig_m %u\nsig_n %u\nsig_k %u\nmin_sentence %zu\ncandidates %d\n",
+             "keep_title %d\ntemplates %d\nsig_m %u\nsig_n %u\nsig_k %u\nmin_sentence %zu\ncandidates %d\n",
              NDD_CKPT_VERSION, m->nshards, m->format, m->max_doc_bytes, m->boilerplate, m->soft_wrap, m->keep_title,
+             m->templates,
              m->sig_m, m->sig_n, m->sig_k, m->min_sentence, m->candidates);
     NDD_TRY(ndd_buf_puts(&b, line));
     for (size_t i = 0; i < m->ninputs; i++) {
@@ -253,6 +254,7 @@ static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *
     else if (!strcmp(k, "boilerplate")) m->boilerplate = atoi(v);
     else if (!strcmp(k, "soft_wrap")) m->soft_wrap = atoi(v);
     else if (!strcmp(k, "keep_title")) m->keep_title = atoi(v);
+    else if (!strcmp(k, "templates")) m->templates = atoi(v);
     else if (!strcmp(k, "sig_m")) m->sig_m = (unsigned)atoi(v);
     else if (!strcmp(k, "sig_n")) m->sig_n = (unsigned)atoi(v);
     else if (!strcmp(k, "sig_k")) m->sig_k = (unsigned)atoi(v);

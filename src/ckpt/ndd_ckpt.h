@@ -31,7 +31,7 @@
 #include "ndd_sets.h"
 #include "ndd_util.h"
 
-#define NDD_CKPT_VERSION 2 /* format 1: the native-layout files of ndd before issue 10 */
+#define NDD_CKPT_VERSION 3 /* 1: native-layout files before issue 10; 2: before the template pass (issue 11) */
 
 /* What the manifest pins (the options that decide the map stage). */
 typedef struct ndd_manifest {
@@ -39,6 +39,7 @@ typedef struct ndd_manifest {
     int format;             /* ndd_format_t */
     size_t max_doc_bytes;
     int boilerplate, soft_wrap, keep_title;
+    int templates;          /* the template pass: the map stage then keeps more text and no signatures */
     unsigned sig_m, sig_n, sig_k;
     size_t min_sentence;
     int candidates;

@@ -15,6 +15,7 @@
 #include "ndd_rows.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
+#include "ndd_tmpl.h"
 
 typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD, NDD_VERIFIER_METHOD } ndd_verifier_kind_t;
 typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
@@ -36,6 +37,8 @@ typedef struct ndd_run_cfg {
     size_t ninputs;
     ndd_format_t format;
     ndd_text_opts_t text;
+    int templates;             /* 1: the template pass (src/tmpl) before signatures and verification */
+    ndd_tmpl_params_t tmpl;
     ndd_sig_params_t sig;
     ndd_postings_params_t postings;
     ndd_cand_params_t cand;

@@ -61,6 +61,10 @@ void ndd_run_state_free(run_t *r);
 /* run_read.c: the map stage (read, text, signatures) of task `task` of
  * `ntasks` (a normal run: task = rank, ntasks = P). Local when progress = 0. */
 int ndd_stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int ntasks, int progress);
+/* run_tmpl.c: the template pass (cfg->templates: strips template blocks,
+ * cuts to --max-doc-bytes, computes the sentence signatures), then the
+ * signature counters of the batch (with or without the pass). */
+int ndd_stage_templates(run_t *r);
 /* Baseline methods: corpus df sketches summed over ranks, baseline keys. */
 int ndd_stage_baselines(run_t *r);
 /* --write-dedup: the second pass over this rank's shard. */

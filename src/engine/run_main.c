@@ -23,6 +23,8 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
     c->format = NDD_FMT_AUTO;
     ndd_text_opts_default(&c->text);
     c->text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE; /* one text for signatures and verification */
+    c->templates = 1;
+    ndd_tmpl_params_default(&c->tmpl);
     ndd_sig_params_default(&c->sig);
     ndd_postings_params_default(&c->postings);
     ndd_cand_params_default(&c->cand);
@@ -83,6 +85,7 @@ static void manifest_of(const ndd_run_cfg_t *cfg, int nshards, ndd_manifest_t *m
     m->boilerplate = cfg->text.boilerplate;
     m->soft_wrap = cfg->text.soft_wrap;
     m->keep_title = cfg->text.keep_title;
+    m->templates = cfg->templates;
     m->sig_m = cfg->sig.m;
     m->sig_n = cfg->sig.n;
     m->sig_k = cfg->sig.k;
@@ -100,6 +103,7 @@ static void cfg_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
     cfg->text.boilerplate = m->boilerplate;
     cfg->text.soft_wrap = m->soft_wrap;
     cfg->text.keep_title = m->keep_title;
+    cfg->templates = m->templates;
     cfg->sig.m = m->sig_m;
     cfg->sig.n = m->sig_n;
     cfg->sig.k = m->sig_k;
@@ -273,6 +277,7 @@ static int reduce_stage(run_t *r, job_t *j)
             ndd_run_log(r, 0, "cannot load verified part: %s", ndd_strerror(rc));
         return ndd_comm_agree(r->comm, rc);
     }
+    NDD_TRY(ndd_stage_templates(r));
     NDD_TRY(ndd_stage_baselines(r));
     NDD_TRY(ndd_stage_postings(r));
     NDD_TRY(ndd_stage_components(r));

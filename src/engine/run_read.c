@@ -33,7 +33,10 @@ typedef struct {
 static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_doc_t *doc)
 {
     const ndd_run_cfg_t *cfg = r->cfg;
-    int rc = doc_text(doc, &cfg->text, &w->text);
+    ndd_text_opts_t o = cfg->text;
+    if (cfg->templates && o.max_bytes) /* room for the main text once the template pass drops blocks */
+        o.max_bytes = o.max_bytes > SIZE_MAX / NDD_TMPL_READ_FACTOR ? SIZE_MAX : o.max_bytes * NDD_TMPL_READ_FACTOR;
+    int rc = doc_text(doc, &o, &w->text);
     if (rc)
         return rc;
     if (w->text.len == 0) {
@@ -44,8 +47,9 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
     }
     double ts = ndd_now();
     size_t nsig = 0, nsent = 0;
-    /* baseline candidates compute their keys later (they may need corpus df) */
-    if (!cfg->candidates && (rc = ndd_sig_doc(w->sig, w->text.data, w->text.len, w->sigs, &nsig, &nsent)))
+    /* baseline candidates compute their keys later (they may need corpus df);
+     * with the template pass, every document's keys come after it */
+    if (!cfg->candidates && !cfg->templates && (rc = ndd_sig_doc(w->sig, w->text.data, w->text.len, w->sigs, &nsig, &nsent)))
         return rc;
     for (size_t s = 0; s < nsig; s++)
         w->keys[s] = ndd_sig_key(&w->sigs[s]);
@@ -55,9 +59,6 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
     if (rc)
         return rc;
     r->c.text_bytes += w->text.len;
-    r->c.signatures += nsig;
-    if (!nsig && !cfg->candidates)
-        r->c.no_sigs++;
     return NDD_OK;
 }
 
@@ -154,7 +155,7 @@ static int baseline_keys(run_t *r)
         d->key_off[i + 1] = d->nkeys;
         d->weight[i] = nk > 65535 ? 65535 : (uint32_t)nk;
         r->c.signatures += nk;
-        r->c.no_sigs += !nk;
+        r->c.no_sigs += !nk; /* (reduce counters: ndd_stage_templates zeroed them) */
     }
     return rc;
 }

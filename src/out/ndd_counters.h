@@ -23,8 +23,16 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(rejected, "read", "rejected", NDD_CST_READ)                                        \
     X(no_text, "read", "no_visible_text", NDD_CST_READ)                                  \
     X(text_bytes, "read", "text_bytes", NDD_CST_READ)                                    \
-    X(no_sigs, "read", "docs_without_signatures", NDD_CST_READ)                          \
-    X(signatures, "signatures", "signatures", NDD_CST_READ)                              \
+    X(no_sigs, "read", "docs_without_signatures", NDD_CST_REDUCE)                        \
+    X(tmpl_blocks, "templates", "blocks", NDD_CST_REDUCE)                                \
+    X(tmpl_blocks_removed, "templates", "blocks_removed", NDD_CST_REDUCE)                \
+    X(tmpl_site_blocks, "templates", "site_templates", NDD_CST_REDUCE)                   \
+    X(tmpl_corpus_blocks, "templates", "corpus_templates", NDD_CST_REDUCE)               \
+    X(tmpl_bytes_removed, "templates", "bytes_removed", NDD_CST_REDUCE)                  \
+    X(tmpl_text_bytes, "templates", "text_bytes_after", NDD_CST_REDUCE)                  \
+    X(tmpl_docs_touched, "templates", "docs_with_templates", NDD_CST_REDUCE)             \
+    X(tmpl_docs_emptied, "templates", "docs_emptied", NDD_CST_REDUCE)                    \
+    X(signatures, "signatures", "signatures", NDD_CST_REDUCE)                            \
     X(keys_distinct, "signatures", "distinct", NDD_CST_REDUCE)                           \
     X(postings_single, "signatures", "held_by_one_doc", NDD_CST_REDUCE)                  \
     X(lists_live, "signatures", "lists_live", NDD_CST_REDUCE)                            \
@@ -53,6 +61,7 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(clusters, "clusters", "clusters", NDD_CST_REDUCE)                                  \
     X(docs_in_clusters, "clusters", "docs_in_clusters", NDD_CST_REDUCE)                  \
     X(docs_removed, "clusters", "docs_removed", NDD_CST_REDUCE)                          \
+    X(tmpl_shuffle_bytes, "shuffle_bytes", "templates", NDD_CST_REDUCE)                  \
     X(shuffle1_bytes, "shuffle_bytes", "shuffle1_signatures", NDD_CST_REDUCE)            \
     X(shuffle2_bytes, "shuffle_bytes", "shuffle2_texts_compressed", NDD_CST_REDUCE)      \
     X(shuffle2_raw_bytes, "shuffle_bytes", "shuffle2_texts_raw", NDD_CST_REDUCE)         \

@@ -164,7 +164,7 @@ static void w_extra(writer_t *w, size_t e)
     case EX_RESERVE: w_puts(w, "null"); break;
     case EX_DUP_FRACTION: w_printf(w, "%.6f", ratio(s->docs_removed, w->ndocs)); break;
     case EX_PER_DOC:
-        w_printf(w, "%.1f", ratio(s->shuffle1_bytes + s->shuffle2_bytes + s->shuffle3_bytes, w->ndocs));
+        w_printf(w, "%.1f", ratio(s->tmpl_shuffle_bytes + s->shuffle1_bytes + s->shuffle2_bytes + s->shuffle3_bytes, w->ndocs));
         break;
     default: w->rc = w->rc ? w->rc : NDD_ERR_INTERNAL; break;
     }

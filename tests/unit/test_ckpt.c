@@ -82,15 +82,15 @@ static void test_manifest(void **state)
 {
     (void)state;
     const char *inputs[] = {"/data/a.jsonl", "/data/b c.warc.gz", "rel/dir"};
-    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 8, 2, 3, 16, 4, inputs, 3, NULL}, r;
+    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, NULL}, r;
     assert_false(ndd_ckpt_exists(wd));
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_ERR_IO);
     assert_int_equal(ndd_ckpt_manifest_write(wd, &m), NDD_OK);
     assert_true(ndd_ckpt_exists(wd));
     size_t n;
     char *text = get_file("manifest", &n);
-    assert_string_equal(text, "ndd-work 2\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
-                              "keep_title 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
+    assert_string_equal(text, "ndd-work 3\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
+                              "keep_title 1\ntemplates 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
                               "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n");
     memset(&r, 0, sizeof r);
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_OK);
@@ -111,8 +111,8 @@ static void test_manifest(void **state)
     static const struct {
         const char *from, *to;
         int rc;
-    } bad[] = {{"ndd-work 2", "ndd-work 1", NDD_ERR_VERSION}, {"ndd-work 2", "ndd-work 3", NDD_ERR_VERSION},
-               {"ndd-work 2", "ndd-wurk 2", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
+    } bad[] = {{"ndd-work 3", "ndd-work 2", NDD_ERR_VERSION}, {"ndd-work 3", "ndd-work 4", NDD_ERR_VERSION},
+               {"ndd-work 3", "ndd-wurk 3", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *t = strdup(text), *at = strstr(t, bad[i].from);
         memcpy(at, bad[i].to, strlen(bad[i].to));
@@ -316,7 +316,7 @@ static void test_shard_version(void **state)
     assert_int_equal(ndd_ckpt_shard_write(wd, 3, &d, NULL, &c), NDD_OK);
     size_t n;
     char *raw = raw_of("map/shard-000003.zst", &n);
-    assert_memory_equal(raw, "NDDSHARD\x02\0\0\0", 12);
+    assert_memory_equal(raw, "NDDSHARD\x03\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
@@ -481,7 +481,7 @@ static void test_verify_corrupt_version(void **state)
     }
     put_file("verify/part-000005.zst", z, zn);
     char *raw = raw_of("verify/part-000005.zst", &n);
-    assert_memory_equal(raw, "NDDVPART\x02\0\0\0", 12);
+    assert_memory_equal(raw, "NDDVPART\x03\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
@@ -535,7 +535,7 @@ static void test_remove(void **state)
     char dir[128], path[160];
     snprintf(dir, sizeof dir, "%s/gone", wd);
     const char *in[] = {"x"};
-    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL};
+    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL};
     assert_int_equal(ndd_ckpt_manifest_write(dir, &m), NDD_OK);
     assert_int_equal(ndd_ckpt_verify_done_write(dir, 1, 1), NDD_OK);
     snprintf(path, sizeof path, "%s/map/extra", dir);

@@ -190,20 +190,20 @@ static void test_counters_add_keep(void **state)
     for (size_t k = 0; k < NDD_NCOUNTERS; k++)
         assert_int_equal(*cval(&c, k), *cval(&a, k) + *cval(&b, k));
 
-    /* READ: exactly what the old ndd_ckpt_verify_write zeroed */
-    static const char *const read_fields[] = {"docs_read",  "rejected",   "no_text",   "no_sigs",
-                                              "input_bytes", "text_bytes", "signatures"};
+    /* READ: what the map stage counts (the signature counters are the
+     * reduce stage's since the template pass: it computes the signatures) */
+    static const char *const read_fields[] = {"docs_read", "rejected", "no_text", "input_bytes", "text_bytes"};
     c = a;
     ndd_counters_keep_stage(&c, NDD_CST_READ);
     size_t nread = 0;
     for (size_t k = 0; k < ndd_counter_table_n; k++) {
         int is_read = 0;
-        for (size_t j = 0; j < 7; j++)
+        for (size_t j = 0; j < 5; j++)
             is_read |= !strcmp(ndd_counter_table[k].field, read_fields[j]);
         nread += (size_t)is_read;
         assert_int_equal(*cval(&c, k), is_read ? *cval(&a, k) : 0);
     }
-    assert_int_equal(nread, 7);
+    assert_int_equal(nread, 5);
     for (size_t h = 0; h < NDD_HIST_N; h++)
         assert_int_equal(c.hist[h], 0);
 
@@ -211,7 +211,8 @@ static void test_counters_add_keep(void **state)
     ndd_counters_t d = a;
     ndd_counters_keep_stage(&d, NDD_CST_REDUCE);
     assert_int_equal(d.docs_read, 0);
-    assert_int_equal(d.signatures, 0);
+    assert_int_equal(d.text_bytes, 0);
+    assert_int_equal(d.signatures, a.signatures);
     assert_int_equal(d.keys_distinct, a.keys_distinct);
     assert_int_equal(d.verify_work, a.verify_work);
     assert_memory_equal(d.hist, a.hist, sizeof a.hist);
@@ -268,7 +269,9 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->pairs_pruned_bound = 7, s->pairs_cost_limit = 1, s->pairs_accepted = 20, s->verify_work = 45;
     s->sketch_pairs = 34, s->strain_away_micro = 8512345;
     s->clusters = 9, s->docs_in_clusters = 25, s->docs_removed = 16;
-    s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
+    s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
+    s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_emptied = 1;
+    s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
     s->hist[0] = 99, s->hist[1] = 7, s->hist[2] = 4, s->hist[3] = 1;
     memset(top, 0, sizeof *top);
     top->n = 2;
@@ -276,8 +279,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     strcpy(top->v[0].first_id, "doc\"9");
     top->v[1].size = 5, top->v[1].label = 2;
     strcpy(top->v[1].first_id, "d5");
-    static const double sec0[NDD_ST_N] = {0.5, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0};
-    static const double sec1[NDD_ST_N] = {1.5, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0};
+    static const double sec0[NDD_ST_N] = {0.5, 0.2, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0};
+    static const double sec1[NDD_ST_N] = {1.5, 0.4, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0};
     memset(pr, 0, 2 * sizeof *pr);
     memcpy(pr[0].seconds, sec0, sizeof sec0);
     memcpy(pr[1].seconds, sec1, sizeof sec1);
@@ -288,7 +291,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
 
 /* Written by hand from write_stats() in mpi/run_pipeline.c (before issue 10)
  * for golden_input(): docs = 50 - 2; average 30/12; trustable 25/30;
- * strain 8.512345/34; duplicate 16/48; per_doc 9200/48; medians of 2 ranks. */
+ * strain 8.512345/34; duplicate 16/48; per_doc 23600/48; medians of 2 ranks. */
 static const char golden[] =
     "{\n"
     "  \"version\": \"0.1.0\",\n"
@@ -304,6 +307,16 @@ static const char golden[] =
     "    \"docs\": 48,\n"
     "    \"text_bytes\": 800,\n"
     "    \"docs_without_signatures\": 1\n"
+    "  },\n"
+    "  \"templates\": {\n"
+    "    \"blocks\": 900,\n"
+    "    \"blocks_removed\": 300,\n"
+    "    \"site_templates\": 20,\n"
+    "    \"corpus_templates\": 2,\n"
+    "    \"bytes_removed\": 5000,\n"
+    "    \"text_bytes_after\": 700,\n"
+    "    \"docs_with_templates\": 40,\n"
+    "    \"docs_emptied\": 1\n"
     "  },\n"
     "  \"signatures\": {\n"
     "    \"signatures\": 400,\n"
@@ -355,14 +368,16 @@ static const char golden[] =
     "    \"duplicate_fraction\": 0.333333\n"
     "  },\n"
     "  \"shuffle_bytes\": {\n"
+    "    \"templates\": 14400,\n"
     "    \"shuffle1_signatures\": 5000,\n"
     "    \"shuffle2_texts_compressed\": 3000,\n"
     "    \"shuffle2_texts_raw\": 9000,\n"
     "    \"shuffle3_rows\": 1200,\n"
-    "    \"per_doc\": 191.7\n"
+    "    \"per_doc\": 491.7\n"
     "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
+    "    \"templates\": {\"min\": 0.2000, \"median\": 0.3000, \"max\": 0.4000},\n"
     "    \"signatures\": {\"min\": 0.2500, \"median\": 0.5000, \"max\": 0.7500},\n"
     "    \"shuffle1\": {\"min\": 0.1250, \"median\": 0.2500, \"max\": 0.3750},\n"
     "    \"postings\": {\"min\": 1.0000, \"median\": 1.5000, \"max\": 2.0000},\n"
@@ -373,10 +388,10 @@ static const char golden[] =
     "    \"dedup\": {\"min\": 0.0000, \"median\": 0.0000, \"max\": 0.0000}\n"
     "  },\n"
     "  \"per_rank\": [\n"
-    "    {\"rank\": 0, \"input_bytes\": 600, \"peak_rss_kib\": 10240, \"stage_seconds\": {\"read\": 0.5000, "
+    "    {\"rank\": 0, \"input_bytes\": 600, \"peak_rss_kib\": 10240, \"stage_seconds\": {\"read\": 0.5000, \"templates\": 0.2000, "
     "\"signatures\": 0.2500, \"shuffle1\": 0.1250, \"postings\": 1.0000, \"components\": 2.0000, \"shuffle2\": "
     "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000}},\n"
-    "    {\"rank\": 1, \"input_bytes\": 400, \"peak_rss_kib\": 20480, \"stage_seconds\": {\"read\": 1.5000, "
+    "    {\"rank\": 1, \"input_bytes\": 400, \"peak_rss_kib\": 20480, \"stage_seconds\": {\"read\": 1.5000, \"templates\": 0.4000, "
     "\"signatures\": 0.7500, \"shuffle1\": 0.3750, \"postings\": 2.0000, \"components\": 4.0000, \"shuffle2\": "
     "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000}}\n"
     "  ]\n"
@@ -396,12 +411,12 @@ static void test_stats_golden(void **state)
     assert_int_equal(b.len, sizeof golden - 1);
     ndd_buf_free(&b);
     /* the stage table */
-    static const char *const names[] = {"read",     "signatures", "shuffle1", "postings", "components",
-                                        "shuffle2", "verify",     "output",   "dedup"};
-    assert_int_equal(NDD_ST_N, 9);
+    static const char *const names[] = {"read",       "templates", "signatures", "shuffle1", "postings",
+                                        "components", "shuffle2",  "verify",     "output",   "dedup"};
+    assert_int_equal(NDD_ST_N, 10);
     for (int st = 0; st < NDD_ST_N; st++)
         assert_string_equal(ndd_stage_names[st], names[st]);
-    assert_int_equal(NDD_ST_VERIFY, 6);
+    assert_int_equal(NDD_ST_VERIFY, 7);
 }
 
 static int contains(const ndd_buf_t *b, const char *s) { return strstr(b->data, s) != NULL; }
@@ -432,8 +447,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
-                             "{\"read\": 3.0000, \"signatures\": 1.0000,"));
-    assert_true(contains(&b, "\"dedup\": 2.0000}}\n  ]\n}\n"));
+                             "{\"read\": 3.0000, \"templates\": 1.0000, \"signatures\": 2.0000,"));
+    assert_true(contains(&b, "\"dedup\": 3.0000}}\n  ]\n}\n"));
     ndd_buf_free(&b);
     in.ranks = 0;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_ERR_INVAL);

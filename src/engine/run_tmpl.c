@@ -1,0 +1,207 @@
+/* run_tmpl.c - the template pass of ndd run (issue 11; kernels in
+ * src/tmpl): every document's distinct blocks go to the owner of the block
+ * hash (one exchange of 16-byte records), the owners decide which
+ * occurrences are templates, one byte per record comes back, and each
+ * document drops its template blocks, is cut to --max-doc-bytes and gets its
+ * signatures. Then the signature counters of the batch, with or without the
+ * pass. */
+#include "run_internal.h"
+#include "ndd_tmpl.h"
+#include "ndd_wire.h"
+
+#include <string.h>
+
+/* The occurrences of every local document: occ[first[i] .. first[i+1]). */
+static int local_occ(run_t *r, ndd_tmpl_occ_t **occ, size_t *nocc, size_t **first)
+{
+    const ndd_docs_t *d = &r->d;
+    size_t cap = 0;
+    int rc = NDD_OK;
+    *first = malloc((d->n + 1) * sizeof **first);
+    if (!*first)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        (*first)[i] = *nocc;
+        uint32_t page = ndd_tmpl_page_key(ndd_docs_url(d, i), ndd_docs_id(d, i));
+        rc = ndd_tmpl_doc_occ(ndd_docs_text(d, i), d->text_len[i], page, d->site[i], r->cfg->tmpl.max_short, occ,
+                              nocc, &cap);
+    }
+    (*first)[d->n] = *nocc;
+    return rc;
+}
+
+/* Owner side: recv[s] holds rank s's records; each becomes one flag byte in
+ * recv[s] (sent back in the order received). */
+static int decide_owned(run_t *r, ndd_buf_t *recv)
+{
+    size_t n = 0, at = 0;
+    for (int s = 0; s < r->P; s++)
+        n += recv[s].len / NDD_TMPL_OCC_BYTES;
+    ndd_tmpl_occ_t *v = malloc((n ? n : 1) * sizeof *v);
+    uint8_t *flag = malloc(n ? n : 1);
+    int rc = !v || !flag ? NDD_ERR_NOMEM : NDD_OK;
+    for (int s = 0; s < r->P && !rc; s++)
+        for (size_t k = 0; k < recv[s].len / NDD_TMPL_OCC_BYTES; k++) {
+            const char *p = recv[s].data + k * NDD_TMPL_OCC_BYTES;
+            v[at++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12)};
+        }
+    ndd_tmpl_decided_t dec = {0, 0};
+    if (!rc)
+        rc = ndd_tmpl_decide(&r->cfg->tmpl, v, n, flag, &dec);
+    r->c.tmpl_site_blocks += dec.site_blocks;
+    r->c.tmpl_corpus_blocks += dec.corpus_blocks;
+    at = 0;
+    for (int s = 0; s < r->P && !rc; s++) {
+        size_t m = recv[s].len / NDD_TMPL_OCC_BYTES;
+        ndd_buf_clear(&recv[s]);
+        rc = ndd_buf_append(&recv[s], flag + at, m);
+        at += m;
+    }
+    free(v);
+    free(flag);
+    return rc;
+}
+
+/* The template flag of every local occurrence (one exchange there, one back). */
+static int flags_of(run_t *r, const ndd_tmpl_occ_t *occ, size_t nocc, uint8_t *flag)
+{
+    int P = r->P, rc = NDD_OK;
+    ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    size_t *cur = calloc((size_t)P, sizeof *cur);
+    NDD_TRY(ndd_comm_agree(r->comm, !send || !recv || !cur ? NDD_ERR_NOMEM : NDD_OK));
+    for (size_t k = 0; k < nocc && !rc; k++) {
+        char rec[NDD_TMPL_OCC_BYTES];
+        ndd_le64_store(rec, occ[k].block);
+        ndd_le32_store(rec + 8, occ[k].page);
+        ndd_le32_store(rec + 12, occ[k].site);
+        rc = ndd_buf_append(&send[ndd_part_hash_dest(occ[k].block, P)], rec, sizeof rec);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.tmpl_shuffle_bytes));
+    NDD_TRY(ndd_comm_agree(r->comm, decide_owned(r, recv)));
+    NDD_TRY(ndd_comm_exchange(r->comm, recv, send, &r->c.tmpl_shuffle_bytes));
+    /* the answers of each owner come back in the order its records were sent */
+    for (size_t k = 0; k < nocc && !rc; k++) {
+        uint32_t dest = ndd_part_hash_dest(occ[k].block, P);
+        if (cur[dest] >= send[dest].len) {
+            rc = NDD_ERR_INTERNAL;
+            break;
+        }
+        flag[k] = (uint8_t)send[dest].data[cur[dest]++];
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    free(cur);
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    return rc;
+}
+
+/* Rebuilds the batch's texts without their template blocks, cut to
+ * max_bytes, and (sentence candidates) their signatures. Local. */
+static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, const uint8_t *flag)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    ndd_docs_t *d = &r->d;
+    ndd_buf_t texts = NDD_BUF_INIT, one = NDD_BUF_INIT;
+    uint64_t *tmpl = NULL;
+    size_t tcap = 0;
+    ndd_sig_ctx_t *sig = NULL;
+    ndd_sig_t *sigs = malloc(NDD_SIG_MAX * sizeof *sigs);
+    uint64_t *keys = malloc(NDD_SIG_MAX * sizeof *keys);
+    int rc = !sigs || !keys ? NDD_ERR_NOMEM : NDD_OK;
+    if (!rc && !cfg->candidates)
+        rc = ndd_sig_ctx_create(&sig, &cfg->sig);
+    double ts = 0;
+    d->nkeys = 0;
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        size_t nt = 0, removed = 0, nsig = 0, nsent = 0;
+        if ((rc = ndd_array_grow((void **)&tmpl, &tcap, first[i + 1] - first[i] + 1, sizeof *tmpl)))
+            break;
+        for (size_t k = first[i]; k < first[i + 1]; k++)
+            if (flag[k])
+                tmpl[nt++] = occ[k].block; /* sorted: a document's records are */
+        if ((rc = ndd_tmpl_strip(ndd_docs_text(d, i), d->text_len[i], tmpl, nt, cfg->tmpl.max_short,
+                                 cfg->text.max_bytes, &one, &removed)))
+            break;
+        r->c.tmpl_blocks_removed += nt;
+        r->c.tmpl_bytes_removed += removed;
+        r->c.tmpl_docs_touched += nt > 0;
+        r->c.tmpl_docs_emptied += d->text_len[i] && !one.len;
+        r->c.tmpl_text_bytes += one.len;
+        d->text_off[i] = texts.len;
+        d->text_len[i] = (uint32_t)one.len;
+        if ((rc = ndd_buf_append(&texts, one.data ? one.data : "", one.len)))
+            break;
+        if (sig) {
+            double t0 = ndd_now();
+            if ((rc = ndd_sig_doc(sig, one.data ? one.data : "", one.len, sigs, &nsig, &nsent)))
+                break;
+            for (size_t s = 0; s < nsig; s++)
+                keys[s] = ndd_sig_key(&sigs[s]);
+            if ((rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nsig + 1, sizeof *d->keys)))
+                break;
+            memcpy(d->keys + d->nkeys, keys, nsig * sizeof *keys);
+            d->nkeys += nsig;
+            d->weight[i] = (uint32_t)nsig;
+            ts += ndd_now() - t0;
+        }
+        d->key_off[i + 1] = d->nkeys;
+    }
+    if (!rc) {
+        ndd_buf_free(&d->texts);
+        d->texts = texts;
+        texts = (ndd_buf_t)NDD_BUF_INIT;
+    }
+    r->t[NDD_ST_SIG] += ts;
+    ndd_sig_ctx_free(sig);
+    free(sigs);
+    free(keys);
+    free(tmpl);
+    ndd_buf_free(&texts);
+    ndd_buf_free(&one);
+    return rc;
+}
+
+/* Signature counters of the batch as it goes into the postings (reduce
+ * counters, so that they survive a resume from any checkpoint). */
+static void count_keys(run_t *r)
+{
+    const ndd_docs_t *d = &r->d;
+    r->c.signatures = 0;
+    r->c.no_sigs = 0;
+    if (r->cfg->candidates)
+        return; /* the baseline stage counts its keys */
+    for (size_t i = 0; i < d->n; i++) {
+        uint64_t k = d->key_off ? d->key_off[i + 1] - d->key_off[i] : 0;
+        r->c.signatures += k;
+        r->c.no_sigs += !k;
+    }
+}
+
+int ndd_stage_templates(run_t *r)
+{
+    ndd_tmpl_occ_t *occ = NULL;
+    size_t nocc = 0, *first = NULL;
+    uint8_t *flag = NULL;
+    int rc = NDD_OK;
+    if (!r->cfg->templates) {
+        count_keys(r);
+        return NDD_OK;
+    }
+    double t0 = ndd_now(), sig0 = r->t[NDD_ST_SIG];
+    NDD_TRY(ndd_comm_agree(r->comm, ndd_docs_reserve(&r->d, r->d.n)));
+    NDD_TRY(ndd_comm_agree(r->comm, local_occ(r, &occ, &nocc, &first)));
+    r->c.tmpl_blocks += nocc;
+    flag = malloc(nocc ? nocc : 1);
+    NDD_TRY(ndd_comm_agree(r->comm, flag ? NDD_OK : NDD_ERR_NOMEM));
+    NDD_TRY(flags_of(r, occ, nocc, flag));
+    rc = ndd_comm_agree(r->comm, strip_all(r, occ, first, flag));
+    count_keys(r);
+    r->t[NDD_ST_TEMPLATES] = ndd_now() - t0 - (r->t[NDD_ST_SIG] - sig0);
+out:
+    free(occ);
+    free(first);
+    free(flag);
+    return rc;
+}

@@ -1,0 +1,240 @@
+/* ndd_tmpl.c - template blocks of text without markup (see ndd_tmpl.h). */
+#include "ndd_tmpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <xxhash.h>
+
+void ndd_tmpl_params_default(ndd_tmpl_params_t *p)
+{
+    p->min_pages = NDD_TMPL_DEFAULT_MIN_PAGES;
+    p->min_sites = NDD_TMPL_DEFAULT_MIN_SITES;
+    p->max_short = NDD_TMPL_DEFAULT_MAX_SHORT;
+}
+
+/* [*s, *s + *n) without leading and trailing spaces. */
+static void trim(const char **s, size_t *n)
+{
+    while (*n && (**s == ' ' || **s == '\t' || **s == '\r')) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t' || (*s)[*n - 1] == '\r'))
+        (*n)--;
+}
+
+uint64_t ndd_tmpl_block_hash(const char *s, size_t n, uint32_t max_short)
+{
+    XXH3_state_t st;
+    char buf[256];
+    size_t k = 0, len = 0;
+    int space = 0;
+    trim(&s, &n);
+    XXH3_64bits_reset(&st);
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            space = 1;
+            continue;
+        }
+        if (space) {
+            buf[k++] = ' ';
+            len++;
+            space = 0;
+            if (k == sizeof buf) {
+                XXH3_64bits_update(&st, buf, k);
+                k = 0;
+            }
+        }
+        buf[k++] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+        len++;
+        if (k == sizeof buf) {
+            XXH3_64bits_update(&st, buf, k);
+            k = 0;
+        }
+    }
+    XXH3_64bits_update(&st, buf, k);
+    uint64_t h = XXH3_64bits_digest(&st) & ~NDD_TMPL_SHORT_BIT;
+    if (!h)
+        h = 1;
+    return len <= max_short ? h | NDD_TMPL_SHORT_BIT : h;
+}
+
+uint32_t ndd_tmpl_page_key(const char *url, const char *id)
+{
+    char buf[2048];
+    size_t k = 0;
+    const char *s = url ? url : "";
+    if (!*s) {
+        s = id ? id : "";
+        uint32_t h = (uint32_t)XXH3_64bits(s, strlen(s));
+        return h ? h : 1;
+    }
+    const char *p = strstr(s, "://");
+    if (p && (size_t)(p - s) < 16)
+        s = p + 3;
+    if ((s[0] == 'w' || s[0] == 'W') && (s[1] == 'w' || s[1] == 'W') && (s[2] == 'w' || s[2] == 'W') && s[3] == '.')
+        s += 4;
+    size_t hostlen = strcspn(s, "/?#");
+    for (size_t i = 0; i < hostlen && k < sizeof buf; i++) {
+        char c = s[i];
+        buf[k++] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+    }
+    /* default ports */
+    if (k >= 3 && !memcmp(buf + k - 3, ":80", 3))
+        k -= 3;
+    else if (k >= 4 && !memcmp(buf + k - 4, ":443", 4))
+        k -= 4;
+    size_t rest = strcspn(s + hostlen, "#");
+    for (size_t i = 0; i < rest && k < sizeof buf; i++)
+        buf[k++] = s[hostlen + i];
+    while (k && buf[k - 1] == '/')
+        k--;
+    uint32_t h = (uint32_t)XXH3_64bits(buf, k);
+    return h ? h : 1;
+}
+
+/* The next block [*bs, *bs + *bl) of text[0..n) at or after *at
+ * ('\n'-separated); 0 at the end. */
+static int next_block(const char *text, size_t n, size_t *at, const char **bs, size_t *bl)
+{
+    if (*at >= n)
+        return 0;
+    const char *nl = memchr(text + *at, '\n', n - *at);
+    size_t end = nl ? (size_t)(nl - text) : n;
+    *bs = text + *at;
+    *bl = end - *at;
+    *at = end + 1;
+    return 1;
+}
+
+static int blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
+                     ndd_tmpl_occ_t **v, size_t *nv, size_t *cap)
+{
+    size_t first = *nv;
+    int rc = NDD_OK;
+    if (!v || !nv || !cap || (!text && n))
+        return NDD_ERR_INVAL;
+    const char *bs;
+    size_t bl, at = 0;
+    while (next_block(text, n, &at, &bs, &bl)) {
+        if (blank(bs, bl))
+            continue;
+        if ((rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v)))
+            return rc;
+        (*v)[(*nv)++] = (ndd_tmpl_occ_t){ndd_tmpl_block_hash(bs, bl, max_short), page, site};
+    }
+    /* one record per distinct block, sorted by block */
+    ndd_tmpl_occ_t *o = *v + first;
+    size_t m = *nv - first;
+    if (m > 1) {
+        uint64_t *h = malloc(m * sizeof *h);
+        if (!h)
+            return NDD_ERR_NOMEM;
+        for (size_t i = 0; i < m; i++)
+            h[i] = o[i].block;
+        m = ndd_u64_sort_unique(h, m);
+        for (size_t i = 0; i < m; i++)
+            o[i].block = h[i];
+        free(h);
+        *nv = first + m;
+    }
+    return NDD_OK;
+}
+
+static int cmp_occ(const void *a, const void *b)
+{
+    const ndd_tmpl_occ_t *x = *(const ndd_tmpl_occ_t *const *)a, *y = *(const ndd_tmpl_occ_t *const *)b;
+    if (x->block != y->block)
+        return x->block < y->block ? -1 : 1;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    if (x->page != y->page)
+        return x->page < y->page ? -1 : 1;
+    return (x > y) - (x < y); /* a total order: equal records by position */
+}
+
+int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_t n, uint8_t *flag,
+                    ndd_tmpl_decided_t *dec)
+{
+    if ((!occ || !flag) && n)
+        return NDD_ERR_INVAL;
+    const ndd_tmpl_occ_t **ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        ix[i] = &occ[i];
+    qsort(ix, n, sizeof *ix, cmp_occ);
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        uint64_t block = ix[a]->block, sites = 0;
+        while (b < n && ix[b]->block == block)
+            b++;
+        /* distinct known sites of this block */
+        for (size_t i = a; i < b; i++)
+            if (ix[i]->site && (i == a || ix[i]->site != ix[i - 1]->site))
+                sites++;
+        int corpus = p->min_sites && (block & NDD_TMPL_SHORT_BIT) && sites >= p->min_sites;
+        if (corpus && dec)
+            dec->corpus_blocks++;
+        for (size_t s = a; s < b;) {
+            size_t e = s;
+            uint64_t pages = 0;
+            while (e < b && ix[e]->site == ix[s]->site) {
+                pages += e == s || ix[e]->page != ix[e - 1]->page;
+                e++;
+            }
+            int site_t = p->min_pages && ix[s]->site && pages >= p->min_pages;
+            if (site_t && dec)
+                dec->site_blocks++;
+            for (size_t i = s; i < e; i++)
+                flag[ix[i] - occ] = (uint8_t)(corpus || site_t);
+            s = e;
+        }
+        a = b;
+    }
+    free(ix);
+    return NDD_OK;
+}
+
+int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
+                   size_t max_bytes, ndd_buf_t *out, size_t *removed)
+{
+    size_t gone = 0;
+    int rc = NDD_OK;
+    if (!out || (!text && n) || (!tmpl && ntmpl))
+        return NDD_ERR_INVAL;
+    ndd_buf_clear(out);
+    const char *bs;
+    size_t bl, at = 0;
+    while (next_block(text, n, &at, &bs, &bl)) {
+        int drop = 0;
+        if (ntmpl && !blank(bs, bl)) {
+            uint64_t h = ndd_tmpl_block_hash(bs, bl, max_short);
+            size_t lo = ndd_u64_lower_bound(tmpl, ntmpl, h);
+            drop = lo < ntmpl && tmpl[lo] == h;
+        }
+        if (drop) {
+            gone += bl;
+            continue;
+        }
+        if (out->len && (rc = ndd_buf_append(out, "\n", 1)))
+            return rc;
+        if ((rc = ndd_buf_append(out, bs, bl)))
+            return rc;
+    }
+    if (max_bytes && out->len > max_bytes)
+        out->len = ndd_utf8_cut(out->data, out->len, max_bytes);
+    if (removed)
+        *removed = gone;
+    return NDD_OK;
+}
