@@ -334,7 +334,7 @@ out:
 /* Derived measures                                                    */
 
 typedef struct {
-    const jnode_t *root, *read, *sig, *sets, *verify, *clusters, *shuffle, *stages, *per_rank, *sketch;
+    const jnode_t *root, *read, *sig, *sets, *verify, *clusters, *shuffle, *stages, *per_rank, *sketch, *tmpl;
     const scores_t *sc;
     const csizes_t *cs;
 } view_t;
@@ -598,7 +598,8 @@ static void report_run(FILE *f, const view_t *v, const char *source)
     fprintf(f, "run: ndd %s, %.0f rank(s), %.2f s wall, verifier %s\n",
             j_str(ver, "?"), j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN), j_str(vk, "?"));
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
-                                      "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch"};
+                                      "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch",
+                                      "templates"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
 }
 
@@ -615,6 +616,28 @@ static void report_input(FILE *f, const view_t *v)
     static const char *known[] = {"input_bytes", "docs_read", "rejected", "no_visible_text", "docs", "text_bytes",
                                   "docs_without_signatures"};
     print_unknown(f, v->read, known, sizeof known / sizeof known[0], "  ");
+}
+
+/* The template pass (absent from runs with --templates off and from stats
+ * of older runs). */
+static void report_templates(FILE *f, const view_t *v)
+{
+    char s1[64], s2[64], s3[64];
+    double blocks = j_numd(v->tmpl, "blocks", 0);
+    if (!v->tmpl || blocks <= 0)
+        return;
+    double gone = j_numd(v->tmpl, "bytes_removed", NAN), after = j_numd(v->tmpl, "text_bytes_after", NAN);
+    pct_or_dash(s3, sizeof s3, j_numd(v->tmpl, "blocks_removed", NAN), blocks);
+    fprintf(f, "\ntemplates: %.0f of %.0f blocks of the documents dropped (%s); %s of text removed, %s left\n",
+            j_numd(v->tmpl, "blocks_removed", NAN), blocks, s3, human_bytes(gone, s1, sizeof s1),
+            human_bytes(after, s2, sizeof s2));
+    fprintf(f, "  template blocks: %.0f of a site (>= the pages rule), %.0f on many sites; "
+               "%.0f documents touched, %.0f left without text\n",
+            j_numd(v->tmpl, "site_templates", NAN), j_numd(v->tmpl, "corpus_templates", NAN),
+            j_numd(v->tmpl, "docs_with_templates", NAN), j_numd(v->tmpl, "docs_emptied", NAN));
+    static const char *known[] = {"blocks", "blocks_removed", "site_templates", "corpus_templates", "bytes_removed",
+                                  "text_bytes_after", "docs_with_templates", "docs_emptied"};
+    print_unknown(f, v->tmpl, known, sizeof known / sizeof known[0], "  ");
 }
 
 static void report_signatures(FILE *f, const view_t *v)
@@ -793,14 +816,18 @@ static void report_shuffle(FILE *f, const view_t *v)
         return;
     double b1 = j_numd(v->shuffle, "shuffle1_signatures", 0), b2 = j_numd(v->shuffle, "shuffle2_texts_compressed", 0);
     double b2raw = j_numd(v->shuffle, "shuffle2_texts_raw", 0), b3 = j_numd(v->shuffle, "shuffle3_rows", 0);
-    fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(b1 + b2 + b3, s1, sizeof s1),
+    double bt = j_numd(v->shuffle, "templates", 0);
+    fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(bt + b1 + b2 + b3, s1, sizeof s1),
             j_numd(v->shuffle, "per_doc", NAN));
-    fprintf(f, "  signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
+    fprintf(f, "  ");
+    if (bt > 0)
+        fprintf(f, "template blocks %s (with the flags back); ", human_bytes(bt, s1, sizeof s1));
+    fprintf(f, "signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
     if (b2 > 0)
         fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
     fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
-    static const char *known[] = {"shuffle1_signatures", "shuffle2_texts_compressed", "shuffle2_texts_raw",
-                                  "shuffle3_rows", "per_doc"};
+    static const char *known[] = {"templates", "shuffle1_signatures", "shuffle2_texts_compressed",
+                                  "shuffle2_texts_raw", "shuffle3_rows", "per_doc"};
     print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
 }
 
@@ -862,6 +889,7 @@ static void text_report(FILE *f, const view_t *v, const char *source)
 {
     report_run(f, v, source);
     report_input(f, v);
+    report_templates(f, v);
     report_signatures(f, v);
     report_sets(f, v);
     report_verify(f, v);
@@ -1159,8 +1187,11 @@ int ndd_cmd_stats(int argc, char **argv)
                 j_get(root, "stage_seconds"),
                 j_get(root, "per_rank"),
                 j_get(root, "sketch"),
+                j_get(root, "templates"),
                 &sc,
                 &cs};
+    if (v.tmpl && !j_is(v.tmpl, NDD_JV_OBJ))
+        v.tmpl = NULL;
     if (v.sketch && !j_is(v.sketch, NDD_JV_OBJ))
         v.sketch = NULL;
     if (json || plot)

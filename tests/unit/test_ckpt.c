@@ -323,7 +323,7 @@ static void test_shard_version(void **state)
         size_t len;
         int rc;
     } cases[] = {
-        {8, "\x03", 1, NDD_ERR_VERSION},                /* format version 3 */
+        {8, "\x02", 1, NDD_ERR_VERSION},                /* format version 2 */
         {8, "\x01", 1, NDD_ERR_VERSION},                /* format version 1 */
         {0, "DDSHARD1", 8, NDD_ERR_VERSION},            /* the magic of format 1 */
         {0, "NDDSHARX", 8, NDD_ERR_FORMAT},             /* not a shard */
@@ -511,8 +511,8 @@ static void test_verify_corrupt_version(void **state)
     static const struct {
         const char *text;
         int rc;
-    } done[] = {{"2 5 0\n", NDD_ERR_VERSION}, {"ndd-verify 3 2 5\n", NDD_ERR_VERSION}, {"what\n", NDD_ERR_FORMAT},
-                {"ndd-verify 2 0 5\n", NDD_ERR_FORMAT}, {"ndd-verify 2 4 11\n", NDD_OK}};
+    } done[] = {{"2 5 0\n", NDD_ERR_VERSION}, {"ndd-verify 2 2 5\n", NDD_ERR_VERSION}, {"what\n", NDD_ERR_FORMAT},
+                {"ndd-verify 3 0 5\n", NDD_ERR_FORMAT}, {"ndd-verify 3 4 11\n", NDD_OK}};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++) {
         int np = -1;
         uint64_t r = 0;
