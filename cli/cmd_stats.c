@@ -632,11 +632,11 @@ static void report_templates(FILE *f, const view_t *v)
             j_numd(v->tmpl, "blocks_removed", NAN), blocks, s3, human_bytes(gone, s1, sizeof s1),
             human_bytes(after, s2, sizeof s2));
     fprintf(f, "  template blocks: %.0f of a site (>= the pages rule), %.0f on many sites; "
-               "%.0f documents touched, %.0f left without text\n",
+               "%.0f documents touched, %.0f all template (kept whole)\n",
             j_numd(v->tmpl, "site_templates", NAN), j_numd(v->tmpl, "corpus_templates", NAN),
-            j_numd(v->tmpl, "docs_with_templates", NAN), j_numd(v->tmpl, "docs_emptied", NAN));
+            j_numd(v->tmpl, "docs_with_templates", NAN), j_numd(v->tmpl, "docs_all_template", NAN));
     static const char *known[] = {"blocks", "blocks_removed", "site_templates", "corpus_templates", "bytes_removed",
-                                  "text_bytes_after", "docs_with_templates", "docs_emptied"};
+                                  "text_bytes_after", "docs_with_templates", "docs_all_template"};
     print_unknown(f, v->tmpl, known, sizeof known / sizeof known[0], "  ");
 }
 

@@ -1,6 +1,6 @@
 /* run_tmpl.c - the template pass of ndd run (issue 11; kernels in
  * src/tmpl): every document's distinct blocks go to the owner of the block
- * hash (one exchange of 16-byte records), the owners decide which
+ * hash (one exchange of 20-byte records), the owners decide which
  * occurrences are templates, one byte per record comes back, and each
  * document drops its template blocks, is cut to --max-doc-bytes and gets its
  * signatures. Then the signature counters of the batch, with or without the
@@ -43,7 +43,8 @@ static int decide_owned(run_t *r, ndd_buf_t *recv)
     for (int s = 0; s < r->P && !rc; s++)
         for (size_t k = 0; k < recv[s].len / NDD_TMPL_OCC_BYTES; k++) {
             const char *p = recv[s].data + k * NDD_TMPL_OCC_BYTES;
-            v[at++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12)};
+            v[at++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12),
+                                       ndd_le32_load(p + 16)};
         }
     ndd_tmpl_decided_t dec = {0, 0};
     if (!rc)
@@ -74,6 +75,7 @@ static int flags_of(run_t *r, const ndd_tmpl_occ_t *occ, size_t nocc, uint8_t *f
         ndd_le64_store(rec, occ[k].block);
         ndd_le32_store(rec + 8, occ[k].page);
         ndd_le32_store(rec + 12, occ[k].site);
+        ndd_le32_store(rec + 16, occ[k].content);
         rc = ndd_buf_append(&send[ndd_part_hash_dest(occ[k].block, P)], rec, sizeof rec);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
@@ -124,10 +126,11 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
         if ((rc = ndd_tmpl_strip(ndd_docs_text(d, i), d->text_len[i], tmpl, nt, cfg->tmpl.max_short,
                                  cfg->text.max_bytes, &one, &removed)))
             break;
-        r->c.tmpl_blocks_removed += nt;
+        int whole = nt && !removed; /* only template blocks: kept whole */
+        r->c.tmpl_blocks_removed += whole ? 0 : nt;
         r->c.tmpl_bytes_removed += removed;
-        r->c.tmpl_docs_touched += nt > 0;
-        r->c.tmpl_docs_emptied += d->text_len[i] && !one.len;
+        r->c.tmpl_docs_touched += nt && !whole;
+        r->c.tmpl_docs_whole += (uint64_t)whole;
         r->c.tmpl_text_bytes += one.len;
         d->text_off[i] = texts.len;
         d->text_len[i] = (uint32_t)one.len;

@@ -31,7 +31,7 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(tmpl_bytes_removed, "templates", "bytes_removed", NDD_CST_REDUCE)                  \
     X(tmpl_text_bytes, "templates", "text_bytes_after", NDD_CST_REDUCE)                  \
     X(tmpl_docs_touched, "templates", "docs_with_templates", NDD_CST_REDUCE)             \
-    X(tmpl_docs_emptied, "templates", "docs_emptied", NDD_CST_REDUCE)                    \
+    X(tmpl_docs_whole, "templates", "docs_all_template", NDD_CST_REDUCE)                    \
     X(signatures, "signatures", "signatures", NDD_CST_REDUCE)                            \
     X(keys_distinct, "signatures", "distinct", NDD_CST_REDUCE)                           \
     X(postings_single, "signatures", "held_by_one_doc", NDD_CST_REDUCE)                  \

@@ -117,6 +117,21 @@ static int blank(const char *s, size_t n)
     return 1;
 }
 
+/* Hash of a sorted list of block hashes (their little-endian bytes). */
+static uint32_t content_of(const uint64_t *h, size_t m)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    for (size_t i = 0; i < m; i++) {
+        unsigned char b[8];
+        for (int k = 0; k < 8; k++)
+            b[k] = (unsigned char)(h[i] >> (8 * k));
+        XXH3_64bits_update(&st, b, sizeof b);
+    }
+    uint32_t c = (uint32_t)XXH3_64bits_digest(&st);
+    return c ? c : 1;
+}
+
 int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
                      ndd_tmpl_occ_t **v, size_t *nv, size_t *cap)
 {
@@ -131,11 +146,12 @@ int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, u
             continue;
         if ((rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v)))
             return rc;
-        (*v)[(*nv)++] = (ndd_tmpl_occ_t){ndd_tmpl_block_hash(bs, bl, max_short), page, site};
+        (*v)[(*nv)++] = (ndd_tmpl_occ_t){ndd_tmpl_block_hash(bs, bl, max_short), page, site, 0};
     }
     /* one record per distinct block, sorted by block */
     ndd_tmpl_occ_t *o = *v + first;
     size_t m = *nv - first;
+    uint32_t content = 0;
     if (m > 1) {
         uint64_t *h = malloc(m * sizeof *h);
         if (!h)
@@ -145,9 +161,14 @@ int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, u
         m = ndd_u64_sort_unique(h, m);
         for (size_t i = 0; i < m; i++)
             o[i].block = h[i];
-        free(h);
         *nv = first + m;
+        content = content_of(h, m);
+        free(h);
+    } else if (m == 1) {
+        content = content_of(&o[0].block, 1);
     }
+    for (size_t i = 0; i < m; i++)
+        o[i].content = content;
     return NDD_OK;
 }
 
@@ -171,10 +192,13 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
     const ndd_tmpl_occ_t **ix = malloc((n ? n : 1) * sizeof *ix);
     if (!ix)
         return NDD_ERR_NOMEM;
+    uint64_t *cs = NULL;
+    size_t ccap = 0;
+    int rc = NDD_OK;
     for (size_t i = 0; i < n; i++)
         ix[i] = &occ[i];
     qsort(ix, n, sizeof *ix, cmp_occ);
-    for (size_t a = 0; a < n;) {
+    for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         uint64_t block = ix[a]->block, sites = 0;
         while (b < n && ix[b]->block == block)
@@ -188,12 +212,19 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
             dec->corpus_blocks++;
         for (size_t s = a; s < b;) {
             size_t e = s;
-            uint64_t pages = 0;
+            uint64_t pages = 0, contents = 0;
             while (e < b && ix[e]->site == ix[s]->site) {
                 pages += e == s || ix[e]->page != ix[e - 1]->page;
                 e++;
             }
-            int site_t = p->min_pages && ix[s]->site && pages >= p->min_pages;
+            if (p->min_pages && ix[s]->site && pages >= p->min_pages) {
+                if ((rc = ndd_array_grow((void **)&cs, &ccap, e - s, sizeof *cs)))
+                    break;
+                for (size_t i = s; i < e; i++)
+                    cs[i - s] = ix[i]->content;
+                contents = ndd_u64_sort_unique(cs, e - s);
+            }
+            int site_t = p->min_pages && ix[s]->site && contents >= p->min_pages && pages >= p->min_pages;
             if (site_t && dec)
                 dec->site_blocks++;
             for (size_t i = s; i < e; i++)
@@ -203,7 +234,8 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
         a = b;
     }
     free(ix);
-    return NDD_OK;
+    free(cs);
+    return rc;
 }
 
 int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
@@ -231,6 +263,13 @@ int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmp
             return rc;
         if ((rc = ndd_buf_append(out, bs, bl)))
             return rc;
+    }
+    if (!out->len && gone) { /* only repeated blocks: the document stays whole */
+        ndd_buf_clear(out);
+        int rc2 = ndd_buf_append(out, text, n);
+        if (rc2)
+            return rc2;
+        gone = 0;
     }
     if (max_bytes && out->len > max_bytes)
         out->len = ndd_utf8_cut(out->data, out->len, max_bytes);

@@ -35,14 +35,17 @@ typedef struct ndd_tmpl_params {
 
 void ndd_tmpl_params_default(ndd_tmpl_params_t *p);
 
-/* One block of one page. Wire form: 16 bytes LE (u64 block, u32 page, u32 site). */
+/* One block of one page. Wire form: 20 bytes LE (u64 block, u32 page, u32
+ * site, u32 content). */
 typedef struct ndd_tmpl_occ {
-    uint64_t block; /* ndd_tmpl_block_hash: top bit set = short block */
-    uint32_t page;  /* ndd_tmpl_page_key (distinct pages of a site) */
-    uint32_t site;  /* site id (ndd_url_site; 0 = unknown: no site rule) */
+    uint64_t block;   /* ndd_tmpl_block_hash: top bit set = short block */
+    uint32_t page;    /* ndd_tmpl_page_key (distinct pages of a site) */
+    uint32_t site;    /* site id (ndd_url_site; 0 = unknown: no site rule) */
+    uint32_t content; /* hash of the document's set of blocks: one text served
+                       * under many URLs is one content */
 } ndd_tmpl_occ_t;
 
-#define NDD_TMPL_OCC_BYTES 16
+#define NDD_TMPL_OCC_BYTES 20
 #define NDD_TMPL_SHORT_BIT ((uint64_t)1 << 63)
 
 /* Hash of one block: ASCII letters case-folded, runs of spaces collapsed
@@ -56,7 +59,7 @@ uint32_t ndd_tmpl_page_key(const char *url, const char *id);
 
 /* The distinct non-empty blocks of text[0..n) as occurrences of (page,
  * site), appended to *v (grown with ndd_array_grow); sorted by block and
- * unique. */
+ * unique; content = a hash of this sorted list. */
 int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
                      ndd_tmpl_occ_t **v, size_t *nv, size_t *cap);
 
@@ -68,16 +71,19 @@ typedef struct ndd_tmpl_decided {
 
 /* occ[0..n): every occurrence of the blocks this caller owns, in any order
  * (not modified). flag[i] = 1 when occurrence i is a template: its (site,
- * block) has >= min_pages distinct pages (site != 0), or its block is short
- * and on >= min_sites distinct sites (site != 0 counted). Work space is
- * allocated inside. dec (may be NULL) += the counts. */
+ * block) has >= min_pages distinct pages and >= min_pages distinct contents
+ * (site != 0), or its block is short and on >= min_sites distinct sites
+ * (site != 0 counted). Work space is allocated inside. dec (may be NULL) +=
+ * the counts. */
 int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_t n, uint8_t *flag,
                     ndd_tmpl_decided_t *dec);
 
 /* Copies text[0..n) without the blocks whose hash is in tmpl[0..ntmpl)
  * (sorted, unique) into out (cleared first), blocks joined by '\n', then
  * cut at max_bytes (0 = no limit) without splitting a UTF-8 character.
- * *removed (may be NULL) = bytes of the removed blocks. */
+ * *removed (may be NULL) = bytes of the removed blocks. A text that would
+ * be left without any block keeps all of them (*removed = 0): a document
+ * made only of repeated blocks is compared whole, never emptied. */
 int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
                    size_t max_bytes, ndd_buf_t *out, size_t *removed);
 

@@ -270,7 +270,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->sketch_pairs = 34, s->strain_away_micro = 8512345;
     s->clusters = 9, s->docs_in_clusters = 25, s->docs_removed = 16;
     s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
-    s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_emptied = 1;
+    s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_whole = 1;
     s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
     s->hist[0] = 99, s->hist[1] = 7, s->hist[2] = 4, s->hist[3] = 1;
     memset(top, 0, sizeof *top);
@@ -316,7 +316,7 @@ static const char golden[] =
     "    \"bytes_removed\": 5000,\n"
     "    \"text_bytes_after\": 700,\n"
     "    \"docs_with_templates\": 40,\n"
-    "    \"docs_emptied\": 1\n"
+    "    \"docs_all_template\": 1\n"
     "  },\n"
     "  \"signatures\": {\n"
     "    \"signatures\": 400,\n"
