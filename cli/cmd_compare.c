@@ -20,8 +20,9 @@
 enum { CMP_FMT_AUTO, CMP_FMT_HTML, CMP_FMT_TEXT };
 
 typedef struct cmp_cfg {
-    int json, raw, signcd, format, no_signature;
+    int json, raw, signcd, format, no_signature, formula;
     double tau;
+    ndd_formula_params_t fp;
     size_t max_file;
     ndd_text_opts_t text;
     ndd_tlcs_params_t tp;
@@ -69,6 +70,7 @@ static void cmp_help(void)
            "      --format auto|html|text  how to read both files (default auto)\n"
            "      --max-doc-bytes B     keep the first B bytes of text, 0 = all (default %zu)\n"
            "      --boilerplate on|off  drop navigation/header/footer/link lists (default %s, as ndd run)\n"
+           "      --soft-wrap on|off    plain text: a single newline is a line wrap (default off, as ndd run)\n"
            "      --max-file-bytes B    refuse larger files (default 1G)\n"
            "  TLCS:\n"
            "      --window S            sketch window in bytes (default %zu)\n"
@@ -81,6 +83,10 @@ static void cmp_help(void)
            "      --min-iter-tlcs B     later iterations need a TLCS of B bytes (default %zu)\n"
            "      --blocks K            blocks of the base regions, 0 = auto (default 0)\n"
            "      --reserve             also run the exact TLCS and report the reserve rate\n"
+           "      --substitutions on|off  small gaps strained away by both sketches at one place do not\n"
+           "                            break the trustable region (default on; off = paper 002)\n"
+           "      --formulaic on|off    reject a duplicate whose regions hold other names and numbers\n"
+           "                            (the same formula about another company or day) (default on)\n"
            "  SigNCD:\n"
            "      --threshold T, --tau T  duplicate when NCD <= T (default %.2f)\n"
            "      --no-signature        plain NCD of the whole texts\n"
@@ -89,7 +95,9 @@ static void cmp_help(void)
            "JSON fields (tlcs): verifier, duplicate, resemblance, containment, lcs, tlcs, d,\n"
            "len_a, len_b, sketch_a, sketch_b, lcs_upper, max_d, hit_cost_limit,\n"
            "pruned_by_bound, iterations, strain_away, reserve, regions [{a:[s,e], b:[s,e],\n"
-           "tlcs}], mode, exact, format_a, format_b, bytes_a, bytes_b. d is null when the\n"
+           "tlcs}], formulaic {aligned, words, replaced, keys, keys_changed, numbers,\n"
+           "numbers_changed, title_only, different} (null when not checked), mode, exact,\n"
+           "format_a, format_b, bytes_a, bytes_b. d is null when the\n"
            "cost limit was hit (lcs is then a lower bound).\n"
            "Exit codes: 0 compared (either verdict), 1 runtime error, 2 bad usage.\n",
            p.window, p.slope, p.min_resemblance, p.min_containment, t.max_bytes,
@@ -99,7 +107,8 @@ static void cmp_help(void)
 
 enum {
     O_VERIFIER = 1000, O_JSON, O_RAW, O_EXACT, O_FORMAT, O_MAXDOC, O_BOILER, O_MAXFILE, O_WINDOW,
-    O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_MINIT, O_BLOCKS, O_RESERVE, O_TAU, O_NOSIG
+    O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_MINIT, O_BLOCKS, O_RESERVE, O_TAU, O_NOSIG, O_SOFTWRAP,
+    O_SUBST, O_FORMULA
 };
 
 static int cmp_double(const char *opt, const char *v, double lo, double hi, double *out)
@@ -133,6 +142,9 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {"threshold", required_argument, 0, O_TAU},
         {"tau", required_argument, 0, O_TAU},
         {"no-signature", no_argument, 0, O_NOSIG},
+        {"soft-wrap", required_argument, 0, O_SOFTWRAP},
+        {"substitutions", required_argument, 0, O_SUBST},
+        {"formulaic", required_argument, 0, O_FORMULA},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *cmd = "compare";
@@ -180,13 +192,22 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
                 return ndd_cli_usage_error(cmd, "--format wants auto, html or text, not '%s'", optarg);
             break;
         case O_BOILER:
-            if (!strcmp(optarg, "on"))
-                c->text.boilerplate = 1;
-            else if (!strcmp(optarg, "off"))
-                c->text.boilerplate = 0;
+        case O_SOFTWRAP:
+        case O_SUBST:
+        case O_FORMULA: {
+            int v = !strcmp(optarg, "on") ? 1 : !strcmp(optarg, "off") ? 0 : -1;
+            if (v < 0)
+                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", argv[optind - 1], optarg);
+            if (ch == O_BOILER)
+                c->text.boilerplate = v;
+            else if (ch == O_SOFTWRAP)
+                c->text.soft_wrap = v;
+            else if (ch == O_SUBST)
+                c->tp.subst_share = v ? NDD_TLCS_DEFAULT_SUBST_SHARE : 0;
             else
-                return ndd_cli_usage_error(cmd, "--boilerplate wants on or off, not '%s'", optarg);
+                c->formula = v;
             break;
+        }
         case O_MAXDOC:
         case O_MAXFILE:
         case O_MAXD:
@@ -343,7 +364,8 @@ static void cmp_snippet(FILE *out, const char *s, size_t n)
     fputs(cut < n ? "...\"" : "\"", out);
 }
 
-static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_result_t *r, FILE *out)
+static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_result_t *r,
+                       const ndd_formula_result_t *fr, FILE *out)
 {
     const ndd_tlcs_params_t *p = &c->tp;
     size_t mn = r->len_a < r->len_b ? r->len_a : r->len_b;
@@ -383,7 +405,15 @@ static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_re
     fprintf(out, "  resemblance = TLCS / (|A| + |B| - TLCS) = %zu / %zu = %.3f\n", r->tlcs,
             r->len_a + r->len_b - r->tlcs, r->resemblance);
     fprintf(out, "  containment = TLCS / min(|A|, |B|) = %zu / %zu = %.3f\n", r->tlcs, mn, r->containment);
-    if (r->duplicate)
+    if (fr && fr->aligned)
+        fprintf(out, "  formulaic check: of %zu words in the regions of the shorter side, %zu replaced by other\n"
+                     "    words: %zu of %zu numbers and names, %zu of %zu numbers (other names or numbers when\n"
+                     "    >= %.0f %% of the keys and >= %.0f %% of the replaced words, or > %.0f %% of the numbers)\n",
+                fr->words, fr->replaced, fr->keys_changed, fr->keys, fr->numbers_changed, fr->numbers,
+                100 * c->fp.min_key_share, 100 * c->fp.min_purity, 100 * c->fp.num_share);
+    if (fr && fr->different)
+        fprintf(out, "verdict: not duplicate (formulaic: the same wording about other names or numbers)\n");
+    else if (r->duplicate)
         fprintf(out, "verdict: duplicate (%s)\n",
                 r->resemblance >= p->min_resemblance ? "resemblance reaches its threshold"
                                                      : "containment reaches its threshold");
@@ -399,6 +429,11 @@ static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_re
     else if (r->hit_cost_limit && r->nregions == 0)
         fputs("the documents differ by more edit operations than the cost limit allows; the verdict is\n"
               "     conservative. Raise --max-d to compute the exact LCS.\n", out);
+    else if (fr && fr->different)
+        fprintf(out, "the trustable LCS is long (%zu bytes) but what differs inside it is names and numbers\n"
+                     "     (%zu of %zu changed): the same formula (a dividend notice, a rate table, a bond\n"
+                     "     issue) about another company, day or issue.\n",
+                r->tlcs, fr->keys_changed, fr->keys);
     else if (r->nregions == 0)
         fprintf(out, "they share %zu bytes of LCS, but no part of it is dense (edit-curve slope <= %.2f)\n"
                      "     around the centre of the documents: the common text looks like template\n"
@@ -414,7 +449,8 @@ static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_re
                 r->tlcs, 100.0 * r->containment, r->lcs > r->tlcs ? r->lcs - r->tlcs : 0);
 }
 
-static int cmp_json(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_result_t *r, FILE *out)
+static int cmp_json(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_result_t *r,
+                    const ndd_formula_result_t *fr, FILE *out)
 {
     ndd_buf_t j = NDD_BUF_INIT;
     char num[1024];
@@ -453,8 +489,18 @@ static int cmp_json(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_resul
         if ((rc = ndd_buf_puts(&j, num)))
             goto out;
     }
+    if (fr)
+        snprintf(num, sizeof num,
+                 "],\"formulaic\":{\"aligned\":%s,\"words\":%zu,\"keys\":%zu,\"keys_changed\":%zu,\"numbers\":%zu,"
+                 "\"numbers_changed\":%zu,\"replaced\":%zu,\"title_only\":%s,\"different\":%s}",
+                 fr->aligned ? "true" : "false", fr->words, fr->keys, fr->keys_changed, fr->numbers, fr->numbers_changed,
+                 fr->replaced, fr->title_only ? "true" : "false", fr->different ? "true" : "false");
+    else
+        snprintf(num, sizeof num, "],\"formulaic\":null");
+    if ((rc = ndd_buf_puts(&j, num)))
+        goto out;
     snprintf(num, sizeof num,
-             "],\"mode\":\"%s\",\"exact\":%s,\"format_a\":\"%s\",\"format_b\":\"%s\",\"bytes_a\":%zu,"
+             ",\"mode\":\"%s\",\"exact\":%s,\"format_a\":\"%s\",\"format_b\":\"%s\",\"bytes_a\":%zu,"
              "\"bytes_b\":%zu,\"window\":%zu,\"slope\":%.6f,\"min_resemblance\":%.6f,"
              "\"min_containment\":%.6f,\"max_iter\":%u}\n",
              c->raw ? "raw" : "text", c->tp.exact ? "true" : "false", cmp_fmt_name(c, &d[0]),
@@ -482,6 +528,8 @@ int ndd_cmd_compare(int argc, char **argv)
     c.text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE;
     c.tau = NDD_NCD_DEFAULT_TAU;
     c.max_file = CMP_DEFAULT_MAX_FILE;
+    c.formula = 1;
+    ndd_formula_params_default(&c.fp);
     if ((rc = cmp_parse(argc, argv, &c)))
         return rc < 0 ? NDD_EXIT_OK : rc;
 
@@ -522,13 +570,23 @@ int ndd_cmd_compare(int argc, char **argv)
             fprintf(stderr, "ndd compare: %s\n", ndd_strerror(rc));
         goto out;
     }
+    ndd_formula_result_t fr, *frp = NULL;
+    if (r.duplicate && c.formula) {
+        if ((rc = ndd_formula_check(&c.fp, d[0].use, d[0].nuse, d[1].use, d[1].nuse, &r, &fr))) {
+            fprintf(stderr, "ndd compare: %s\n", ndd_strerror(rc));
+            goto out;
+        }
+        frp = &fr;
+        if (fr.different)
+            r.duplicate = 0;
+    }
     if (c.json) {
-        if (cmp_json(&c, d, &r, stdout)) {
+        if (cmp_json(&c, d, &r, frp, stdout)) {
             fprintf(stderr, "ndd compare: out of memory\n");
             goto out;
         }
     } else {
-        cmp_report(&c, d, &r, stdout);
+        cmp_report(&c, d, &r, frp, stdout);
     }
     ret = NDD_EXIT_OK;
 out:

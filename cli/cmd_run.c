@@ -95,6 +95,12 @@ static void run_help(void)
         "      --containment F      ... or containment >= F (default %.2f)\n"
         "      --max-d N            Myers cost limit (default: automatic, see docs/verify.md)\n"
         "      --max-iter N         iterative TLCS depth (default: the verifier's, 4)\n"
+        "      --substitutions on|off  TLCS: small gaps that both sketches strained away at the same\n"
+        "                           place (a rotating snippet, a changed word) do not break the\n"
+        "                           trustable region (default on; off = paper 002's curve)\n"
+        "      --formulaic on|off   TLCS: a duplicate whose regions hold other names and numbers\n"
+        "                           (the same formula about another company or day) is rejected\n"
+        "                           (default on; docs/verify.md)\n"
         "      --tau F              SigNCD: duplicate when SigNCD <= F (default %.2f)\n"
         "      --verify-all         verify every candidate pair, also pairs already joined by\n"
         "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
@@ -132,7 +138,7 @@ static void run_help(void)
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
-    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT
+    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA
 };
 
 static const char *const run_cmd = "run";
@@ -376,6 +382,14 @@ static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
             return NDD_EXIT_USAGE;
         c->max_iter = (unsigned)l;
         return 0;
+    case O_SUBST:
+    case O_FORMULA: {
+        int v = run_on_off(optarg);
+        if (v < 0)
+            return ndd_cli_usage_error(run_cmd, "%s takes on or off", argv[optind - 1]);
+        *(ch == O_SUBST ? &c->subst : &c->formula) = v;
+        return 0;
+    }
     case O_SLOPE:
     case O_RES:
     case O_CONT:
@@ -537,7 +551,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
         {"soft-wrap", required_argument, 0, O_SOFTWRAP}, {"templates", required_argument, 0, O_TEMPLATES},
         {"template-pages", required_argument, 0, O_TPAGES}, {"template-sites", required_argument, 0, O_TSITES},
-        {"template-short", required_argument, 0, O_TSHORT},
+        {"template-short", required_argument, 0, O_TSHORT}, {"substitutions", required_argument, 0, O_SUBST},
+        {"formulaic", required_argument, 0, O_FORMULA},
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},

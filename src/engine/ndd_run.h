@@ -57,6 +57,8 @@ typedef struct ndd_run_cfg {
     double min_containment;
     size_t max_d;
     unsigned max_iter;
+    int formula;               /* 1: the formulaic-text check after a TLCS duplicate */
+    int subst;                 /* 1: TLCS small-substitution rule (0: paper 002's curve) */
     /* SigNCD */
     double tau;
     int verify_all;            /* verify every candidate pair, also those already joined */

@@ -39,6 +39,8 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
     c->min_containment = 0.7;
     c->max_d = 0; /* 0 = the verifier's default */
     c->max_iter = 0;
+    c->formula = 1;
+    c->subst = 1;
     c->tau = 0.7;
     c->keep = NDD_KEEP_LONGEST;
     ndd_method_params_default(&c->mparams);

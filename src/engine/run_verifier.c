@@ -14,6 +14,8 @@ struct ndd_verifier {
     ndd_tlcs_params_t tp;
     ndd_tlcs_ws_t *tws;
     ndd_tlcs_result_t tr;
+    ndd_formula_params_t fp;
+    int formula;
     ndd_ncd_ctx_t *ncd;
     ndd_method_t method;
     ndd_method_ctx_t *mctx;
@@ -44,6 +46,10 @@ int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t
         v->tp.max_d = cfg->max_d;
     if (cfg->max_iter)
         v->tp.max_iter = cfg->max_iter;
+    if (!cfg->subst)
+        v->tp.subst_share = 0;
+    ndd_formula_params_default(&v->fp);
+    v->formula = cfg->formula;
     v->method = cfg->vmethod;
     if (v->kind == NDD_VERIFIER_TLCS)
         rc = ndd_tlcs_ws_create(&v->tws);
@@ -120,13 +126,20 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
     r->score = 0;
     r->tlcs = 0;
     r->resemblance = r->containment = 0;
-    r->pruned_by_bound = r->hit_cost_limit = 0;
+    r->pruned_by_bound = r->hit_cost_limit = r->formulaic = 0;
     r->strain_away = 0;
     if (v->kind == NDD_VERIFIER_TLCS) {
         rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
         if (rc)
             return rc;
         r->duplicate = v->tr.duplicate;
+        if (r->duplicate && v->formula) {
+            ndd_formula_result_t fr;
+            if ((rc = ndd_formula_check(&v->fp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr, &fr)))
+                return rc;
+            r->formulaic = fr.different;
+            r->duplicate = !fr.different;
+        }
         r->score = v->tr.resemblance;
         r->resemblance = v->tr.resemblance;
         r->containment = v->tr.containment;

@@ -23,6 +23,7 @@ typedef struct ndd_vres {
     uint64_t tlcs;                   /* TLCS length in bytes */
     int pruned_by_bound, hit_cost_limit;
     double strain_away;              /* TLCS: 1 - (sketch_a + sketch_b) / (len_a + len_b) */
+    int formulaic;                   /* TLCS: rejected by the formulaic-text check (added last) */
 } ndd_vres_t;
 
 /* Which score columns a verifier fills. */

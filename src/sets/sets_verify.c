@@ -124,6 +124,7 @@ int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *cons
                 break;
             c->pairs_verified++;
             c->pairs_pruned_bound += (uint64_t)v.pruned_by_bound;
+            c->pairs_formulaic += (uint64_t)v.formulaic;
             c->pairs_cost_limit += (uint64_t)v.hit_cost_limit;
         }
         if ((rc = h->scored(h->user, i, j, &v)) || !v.duplicate)

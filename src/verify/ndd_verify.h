@@ -116,10 +116,20 @@ typedef struct ndd_tlcs_params {
     size_t min_iter_tlcs;   /* iterations after the first stop when their TLCS is shorter */
     unsigned blocks;        /* k blocks for the base regions; 0 = auto (see docs) */
     int reserve;            /* 1: also run the exact TLCS to report the reserve rate */
+    /* Added (issue 11): small substitutions. A gap between two consecutive
+     * matched pieces that is non-empty in BOTH documents (bytes of A replaced
+     * by other bytes of B at the same place: a rotating snippet, a changed
+     * name, a typo and the window around it) and at most subst_max bytes long
+     * in each is not an edit for the slope; such bytes may make up at most
+     * subst_share of a trustable region, and they never count as TLCS. */
+    double subst_share;     /* 0 = the paper's curve (every unmatched byte an edit) */
+    size_t subst_max;       /* 0 = auto: max(4 * window, |X| / 8), X the curve's document */
 } ndd_tlcs_params_t;
 
 /* Defaults: window 16, slope 0.1, resemblance 0.28, containment 0.7,
- * max_d auto, max_iter 4, exact 0, min_iter_tlcs 64, blocks auto, reserve 0. */
+ * max_d auto, max_iter 4, exact 0, min_iter_tlcs 64, blocks auto, reserve 0,
+ * subst_share 1/3, subst_max auto. */
+#define NDD_TLCS_DEFAULT_SUBST_SHARE (1.0 / 3.0)
 void ndd_tlcs_params_default(ndd_tlcs_params_t *p);
 
 /* One trustable region (one iteration): [a_start, a_end) in A and the span
@@ -166,5 +176,51 @@ int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *
 int ndd_tlcs_verdict(const ndd_tlcs_params_t *p, double resemblance, double containment);
 /* Resemblance and containment of a common length t between lengths na, nb. */
 void ndd_tlcs_scores(size_t t, size_t na, size_t nb, double *resemblance, double *containment);
+
+/* ===================================================================== */
+/* Formulaic texts (issue 11; docs/verify.md "Formulaic texts")          */
+/* ===================================================================== */
+
+/* After a TLCS "duplicate": the span of its trustable regions in each
+ * document, widened to whole blocks, as word tokens aligned by Myers; the
+ * tokens of the shorter side that are REPLACED (a gap with tokens on both
+ * sides) are the changes. Keys are numbers (a digit, or one..twelve) and
+ * names (a capital not starting a sentence). Formulaic - the same wording
+ * about other names and numbers - when
+ *   changed keys >= min_changed, changed keys / keys >= min_key_share and
+ *   changed keys / replaced tokens >= min_purity, or
+ *   changed numbers >= min_changed and changed numbers / numbers > num_share.
+ * Not formulaic when every change lies in the document's first block (line),
+ * of at most title_bytes, and the other blocks are unchanged: the same text
+ * under a new headline. Sequences that need more than max_d edits are not judged
+ * (aligned = 0). */
+typedef struct ndd_formula_params {
+    size_t min_changed;
+    double min_key_share, min_purity, num_share;
+    size_t max_d;
+    size_t title_bytes;
+} ndd_formula_params_t;
+
+#define NDD_FORMULA_DEFAULT_MIN_CHANGED 2
+#define NDD_FORMULA_DEFAULT_KEY_SHARE 0.2
+#define NDD_FORMULA_DEFAULT_PURITY 0.5
+#define NDD_FORMULA_DEFAULT_NUM_SHARE 0.5
+#define NDD_FORMULA_DEFAULT_MAX_D 600
+#define NDD_FORMULA_DEFAULT_TITLE_BYTES 120
+
+typedef struct ndd_formula_result {
+    int aligned;            /* 0: not judged (no region, or more than max_d token edits) */
+    size_t words;           /* tokens of the shorter side's span */
+    size_t keys, numbers;   /* of them, numbers and names; numbers */
+    size_t replaced;        /* its tokens replaced by other tokens */
+    size_t keys_changed, numbers_changed;
+    int title_only;         /* every change in the short first block (a new headline) */
+    int different;          /* 1: formulaic, other names or numbers: not a duplicate */
+} ndd_formula_result_t;
+
+void ndd_formula_params_default(ndd_formula_params_t *p);
+/* r: the ndd_tlcs_compare result of (a, b) (regions in a, partner spans in b). */
+int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
+                      const ndd_tlcs_result_t *r, ndd_formula_result_t *out);
 
 #endif

@@ -61,7 +61,9 @@ struct ndd_tlcs_ws {
     size_t pcumcap;
     size_t *ig, *icum; /* insertion boundaries (increasing) and prefix counts */
     size_t nins, inscap;
-    size_t *bm, *bilt, *bile, *bx; /* per block boundary: M, I(<), I(<=), offset */
+    size_t *fs, *fe, *fcum; /* small substitutions: X gaps [fs, fe) (increasing), prefix lengths */
+    size_t nfree, freecap;
+    size_t *bm, *bilt, *bile, *bx, *bf; /* per block boundary: M, I(<), I(<=), offset, F */
     size_t bcap;
     tl_span_t rem[NDD_TLCS_MAX_REGIONS + 1]; /* removed X intervals, original offsets, sorted */
     size_t nrem;
@@ -84,6 +86,8 @@ void ndd_tlcs_params_default(ndd_tlcs_params_t *p)
     p->min_iter_tlcs = 64;
     p->blocks = 0;
     p->reserve = 0;
+    p->subst_share = NDD_TLCS_DEFAULT_SUBST_SHARE;
+    p->subst_max = 0;
 }
 
 int ndd_tlcs_ws_create(ndd_tlcs_ws_t **ws)
@@ -115,6 +119,10 @@ void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws)
     free(ws->pcum);
     free(ws->ig);
     free(ws->icum);
+    free(ws->fs);
+    free(ws->fe);
+    free(ws->fcum);
+    free(ws->bf);
     free(ws->bm);
     free(ws->bilt);
     free(ws->bile);
@@ -190,17 +198,45 @@ static size_t tl_i(const ndd_tlcs_ws_t *ws, size_t x, int le)
     return ws->icum[lo];
 }
 
-/* Edit operations inside [s, e): deleted X bytes in it plus insertions at
- * boundaries strictly inside it. */
-static size_t tl_ops(const ndd_tlcs_ws_t *ws, size_t s, size_t e)
+/* X bytes of small substitutions at reduced offsets < x. */
+static size_t tl_f(const ndd_tlcs_ws_t *ws, size_t x)
 {
-    size_t m = tl_m(ws, e) - tl_m(ws, s);
-    return (e - s) - m + (tl_i(ws, e, 0) - tl_i(ws, s, 1));
+    size_t lo = 0, hi = ws->nfree; /* gaps starting before x */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ws->fs[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t f = ws->fcum[lo];
+    if (lo > 0 && ws->fe[lo - 1] > x)
+        f -= ws->fe[lo - 1] - x;
+    return f;
 }
 
-static inline int tl_slope_ok(size_t ops, size_t len, double slope)
+/* Edit operations inside [s, e): deleted X bytes in it plus insertions at
+ * boundaries strictly inside it, small substitutions left out; *fr = the
+ * X bytes of small substitutions in it. */
+static size_t tl_ops(const ndd_tlcs_ws_t *ws, size_t s, size_t e, size_t *fr)
 {
-    return len > 0 && (double)ops <= slope * (double)len + 1e-9;
+    size_t m = tl_m(ws, e) - tl_m(ws, s);
+    *fr = tl_f(ws, e) - tl_f(ws, s);
+    return (e - s) - m - *fr + (tl_i(ws, e, 0) - tl_i(ws, s, 1));
+}
+
+/* Continuity: edits <= slope per byte, small substitutions <= subst_share. */
+static inline int tl_slope_ok(size_t ops, size_t fr, size_t len, const ndd_tlcs_params_t *p)
+{
+    return len > 0 && (double)ops <= p->slope * (double)len + 1e-9 &&
+           (double)fr <= p->subst_share * (double)len + 1e-9;
+}
+
+/* tl_slope_ok of [s, e). */
+static int tl_cont(const ndd_tlcs_ws_t *ws, size_t s, size_t e, const ndd_tlcs_params_t *p)
+{
+    size_t fr, ops = tl_ops(ws, s, e, &fr);
+    return tl_slope_ok(ops, fr, e - s, p);
 }
 
 /* Span in Y of the partners of the matched X bytes of [s, e); 0 if none. */
@@ -258,8 +294,75 @@ static int tl_central(const ndd_tlcs_ws_t *ws, size_t s, size_t e, const tl_band
     return tl_partner(ws, s, e, &ys, &ye) && ys < b->y1 && ye > b->y0;
 }
 
+/* 1 when no kept sketch byte of d lies in the reduced range [s, e): the
+ * sketch strained all of it away. */
+static int tl_strained(const tl_doc_t *d, size_t s, size_t e)
+{
+    size_t lo = 0, hi = d->nruns; /* first run ending after s */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->runs[mid].red + d->runs[mid].len <= s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == d->nruns || d->runs[lo].red >= e;
+}
+
+/* Small substitutions: interior gaps between pieces i-1 and i that are
+ * non-empty in both documents, at most gmax bytes in each, and strained
+ * away by both sketches (a paragraph that moved is kept by the sketches:
+ * it is no substitution, the iterative variant finds it). */
+static int tl_free_gaps(ndd_tlcs_ws_t *ws, size_t gmax)
+{
+    int rc;
+    size_t need = ws->npc + 1;
+    if (need > ws->freecap) {
+        size_t cap = ws->freecap;
+        if ((rc = ndd_array_grow((void **)&ws->fs, &cap, need, sizeof *ws->fs)))
+            return rc;
+        cap = ws->freecap;
+        if ((rc = ndd_array_grow((void **)&ws->fe, &cap, need, sizeof *ws->fe)))
+            return rc;
+        cap = ws->freecap;
+        if ((rc = ndd_array_grow((void **)&ws->fcum, &cap, need, sizeof *ws->fcum)))
+            return rc;
+        ws->freecap = cap;
+    }
+    ws->nfree = 0;
+    ws->fcum[0] = 0;
+    for (size_t i = 1; gmax && i < ws->npc; i++) {
+        const tl_piece_t *a = &ws->pc[i - 1], *b = &ws->pc[i];
+        size_t gx = b->x - (a->x + a->len), gy = b->y - (a->y + a->len);
+        if (gx == 0 || gy == 0 || gx > gmax || gy > gmax ||
+            !tl_strained(&ws->d[0], a->x + a->len, b->x) || !tl_strained(&ws->d[1], a->y + a->len, b->y))
+            continue;
+        ws->fs[ws->nfree] = a->x + a->len;
+        ws->fe[ws->nfree] = b->x;
+        ws->fcum[ws->nfree + 1] = ws->fcum[ws->nfree] + gx;
+        ws->nfree++;
+    }
+    return NDD_OK;
+}
+
+/* 1 when the Y bytes before piece i are the Y side of a small substitution. */
+static int tl_gap_free(const ndd_tlcs_ws_t *ws, size_t i)
+{
+    if (i == 0 || i >= ws->npc || !ws->nfree)
+        return 0;
+    size_t x = ws->pc[i - 1].x + ws->pc[i - 1].len, lo = 0, hi = ws->nfree;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ws->fs[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ws->nfree && ws->fs[lo] == x && ws->fe[lo] == ws->pc[i].x;
+}
+
 /* Maps the script of the sketches to pieces and builds the curve arrays. */
-static int tl_build_curve(ndd_tlcs_ws_t *ws)
+static int tl_build_curve(ndd_tlcs_ws_t *ws, size_t gmax)
 {
     int rc;
     size_t ns;
@@ -315,12 +418,14 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws)
             return rc;
         ws->inscap = cap;
     }
+    if ((rc = tl_free_gaps(ws, gmax)))
+        return rc;
     ws->nins = 0;
     ws->icum[0] = 0;
     size_t gx = 0, gy = 0;
     for (size_t i = 0; i <= ws->npc; i++) {
         size_t ynext = i < ws->npc ? ws->pc[i].y : Y->cur;
-        if (ynext > gy) {
+        if (ynext > gy && !tl_gap_free(ws, i)) {
             ws->ig[ws->nins] = gx;
             ws->icum[ws->nins + 1] = ws->icum[ws->nins] + (ynext - gy);
             ws->nins++;
@@ -394,8 +499,8 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
         size_t c = ws->bcap ? ws->bcap : 64;
         while (c < k + 1)
             c *= 2;
-        size_t **arr[4] = {&ws->bx, &ws->bm, &ws->bilt, &ws->bile};
-        for (int i = 0; i < 4; i++) {
+        size_t **arr[5] = {&ws->bx, &ws->bm, &ws->bilt, &ws->bile, &ws->bf};
+        for (int i = 0; i < 5; i++) {
             size_t *t = realloc(*arr[i], c * sizeof *t);
             if (!t)
                 return NDD_ERR_NOMEM;
@@ -409,6 +514,7 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
         ws->bm[i] = tl_m(ws, x);
         ws->bilt[i] = tl_i(ws, x, 0);
         ws->bile[i] = tl_i(ws, x, 1);
+        ws->bf[i] = tl_f(ws, x);
     }
     const size_t c0 = (k - 1) / 2, c1 = k / 2; /* the central block(s) */
     tl_band_t band = {ws->bx[c0], ws->bx[c1 + 1], (size_t)(((unsigned __int128)ny * c0) / k),
@@ -423,8 +529,9 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
             size_t w = ws->bm[j] - ws->bm[i];
             if (w == 0 || w < bestw)
                 continue;
-            size_t ops = (e - s) - w + (ws->bilt[j] - ws->bile[i]);
-            if (!tl_slope_ok(ops, e - s, p->slope))
+            size_t fr = ws->bf[j] - ws->bf[i];
+            size_t ops = (e - s) - w - fr + (ws->bilt[j] - ws->bile[i]);
+            if (!tl_slope_ok(ops, fr, e - s, p))
                 continue;
             size_t nb = j - i;
             if (w == bestw && nb > bestn)
@@ -452,7 +559,7 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
         size_t s = ws->bx[ti[c]], e = ws->bx[tj[c]];
         if (ti[c] > 0) {
             size_t lim = ws->bx[ti[c] - 1], bs = s;
-            if (tl_slope_ok(tl_ops(ws, lim, e), e - lim, p->slope)) {
+            if (tl_cont(ws, lim, e, p)) {
                 bs = lim;
             } else {
                 /* piece starts in (lim, s) */
@@ -465,7 +572,7 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
                         hi = mid;
                 }
                 for (size_t q = lo; q < ws->npc && ws->pc[q].x < s; q++)
-                    if (tl_slope_ok(tl_ops(ws, ws->pc[q].x, e), e - ws->pc[q].x, p->slope)) {
+                    if (tl_cont(ws, ws->pc[q].x, e, p)) {
                         bs = ws->pc[q].x;
                         break; /* the first feasible is the smallest */
                     }
@@ -474,7 +581,7 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
         }
         if (tj[c] < k) {
             size_t lim = ws->bx[tj[c] + 1], be = e;
-            if (tl_slope_ok(tl_ops(ws, s, lim), lim - s, p->slope)) {
+            if (tl_cont(ws, s, lim, p)) {
                 be = lim;
             } else {
                 /* piece ends in (e, lim): scan from the right */
@@ -492,7 +599,7 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
                         break;
                     if (pe >= lim)
                         continue;
-                    if (tl_slope_ok(tl_ops(ws, s, pe), pe - s, p->slope)) {
+                    if (tl_cont(ws, s, pe, p)) {
                         be = pe;
                         break;
                     }
@@ -703,7 +810,13 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
             break;
         }
         /* 4. curve, 5. region */
-        if ((rc = tl_build_curve(ws)))
+        size_t gmax = 0;
+        if (p->subst_share > 0) {
+            gmax = p->subst_max ? p->subst_max : X->cur / 8;
+            if (!p->subst_max && gmax < 4 * p->window)
+                gmax = 4 * p->window;
+        }
+        if ((rc = tl_build_curve(ws, gmax)))
             return rc;
         tl_region_t reg;
         int found;
