@@ -96,7 +96,7 @@ static void cmp_help(void)
            "len_a, len_b, sketch_a, sketch_b, lcs_upper, max_d, hit_cost_limit,\n"
            "pruned_by_bound, iterations, strain_away, reserve, regions [{a:[s,e], b:[s,e],\n"
            "tlcs}], formulaic {aligned, words, replaced, keys, keys_changed, numbers,\n"
-           "numbers_changed, title_only, different} (null when not checked), mode, exact,\n"
+           "numbers_changed, one_line, different} (null when not checked), mode, exact,\n"
            "format_a, format_b, bytes_a, bytes_b. d is null when the\n"
            "cost limit was hit (lcs is then a lower bound).\n"
            "Exit codes: 0 compared (either verdict), 1 runtime error, 2 bad usage.\n",
@@ -406,11 +406,12 @@ static void cmp_report(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_re
             r->len_a + r->len_b - r->tlcs, r->resemblance);
     fprintf(out, "  containment = TLCS / min(|A|, |B|) = %zu / %zu = %.3f\n", r->tlcs, mn, r->containment);
     if (fr && fr->aligned)
-        fprintf(out, "  formulaic check: of %zu words in the regions of the shorter side, %zu replaced by other\n"
-                     "    words: %zu of %zu numbers and names, %zu of %zu numbers (other names or numbers when\n"
-                     "    >= %.0f %% of the keys and >= %.0f %% of the replaced words, or > %.0f %% of the numbers)\n",
+        fprintf(out, "  formulaic check: of %zu words in the regions of the shorter side, %zu replaced by a few\n"
+                     "    other words: %zu of %zu numbers and names, %zu of %zu numbers%s\n",
                 fr->words, fr->replaced, fr->keys_changed, fr->keys, fr->numbers_changed, fr->numbers,
-                100 * c->fp.min_key_share, 100 * c->fp.min_purity, 100 * c->fp.num_share);
+                fr->one_line ? "; all in one short line (a headline or dateline)" : "");
+    else if (fr)
+        fprintf(out, "  formulaic check: not judged (more than %zu word edits)\n", c->fp.max_d);
     if (fr && fr->different)
         fprintf(out, "verdict: not duplicate (formulaic: the same wording about other names or numbers)\n");
     else if (r->duplicate)
@@ -492,9 +493,9 @@ static int cmp_json(const cmp_cfg_t *c, const cmp_doc_t *d, const ndd_tlcs_resul
     if (fr)
         snprintf(num, sizeof num,
                  "],\"formulaic\":{\"aligned\":%s,\"words\":%zu,\"keys\":%zu,\"keys_changed\":%zu,\"numbers\":%zu,"
-                 "\"numbers_changed\":%zu,\"replaced\":%zu,\"title_only\":%s,\"different\":%s}",
+                 "\"numbers_changed\":%zu,\"replaced\":%zu,\"one_line\":%s,\"different\":%s}",
                  fr->aligned ? "true" : "false", fr->words, fr->keys, fr->keys_changed, fr->numbers, fr->numbers_changed,
-                 fr->replaced, fr->title_only ? "true" : "false", fr->different ? "true" : "false");
+                 fr->replaced, fr->one_line ? "true" : "false", fr->different ? "true" : "false");
     else
         snprintf(num, sizeof num, "],\"formulaic\":null");
     if ((rc = ndd_buf_puts(&j, num)))

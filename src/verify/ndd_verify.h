@@ -183,38 +183,43 @@ void ndd_tlcs_scores(size_t t, size_t na, size_t nb, double *resemblance, double
 
 /* After a TLCS "duplicate": the span of its trustable regions in each
  * document, widened to whole blocks, as word tokens aligned by Myers; the
- * tokens of the shorter side that are REPLACED (a gap with tokens on both
- * sides) are the changes. Keys are numbers (a digit, or one..twelve) and
+ * tokens of the shorter side that are REPLACED by a few others (a gap with
+ * 1..max_gap tokens on both sides) are the changes; deleted tokens and those
+ * of larger gaps are left out of every count. Keys are numbers (a digit, or one..twelve) and
  * names (a capital not starting a sentence). Formulaic - the same wording
  * about other names and numbers - when
  *   changed keys >= min_changed, changed keys / keys >= min_key_share and
  *   changed keys / replaced tokens >= min_purity, or
- *   changed numbers >= min_changed and changed numbers / numbers > num_share.
- * Not formulaic when every change lies in the document's first block (line),
- * of at most title_bytes, and the other blocks are unchanged: the same text
- * under a new headline. Sequences that need more than max_d edits are not judged
+ *   changed numbers >= min_changed, changed numbers / numbers > num_share and
+ *   changed numbers / replaced tokens >= num_purity.
+ * Not formulaic when every change lies in one block (line) of at most
+ * line_bytes and the other blocks are unchanged: the same text under a new
+ * headline, dateline or byline. Sequences that need more than max_d edits are not judged
  * (aligned = 0). */
 typedef struct ndd_formula_params {
     size_t min_changed;
-    double min_key_share, min_purity, num_share;
+    double min_key_share, min_purity, num_share, num_purity;
     size_t max_d;
-    size_t title_bytes;
+    size_t line_bytes;
+    size_t max_gap;
 } ndd_formula_params_t;
 
 #define NDD_FORMULA_DEFAULT_MIN_CHANGED 2
 #define NDD_FORMULA_DEFAULT_KEY_SHARE 0.2
 #define NDD_FORMULA_DEFAULT_PURITY 0.5
 #define NDD_FORMULA_DEFAULT_NUM_SHARE 0.5
+#define NDD_FORMULA_DEFAULT_NUM_PURITY 0.25
 #define NDD_FORMULA_DEFAULT_MAX_D 600
-#define NDD_FORMULA_DEFAULT_TITLE_BYTES 120
+#define NDD_FORMULA_DEFAULT_LINE_BYTES 120
+#define NDD_FORMULA_DEFAULT_MAX_GAP 12
 
 typedef struct ndd_formula_result {
     int aligned;            /* 0: not judged (no region, or more than max_d token edits) */
     size_t words;           /* tokens of the shorter side's span */
-    size_t keys, numbers;   /* of them, numbers and names; numbers */
+    size_t keys, numbers;   /* of them (matched or in small replacements), numbers and names; numbers */
     size_t replaced;        /* its tokens replaced by other tokens */
     size_t keys_changed, numbers_changed;
-    int title_only;         /* every change in the short first block (a new headline) */
+    int one_line;           /* every change in one short block (a headline, a dateline) */
     int different;          /* 1: formulaic, other names or numbers: not a duplicate */
 } ndd_formula_result_t;
 

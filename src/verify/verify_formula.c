@@ -13,10 +13,11 @@
  * not starting a sentence). The pair is formulaic when
  *   - the changes are mostly key tokens (changed keys >= min_purity of the
  *     replaced tokens) and touch >= min_key_share of the keys, or
- *   - more than max_num_share of the numbers changed,
+ *   - more than num_share of the numbers changed and they are >= num_purity
+ *     of the replaced tokens,
  * with at least min_changed of them in either case - unless every change
- * lies in the document's first block, of at most title_bytes, while other
- * blocks are unchanged (a new headline over the same text). Rules, labels and
+ * lies in one block of at most line_bytes while other blocks are unchanged
+ * (a new headline, dateline or byline over the same text). Rules, labels and
  * figures: docs/verify.md, "Formulaic texts". */
 #include "ndd_verify.h"
 
@@ -31,8 +32,10 @@ void ndd_formula_params_default(ndd_formula_params_t *p)
     p->min_key_share = NDD_FORMULA_DEFAULT_KEY_SHARE;
     p->min_purity = NDD_FORMULA_DEFAULT_PURITY;
     p->num_share = NDD_FORMULA_DEFAULT_NUM_SHARE;
+    p->num_purity = NDD_FORMULA_DEFAULT_NUM_PURITY;
     p->max_d = NDD_FORMULA_DEFAULT_MAX_D;
-    p->title_bytes = NDD_FORMULA_DEFAULT_TITLE_BYTES;
+    p->line_bytes = NDD_FORMULA_DEFAULT_LINE_BYTES;
+    p->max_gap = NDD_FORMULA_DEFAULT_MAX_GAP;
 }
 
 enum { TK_WORD = 0, TK_NAME = 1, TK_NUM = 2 };
@@ -46,11 +49,35 @@ typedef struct tok {
 
 static int is_alnum(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
 
+/* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
+ * length; an invalid byte is one byte, code point 0xFFFD. */
+static size_t utf8_cp(const char *s, size_t n, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 1;
+    if (len > n || len == 1) {
+        *cp = u[0] < 0x80 ? u[0] : 0xFFFD;
+        return 1;
+    }
+    uint32_t c = u[0] & (0x7F >> len);
+    for (size_t k = 1; k < len; k++)
+        c = (c << 6) | (u[k] & 0x3F);
+    *cp = c;
+    return len;
+}
+
+static int is_cjk(uint32_t cp)
+{
+    return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
 static const char *const numw[] = {"one", "two", "three", "four", "five", "six",
                                    "seven", "eight", "nine", "ten", "eleven", "twelve"};
 
 /* Tokens of t[0..n): runs of ASCII letters and digits with . , / - ' kept
- * between two of them (3.5, 1,411,240, 6-3/16, A-2). */
+ * between two of them (3.5, 1,411,240, 6-3/16, A-2), and each CJK
+ * character. */
 static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
 {
     int sent = 1;
@@ -67,11 +94,24 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
             nl = memchr(t + bstart, '\n', n - bstart);
             blen = (uint32_t)(nl ? (size_t)(nl - t) - bstart : n - bstart);
         }
+        if (c >= 0x80) { /* a CJK ideograph, kana or hangul syllable is a word of its own */
+            uint32_t cp;
+            size_t len = utf8_cp(t + i, n - i, &cp);
+            if (is_cjk(cp)) {
+                int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+                if (rc)
+                    return rc;
+                (*v)[(*nv)++] = (tok_t){XXH3_64bits(t + i, len), TK_WORD, blk, blen};
+                sent = 0;
+            } else if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F || cp == 0xFF1B || cp == 0xFF1A) {
+                sent = 1; /* 。！？；： */
+            }
+            i += len;
+            continue;
+        }
         if (!is_alnum(c)) {
             if (c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == '\n')
                 sent = 1;
-            else if (c == 0xE3 && i + 2 < n && (unsigned char)t[i + 1] == 0x80 && (unsigned char)t[i + 2] == 0x82)
-                sent = 1; /* U+3002 ideographic full stop */
             i++;
             continue;
         }
@@ -122,10 +162,20 @@ static void widen(const char *t, size_t n, size_t *s, size_t *e)
 }
 
 /* Myers O(ND) with the V vector of every round kept (O(D^2) memory, D <=
- * max_d), then the path back. Marks rep[i] = 1 for each token i of x that
- * lies in a gap between matches that holds tokens of y too. Returns 1 when
- * the alignment was made, 0 when D > max_d, < 0 on an error. */
-static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, size_t max_d, uint8_t *rep)
+ * max_d), then the path back. rep[i] for each token i of x: 0 matched, 1 in
+ * a small replacement (a gap between matches with 1..gmax tokens on both
+ * sides), 2 elsewhere (deleted, or in a larger gap: a moved paragraph, an
+ * inserted advertisement, a rewritten passage). Returns 1 when the alignment
+ * was made, 0 when D > max_d, < 0 on an error. */
+static void mark_gap(uint8_t *rep, long x0, long x1, long ny, long gmax)
+{
+    int small = x1 > x0 && ny > 0 && x1 - x0 <= gmax && ny <= gmax;
+    for (long i = x0; i < x1; i++)
+        rep[i] = small ? 1 : 2;
+}
+
+static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, size_t max_d, long gmax,
+                          uint8_t *rep)
 {
     long n = (long)nx, m = (long)ny, dmax = (long)(max_d < nx + ny ? max_d : nx + ny);
     long off = dmax + 1, w = 2 * dmax + 3;
@@ -158,8 +208,10 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
         free(v);
         return 0;
     }
-    /* walk back: collect, per gap between matched runs, whether y has tokens in it */
-    memset(rep, 0, nx);
+    /* walk back: matched tokens 0; each gap between matched runs: a small
+     * replacement (tokens on both sides, at most gmax on each) 1, anything
+     * else (pure deletion, a moved or rewritten passage) 2 */
+    memset(rep, 2, nx);
     long xx = n, yy = m;
     long gap_x1 = n, gap_y1 = m; /* the current gap's end (exclusive) in x and y */
     for (long d = dfound; d >= 0; d--) {
@@ -170,9 +222,9 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
         long sx = d == 0 ? 0 : (pk == k + 1 ? px : px + 1); /* where the snake of round d starts */
         long sy = sx - k;
         if (xx > sx) { /* a snake (matches) [sx, xx): it closes the gap after it */
-            if (gap_y1 > yy)
-                for (long i = xx; i < gap_x1; i++)
-                    rep[i] = (uint8_t)(gap_y1 > yy);
+            mark_gap(rep, xx, gap_x1, gap_y1 - yy, gmax);
+            for (long i = sx; i < xx; i++)
+                rep[i] = 0;
             gap_x1 = sx;
             gap_y1 = sy;
         }
@@ -181,10 +233,7 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
         if (d == 0)
             break;
     }
-    /* the gap at the start */
-    if (gap_y1 > 0)
-        for (long i = 0; i < gap_x1; i++)
-            rep[i] = 1;
+    mark_gap(rep, 0, gap_x1, gap_y1, gmax); /* the gap at the start */
     free(trace);
     free(v);
     return 1;
@@ -233,7 +282,7 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
         rc = NDD_ERR_NOMEM;
         goto out;
     }
-    int made = align_replaced(x, nx, y, ny, p->max_d, rep);
+    int made = align_replaced(x, nx, y, ny, p->max_d, (long)p->max_gap, rep);
     if (made < 0) {
         rc = made;
         goto out;
@@ -242,14 +291,14 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
     out->words = nx;
     if (!made)
         goto out;
-    /* a new title: every change in the first block of the document, a short
-     * one, while the other blocks are unchanged is the same text under
-     * another headline, not a formula */
+    /* one line: every change in one short block (a new headline, another
+     * dateline or byline) while the other blocks are unchanged is the same
+     * text, not a formula */
     {
         int first = 1, one = 1, others = 0;
         uint32_t blk = 0, blen = 0;
         for (size_t i = 0; i < nx; i++) {
-            if (rep[i]) {
+            if (rep[i] == 1) {
                 if (first)
                     blk = x[i].blk, blen = x[i].blen, first = 0;
                 else if (x[i].blk != blk)
@@ -258,24 +307,26 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
         }
         for (size_t i = 0; i < nx && !first; i++)
             others |= x[i].blk != blk;
-        size_t xstart = swap ? b0 : a0;
-        out->title_only = !first && one && others && blk == 0 && xstart == 0 && blen <= p->title_bytes;
+        out->one_line = !first && one && others && blen <= p->line_bytes;
     }
     for (size_t i = 0; i < nx; i++) {
-        int key = x[i].kind != TK_WORD, num = x[i].kind == TK_NUM;
+        if (rep[i] == 2)
+            continue; /* outside the comparison: deleted or in a larger change */
+        int key = x[i].kind != TK_WORD, num = x[i].kind == TK_NUM, ch = rep[i] == 1;
         out->keys += (size_t)key;
         out->numbers += (size_t)num;
-        out->replaced += rep[i];
-        out->keys_changed += (size_t)(key && rep[i]);
-        out->numbers_changed += (size_t)(num && rep[i]);
+        out->replaced += (size_t)ch;
+        out->keys_changed += (size_t)(key && ch);
+        out->numbers_changed += (size_t)(num && ch);
     }
     {
         double share = out->keys ? (double)out->keys_changed / (double)out->keys : 0;
         double purity = out->replaced ? (double)out->keys_changed / (double)out->replaced : 0;
         double nshare = out->numbers ? (double)out->numbers_changed / (double)out->numbers : 0;
         int keys = out->keys_changed >= p->min_changed && share >= p->min_key_share && purity >= p->min_purity;
-        int nums = out->numbers_changed >= p->min_changed && nshare > p->num_share;
-        out->different = !out->title_only && (keys || nums);
+        double npur = out->replaced ? (double)out->numbers_changed / (double)out->replaced : 0;
+        int nums = out->numbers_changed >= p->min_changed && nshare > p->num_share && npur >= p->num_purity;
+        out->different = !out->one_line && (keys || nums);
     }
 out:
     free(ta);
