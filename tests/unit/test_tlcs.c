@@ -104,6 +104,74 @@ static void test_basic(void **state)
     assert_int_equal(ndd_tlcs_compare(g_ws, &q, a, 10, b, 10, &r), NDD_ERR_INVAL);
 }
 
+/* Small substitutions (issue 11): gaps that both sketches strained away at
+ * one place. B = A with 8 segments of 40-70 bytes replaced by other words, spread
+ * evenly: with the rule the region spans the whole text and the TLCS is every
+ * matched byte; with the paper's curve (subst_share 0) it collapses to the
+ * stretch between two substitutions. Larger gaps, too many substitutions, and
+ * a moved paragraph are not absorbed. */
+static void substitute(char *b, size_t n, size_t k, size_t len)
+{
+    for (size_t i = 0; i < k; i++) {
+        size_t at = (n / (k + 1)) * (i + 1) - len / 2;
+        fill_words(b + at, len);
+    }
+}
+
+static void test_substitutions(void **state)
+{
+    (void)state;
+    ndd_tlcs_params_t on, off;
+    ndd_tlcs_params_default(&on);
+    off = on;
+    off.subst_share = 0;
+    assert_true(on.subst_share > 0.33 && on.subst_share < 0.34 && on.subst_max == 0);
+    enum { N = 3000 };
+    static char a[N], b[N];
+    ndd_tlcs_result_t r1, r0;
+    for (int round = 0; round < 20; round++) {
+        fill_words(a, N);
+        memcpy(b, a, N);
+        substitute(b, N, 8, 40 + rndn(30)); /* 8 x 40-70 bytes: like the rotating snippets of archive.org */
+        cmp(&on, a, N, b, N, &r1);
+        cmp(&off, a, N, b, N, &r0);
+        assert_true(r1.duplicate);
+        assert_true(r1.resemblance > 0.6);
+        assert_true(r1.tlcs > r0.tlcs);
+        assert_true(r0.tlcs < N / 2); /* the paper's curve: no region across a substitution (4 iterations) */
+        assert_true(r1.tlcs <= r1.lcs_upper);
+        /* never counted as TLCS: at most the matched bytes */
+        assert_true(r1.tlcs <= N - 8 * 40 + 2 * 16 * 8);
+    }
+    /* a gap larger than max(4S, |X|/8) (375 bytes here) in the middle: the
+     * main content differs, nothing is absorbed (as without the rule) */
+    fill_words(a, N);
+    memcpy(b, a, N);
+    fill_words(b + 1000, 1000);
+    cmp(&on, a, N, b, N, &r1);
+    cmp(&off, a, N, b, N, &r0);
+    assert_int_equal(r1.tlcs, r0.tlcs);
+    /* substitutions making up more than a third of the text: no region across them */
+    memcpy(b, a, N);
+    for (size_t at = 20; at + 60 < N; at += 100)
+        fill_words(b + at, 55);
+    cmp(&on, a, N, b, N, &r1);
+    assert_true(r1.tlcs < N / 4);
+    assert_false(r1.duplicate);
+    /* a moved paragraph is kept by both sketches: no substitution, the
+     * iterative variant finds it (the same TLCS as without the rule) */
+    static char c[N];
+    fill_words(a, N);
+    memcpy(c, a, 750);
+    memcpy(c + 750, a + 1500, 750);
+    memcpy(c + 1500, a + 750, 750);
+    memcpy(c + 2250, a + 2250, 750);
+    cmp(&on, a, N, c, N, &r1);
+    cmp(&off, a, N, c, N, &r0);
+    assert_int_equal(r1.tlcs, r0.tlcs);
+    assert_true(r1.duplicate);
+}
+
 /* Symmetry, and the exact mode equals plain Myers. */
 static void test_symmetry_exact(void **state)
 {
@@ -1032,6 +1100,7 @@ int main(void)
     g_boilerplate = !(bp && !strcmp(bp, "0"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_substitutions),
         cmocka_unit_test(test_symmetry_exact),
         cmocka_unit_test(test_cost_limit),
         cmocka_unit_test(test_template_shape),
