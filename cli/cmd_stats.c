@@ -402,7 +402,7 @@ static void derived_json(ndd_buf_t *b, const view_t *v)
     out_key(b, &first, "pairs");
     {
         static const char *steps[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
-                                      "pruned_by_bound", "cost_limit_hits", "accepted"};
+                                      "pruned_by_bound", "cost_limit_hits", "rejected_formulaic", "accepted"};
         int f2 = 1;
         ndd_buf_puts(b, "{");
         for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
@@ -742,6 +742,7 @@ static void report_verify(FILE *f, const view_t *v)
         {"verified", "- verified"},
         {"pruned_by_bound", "    rejected by the sketch-size bound (no LCS)"},
         {"cost_limit_hits", "    stopped at the cost limit"},
+        {"rejected_formulaic", "    rejected: formulaic (other names, numbers)"},
         {"accepted", "accepted as near-duplicates"}};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (j_num(v->verify, steps[i].key, &x)) {
@@ -749,8 +750,8 @@ static void report_verify(FILE *f, const view_t *v)
             fprintf(f, "  %-46s %10.0f  %7s\n", steps[i].label, x, i ? s1 : "");
         }
     static const char *known[] = {"candidate_pairs", "skipped_already_joined", "identical_text", "verified",
-                                  "pruned_by_bound", "cost_limit_hits", "accepted", "trustable_rate",
-                                  "work_max_rank", "work_min_rank"};
+                                  "pruned_by_bound", "cost_limit_hits", "rejected_formulaic", "accepted",
+                                  "trustable_rate", "work_max_rank", "work_min_rank"};
     print_unknown(f, v->verify, known, sizeof known / sizeof known[0], "  ");
 }
 

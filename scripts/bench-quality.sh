@@ -4,9 +4,16 @@
 # fortunes) and on Clough, at its documented default and at its best threshold
 # (a sweep over the stored pair scores: runs use --verify-all so the sweep is
 # exact): pair precision, recall, F1, ARI, wall time and peak memory per rank.
-# Each method runs on the visible text with boilerplate removal (ndd's
-# default) and on the whole page text (--boilerplate off).
+# Each method runs on the HTML pages with boilerplate removal (ndd's default),
+# on the same HTML with --boilerplate off (ndd's extraction of the whole page),
+# and on PAGE TEXT: the same pages as text with templates in, one block per
+# line, written by datasets/pagetext.py with an extractor independent of ndd
+# (JSONL "text"; en also as WET conversion records): what users of WET files
+# and extracted-text JSONL have (issue 11).
 #   SIZE_EN=20MB SIZE_ZH=5MB RANKS=2 BENCH_DIR=/tmp/ndd-quality BUILD=build
+#   METHODS="tlcs signcd" CORPORA="en en-text" (default: all methods, all corpora:
+#   en en-text en-wet zh zh-text clough)
+#   ENGINE=mpi|local (default mpi: mpirun -n RANKS; local: --engine local:RANKS)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 SIZE_EN=${SIZE_EN:-20MB}
@@ -28,6 +35,13 @@ gen() { # name source size
 }
 gen en reuters "$SIZE_EN"
 gen zh zh "$SIZE_ZH"
+# page text of the same pages (templates in), independent extractor
+pagetext() { # name source-dir format
+  [ -f "$BENCH_DIR/$1/gold.tsv" ] || python3 "$root/datasets/pagetext.py" --format "$3" "$BENCH_DIR/$2" "$BENCH_DIR/$1"
+}
+pagetext en-text en jsonl
+pagetext en-wet en wet
+pagetext zh-text zh jsonl
 # Clough: each answer of category cut/light/heavy is a reuse of orig_task<x>.txt
 if [ ! -f "$BENCH_DIR/clough-gold.tsv" ]; then
   python3 - "$data/clough" "$BENCH_DIR/clough-gold.tsv" <<'PY'
@@ -42,23 +56,35 @@ with open(sys.argv[2], "w") as f:
 PY
 fi
 
-methods="tlcs:sentence:tlcs:resemblance=0.05:0.95:0.05 signcd:sentence:signcd:ncd=0.30:0.95:0.05 cosine:sentence:cosine:score=0.50:1.00:0.025 simhash:simhash:simhash:score=48:64:1 minhash:minhash:minhash:score=0.10:0.95:0.05 spotsigs:spotsigs:spotsigs:score=0.10:0.95:0.05 qgram:qgram:qgram:score=0.10:0.95:0.05 imatch:imatch:imatch:score=1:1:1"
+all_methods="tlcs:sentence:tlcs:resemblance=0.05:0.95:0.05 signcd:sentence:signcd:ncd=0.30:0.95:0.05 cosine:sentence:cosine:score=0.50:1.00:0.025 simhash:simhash:simhash:score=48:64:1 minhash:minhash:minhash:score=0.10:0.95:0.05 spotsigs:spotsigs:spotsigs:score=0.10:0.95:0.05 qgram:qgram:qgram:score=0.10:0.95:0.05 imatch:imatch:imatch:score=1:1:1"
+methods=""
+for m in $all_methods; do
+  [ -z "${METHODS:-}" ] || [[ " $METHODS " == *" ${m%%:*} "* ]] && methods+=" $m"
+done
+CORPORA=${CORPORA:-en en-text en-wet zh zh-text clough}
+ENGINE=${ENGINE:-mpi}
+run_ndd() {
+  if [ "$ENGINE" = local ]; then "$ndd" run --engine "local:$RANKS" "$@"
+  else mpirun -n "$RANKS" --oversubscribe "$ndd" run "$@"; fi
+}
 echo "| corpus | text | method (candidates + verifier) | P | R | F1 | ARI | P same-site / cross-site (pairs) | best threshold | best P | best R | best F1 | wall s | peak RSS MB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for corpus in en zh clough; do
+for corpus in $CORPORA; do
   case $corpus in
-    en|zh) inputs=("$BENCH_DIR/$corpus"/crawl-*); gold="$BENCH_DIR/$corpus/gold.tsv"; texts="boilerplate-removed page-text" ;;
+    en|zh) inputs=("$BENCH_DIR/$corpus"/crawl-*); gold="$BENCH_DIR/$corpus/gold.tsv"; texts="html-boilerplate-removed html-whole-page" ;;
+    en-text|zh-text) inputs=("$BENCH_DIR/$corpus"/crawl-*); gold="$BENCH_DIR/$corpus/gold.tsv"; texts="page-text-jsonl" ;;
+    en-wet) inputs=("$BENCH_DIR/$corpus"/crawl-*); gold="$BENCH_DIR/$corpus/gold.tsv"; texts="page-text-wet" ;;
     clough) inputs=("$data/clough"); gold="$BENCH_DIR/clough-gold.tsv"; texts="plain" ;;
+    *) echo "bench-quality: unknown corpus $corpus" >&2; exit 2 ;;
   esac
   for text in $texts; do
-    case $text in page-text) topt=(--boilerplate off) ;; *) topt=() ;; esac
+    case $text in html-whole-page) topt=(--boilerplate off) ;; *) topt=() ;; esac
     [ $corpus = zh ] && topt+=(--soft-wrap on)
     for m in $methods; do
       IFS=: read -r name cand ver sweep <<<"$m"
       out="$BENCH_DIR/out-$corpus-$text-$name"
       rm -rf "$out"
-      mpirun -n "$RANKS" --oversubscribe "$ndd" run -q --verify-all --candidates "$cand" --verifier "$ver" \
-        "${topt[@]}" -o "$out" "${inputs[@]}" 2>/dev/null
+      run_ndd -q --verify-all --candidates "$cand" --verifier "$ver" "${topt[@]}" -o "$out" "${inputs[@]}" 2>/dev/null
       "$ndd" eval --json --gold "$gold" "$out" > "$out/eval.json"
       "$ndd" eval --json --gold "$gold" --sweep "$sweep" "$out" > "$out/sweep.json"
       python3 - "$corpus" "$text" "$name ($cand + $ver)" "$out" "$gold" <<'PY'
