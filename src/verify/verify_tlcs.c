@@ -294,6 +294,22 @@ static int tl_central(const ndd_tlcs_ws_t *ws, size_t s, size_t e, const tl_band
     return tl_partner(ws, s, e, &ys, &ye) && ys < b->y1 && ye > b->y0;
 }
 
+/* Grows n size_t arrays that share the capacity *cap to hold need elements. */
+static int tl_grow_parallel(size_t **const *arr, int n, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return NDD_OK;
+    size_t c = *cap;
+    for (int i = 0; i < n; i++) {
+        c = *cap;
+        int rc = ndd_array_grow((void **)arr[i], &c, need, sizeof **arr[i]);
+        if (rc)
+            return rc;
+    }
+    *cap = c;
+    return NDD_OK;
+}
+
 /* 1 when no kept sketch byte of d lies in the reduced range [s, e): the
  * sketch strained all of it away. */
 static int tl_strained(const tl_doc_t *d, size_t s, size_t e)
@@ -315,20 +331,10 @@ static int tl_strained(const tl_doc_t *d, size_t s, size_t e)
  * it is no substitution, the iterative variant finds it). */
 static int tl_free_gaps(ndd_tlcs_ws_t *ws, size_t gmax)
 {
-    int rc;
-    size_t need = ws->npc + 1;
-    if (need > ws->freecap) {
-        size_t cap = ws->freecap;
-        if ((rc = ndd_array_grow((void **)&ws->fs, &cap, need, sizeof *ws->fs)))
-            return rc;
-        cap = ws->freecap;
-        if ((rc = ndd_array_grow((void **)&ws->fe, &cap, need, sizeof *ws->fe)))
-            return rc;
-        cap = ws->freecap;
-        if ((rc = ndd_array_grow((void **)&ws->fcum, &cap, need, sizeof *ws->fcum)))
-            return rc;
-        ws->freecap = cap;
-    }
+    size_t **arr[3] = {&ws->fs, &ws->fe, &ws->fcum};
+    int rc = tl_grow_parallel(arr, 3, &ws->freecap, ws->npc + 1);
+    if (rc)
+        return rc;
     ws->nfree = 0;
     ws->fcum[0] = 0;
     for (size_t i = 1; gmax && i < ws->npc; i++) {
@@ -408,17 +414,8 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws, size_t gmax)
         ws->pcum[i + 1] = ws->pcum[i] + ws->pc[i].len;
     /* insertions: the Y bytes between consecutive partners, at the X
      * boundary right after the previous matched byte */
-    size_t need = ws->npc + 2;
-    if (need > ws->inscap) {
-        size_t cap = ws->inscap;
-        if ((rc = ndd_array_grow((void **)&ws->ig, &cap, need, sizeof *ws->ig)))
-            return rc;
-        cap = ws->inscap;
-        if ((rc = ndd_array_grow((void **)&ws->icum, &cap, need, sizeof *ws->icum)))
-            return rc;
-        ws->inscap = cap;
-    }
-    if ((rc = tl_free_gaps(ws, gmax)))
+    size_t **arr[2] = {&ws->ig, &ws->icum};
+    if ((rc = tl_grow_parallel(arr, 2, &ws->inscap, ws->npc + 2)) || (rc = tl_free_gaps(ws, gmax)))
         return rc;
     ws->nins = 0;
     ws->icum[0] = 0;
