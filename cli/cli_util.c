@@ -3,6 +3,7 @@
 #include "ndd_cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ int ndd_cli_parse_double(const char *s, double *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end)
+    if (errno || end == s || *end || !isfinite(v)) /* no option takes nan or inf */
         return -1;
     *out = v;
     return 0;

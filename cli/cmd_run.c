@@ -184,7 +184,7 @@ static int run_opt_whole(char **argv, long lo, long hi, long *l)
 /* The value (0..hi) of the number option just read, or a usage error. */
 static int run_opt_number(char **argv, double hi, double *f)
 {
-    if (ndd_cli_parse_double(optarg, f) || *f < 0 || *f > hi)
+    if (ndd_cli_parse_double(optarg, f) || !(*f >= 0 && *f <= hi))
         return ndd_cli_usage_error(run_cmd, "%s takes a number in range (%s)", argv[optind - 1], optarg);
     return 0;
 }
@@ -442,7 +442,7 @@ static int run_opt_output(int ch, run_opts_t *o)
         return 0;
     case O_DEDUP: c->write_dedup = optarg; return 0;
     case O_PROGRESS:
-        if (ndd_cli_parse_double(optarg, &f) || f < 0 || f > 86400)
+        if (ndd_cli_parse_double(optarg, &f) || !(f >= 0 && f <= 86400))
             return ndd_cli_usage_error(run_cmd, "--progress takes seconds (%s)", optarg);
         c->progress = f;
         return 0;
