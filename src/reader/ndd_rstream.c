@@ -102,7 +102,7 @@ int ndd_rstream_open(ndd_rstream_t *s, const char *path, size_t init_cap, size_t
             rc = NDD_ERR_NOMEM;
             goto out;
         }
-        ZSTD_DCtx_setParameter(s->zd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
+        ZSTD_DCtx_setParameter(s->zd, ZSTD_d_windowLogMax, NDD_ZSTD_WINDOW_LOG_MAX);
     }
 out:
     if (rc)
@@ -181,7 +181,7 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
     } else {
         if (!s->pzd && !(s->pzd = ZSTD_createDCtx()))
             return NDD_ERR_NOMEM;
-        ZSTD_DCtx_setParameter(s->pzd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
+        ZSTD_DCtx_setParameter(s->pzd, ZSTD_d_windowLogMax, NDD_ZSTD_WINDOW_LOG_MAX);
         ZSTD_DCtx_reset(s->pzd, ZSTD_reset_session_only);
     }
     for (;;) {
@@ -395,7 +395,10 @@ static int rs_decode(ndd_rstream_t *s)
         if (ZSTD_isError(r)) {
             if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
                 return NDD_ERR_NOMEM;
-            return rs_damage(s, 1, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
+            int rc2 = rs_damage(s, 1, s->magic_from > s->unit_start + 1 ? s->magic_from : s->unit_start + 1);
+            if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
+                s->brk_reason = "zstd frame needs a window over 128 MiB (NDD_ZSTD_WINDOW_LOG_MAX)";
+            return rc2;
         }
         if (r == 0) {
             s->in_unit = 0;

@@ -34,6 +34,12 @@
 #include <zlib.h>
 #include <zstd.h>
 
+/* zstd frames may declare a window of at most 2^27 bytes (128 MiB, zstd's
+ * own default limit; `zstd --long` writes 2^27): a few bytes of frame
+ * header can no longer make the reader allocate gigabytes. Frames that ask
+ * for more are rejected (docs/readers.md). */
+#define NDD_ZSTD_WINDOW_LOG_MAX 27
+
 enum {
     NDD_RS_OK = 0,   /* the requested bytes are in the window */
     NDD_RS_EOF = 1,  /* end of data before the requested bytes */
