@@ -10,19 +10,79 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IN_MAX_DEPTH 64
 #define IN_SNIFF 256
-
-typedef struct {
-    ndd_input_t *v;
-    size_t n, cap;
-    ndd_format_t fmt;
-} in_list_t;
 
 typedef struct {
     dev_t dev;
     ino_t ino;
 } in_dirid_t;
+
+/* A set of (device, inode) pairs: open addressing, grown at half load. */
+typedef struct {
+    in_dirid_t *v;
+    unsigned char *used;
+    size_t n, cap;
+} in_set_t;
+
+typedef struct {
+    ndd_input_t *v;
+    size_t n, cap;
+    ndd_format_t fmt;
+    in_set_t dirs, files; /* walked directories, listed regular files */
+} in_list_t;
+
+static size_t in_hash(const in_dirid_t *k, size_t cap)
+{
+    uint64_t h = ((uint64_t)k->dev * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)k->ino * 0xC2B2AE3D27D4EB4Full);
+    h ^= h >> 29;
+    return (size_t)(h & (cap - 1));
+}
+
+/* Adds k to s; 1 when it was there already, 0 when added, <0 on error. */
+static int in_set_add(in_set_t *s, dev_t dev, ino_t ino)
+{
+    in_dirid_t k = {dev, ino};
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        in_dirid_t *v = malloc(cap * sizeof *v);
+        unsigned char *u = calloc(cap, 1);
+        if (!v || !u) {
+            free(v);
+            free(u);
+            return NDD_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->used[i]) {
+                size_t j = in_hash(&s->v[i], cap);
+                while (u[j])
+                    j = (j + 1) & (cap - 1);
+                u[j] = 1;
+                v[j] = s->v[i];
+            }
+        free(s->v);
+        free(s->used);
+        s->v = v;
+        s->used = u;
+        s->cap = cap;
+    }
+    size_t j = in_hash(&k, s->cap);
+    while (s->used[j]) {
+        if (s->v[j].dev == dev && s->v[j].ino == ino)
+            return 1;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->used[j] = 1;
+    s->v[j] = k;
+    s->n++;
+    return 0;
+}
+
+static void in_set_free(in_set_t *s)
+{
+    free(s->v);
+    free(s->used);
+    memset(s, 0, sizeof *s);
+}
 
 static int in_ends_with(const char *s, size_t n, const char *suf)
 {
@@ -72,7 +132,7 @@ static ndd_format_t in_by_content(const char *b, size_t n)
     return NDD_FMT_TEXT;
 }
 
-static int in_add(in_list_t *l, const char *path, const char *name, const struct stat *st)
+static int in_add_skip(in_list_t *l, const char *path, const char *name, const struct stat *st, const char *skip)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
@@ -93,6 +153,11 @@ static int in_add(in_list_t *l, const char *path, const char *name, const struct
     }
     l->n++;
     in->file_index = (uint32_t)(l->n - 1);
+    in->skip = skip;
+    if (skip) { /* listed to be reported, never read */
+        in->format = l->fmt != NDD_FMT_AUTO ? l->fmt : NDD_FMT_TEXT;
+        return NDD_OK;
+    }
     in->size = st ? (uint64_t)st->st_size : 0;
     int comp = 0;
     ndd_format_t f = in_by_name(name, &comp);
@@ -116,6 +181,19 @@ static int in_add(in_list_t *l, const char *path, const char *name, const struct
     in->compression = comp;
     in->splittable = f == NDD_FMT_JSONL && comp == 0;
     return NDD_OK;
+}
+
+/* A file to read, unless the same file (device, inode) is listed already. */
+static int in_add(in_list_t *l, const char *path, const char *name, const struct stat *st)
+{
+    if (st && S_ISREG(st->st_mode)) {
+        int seen = in_set_add(&l->files, st->st_dev, st->st_ino);
+        if (seen < 0)
+            return seen;
+        if (seen)
+            return in_add_skip(l, path, name, NULL, "file already read under another path (symlink or hard link)");
+    }
+    return in_add_skip(l, path, name, st, NULL);
 }
 
 static int in_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -178,10 +256,19 @@ static int in_walk(in_list_t *l, const char *dir, const char *rel, in_dirid_t *s
         } else if (stat(path, &st) != 0) {
             rc = in_add(l, path, name, NULL); /* dangling link, vanished file: rejected when read */
         } else if (S_ISDIR(st.st_mode)) {
-            int loop = depth >= IN_MAX_DEPTH;
+            int loop = 0;
             for (int k = 0; k < depth && !loop; k++)
                 loop = stack[k].dev == st.st_dev && stack[k].ino == st.st_ino;
-            if (!loop) {
+            int seen = loop ? 1 : in_set_add(&l->dirs, st.st_dev, st.st_ino);
+            if (seen < 0)
+                rc = seen;
+            else if (loop)
+                rc = in_add_skip(l, path, name, NULL, "directory loop (a symlink to a directory above it): not walked");
+            else if (seen)
+                rc = in_add_skip(l, path, name, NULL, "directory already walked under another path: not walked again");
+            else if (depth >= NDD_INPUT_MAX_DEPTH)
+                rc = in_add_skip(l, path, name, NULL, "directory nested too deep (NDD_INPUT_MAX_DEPTH): not walked");
+            else {
                 stack[depth].dev = st.st_dev;
                 stack[depth].ino = st.st_ino;
                 rc = in_walk(l, path, name, stack, depth + 1, 0);
@@ -215,9 +302,11 @@ int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt, 
                      const char **bad_path)
 {
     int rc = NDD_OK;
-    in_list_t l = {NULL, 0, 0, fmt};
-    in_dirid_t stack[IN_MAX_DEPTH + 1];
+    in_list_t l = {NULL, 0, 0, fmt, {NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}};
+    in_dirid_t *stack = malloc((NDD_INPUT_MAX_DEPTH + 1) * sizeof *stack);
     *out = NULL;
+    if (!stack)
+        return NDD_ERR_NOMEM;
     *nout = 0;
     if (bad_path)
         *bad_path = NULL;
@@ -226,9 +315,15 @@ int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt, 
         if (stat(paths[i], &st) != 0) {
             rc = NDD_ERR_IO;
         } else if (S_ISDIR(st.st_mode)) {
+            int seen = in_set_add(&l.dirs, st.st_dev, st.st_ino);
             stack[0].dev = st.st_dev;
             stack[0].ino = st.st_ino;
-            rc = in_walk(&l, paths[i], "", stack, 1, 1);
+            if (seen < 0)
+                rc = seen;
+            else if (seen) /* the same directory given twice, or inside another argument */
+                rc = in_add_skip(&l, paths[i], paths[i], NULL, "directory already walked under another path: not walked again");
+            else
+                rc = in_walk(&l, paths[i], "", stack, 1, 1);
         } else {
             int fd = open(paths[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
             if (fd < 0) {
@@ -241,6 +336,9 @@ int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt, 
         if (rc == NDD_ERR_IO && bad_path)
             *bad_path = paths[i];
     }
+    free(stack);
+    in_set_free(&l.dirs);
+    in_set_free(&l.files);
     if (rc) {
         int e = errno;
         ndd_input_free(l.v, l.n);

@@ -68,6 +68,10 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
     r->on_reject = on_reject;
     r->user = user;
     r->max_record = NDD_READER_MAX_RECORD;
+    if (in->skip) { /* reported once by ndd_reader_next */
+        r->skip = in->skip;
+        goto out;
+    }
 
     struct stat st;
     if (stat(r->path, &st) != 0) {
@@ -387,8 +391,11 @@ int ndd_reader_next(ndd_reader_t *r, ndd_doc_t *doc)
         if (r->done)
             return NDD_ERR_EOF;
         r->done = 1;
-        snprintf(r->reason, sizeof r->reason, "cannot open: %s",
-                 r->open_errno > 0 ? strerror(r->open_errno) : "not a regular file");
+        if (r->skip)
+            snprintf(r->reason, sizeof r->reason, "%s", r->skip);
+        else
+            snprintf(r->reason, sizeof r->reason, "cannot open: %s",
+                     r->open_errno > 0 ? strerror(r->open_errno) : "not a regular file");
         ndd_reader_reject_emit(r, UINT64_MAX, 0, r->reason);
         return NDD_ERR_EOF;
     }

@@ -26,12 +26,20 @@ typedef struct ndd_input {
     ndd_format_t format; /* resolved (never AUTO after expansion) */
     int compression;     /* 0 none, 1 gzip, 2 zstd */
     int splittable;      /* 1 when byte ranges can be read independently (plain JSONL) */
+    const char *skip;    /* not read: the reject reason the reader gives it (a directory
+                          * loop, a second path to a file or directory, too deep); NULL */
 } ndd_input_t;
 
 /* Expands paths (files and directories, recursively, entries sorted bytewise)
  * into a deterministic list; file_index follows that order. fmt forces a
  * format for every file (NDD_FMT_AUTO to detect). Unreadable paths give
- * NDD_ERR_IO with *bad_path set to the offending argument. */
+ * NDD_ERR_IO with *bad_path set to the offending argument. Every directory
+ * is walked once and every file read once, by (device, inode), whatever
+ * the symlinks: a directory met again (a symlink loop, or a second path to
+ * it), a file met again, and a directory nested deeper than
+ * NDD_INPUT_MAX_DEPTH stay in the list with `skip` set, so that the reader
+ * reports each of them as a reject. */
+#define NDD_INPUT_MAX_DEPTH 1024
 int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt,
                      ndd_input_t **out, size_t *nout, const char **bad_path);
 void ndd_input_free(ndd_input_t *in, size_t n);
