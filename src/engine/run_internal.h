@@ -82,6 +82,9 @@ int ndd_stage_verify(run_t *r);
 
 /* run_output.c */
 int ndd_stage_outputs(run_t *r);
+/* One output file written in rank order (ndd_comm_write_ordered); on a
+ * failure rank 0 removes the partial file and logs its name. Collective. */
+int ndd_write_output(run_t *r, const char *path, const void *data, size_t len);
 int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
 
 /* run_progress.c: progress rounds over the transport's non-blocking sum. */

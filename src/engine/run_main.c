@@ -140,7 +140,8 @@ static int run_map_task(run_t *r, ndd_run_summary_t *sum)
     else if ((rc = ndd_stage_read(r, in, nin, cfg->map_task, cfg->map_tasks, 0)))
         ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
     else if ((rc = ndd_ckpt_shard_write(cfg->work_dir, cfg->map_task, &r->d, &r->rejects, &r->c)))
-        ndd_run_log(r, 0, "cannot write the shard: %s", ndd_strerror(rc));
+        ndd_run_log(r, 0, "cannot write the map shard in %s/map (%s; a full or read-only disk?)", cfg->work_dir,
+                    ndd_strerror(rc));
     sum->docs = r->d.n;
     sum->rejected = r->c.rejected;
     ndd_input_free(in, nin);
@@ -257,7 +258,8 @@ static int map_stage(run_t *r, job_t *j)
         if ((rc = ndd_stage_read(r, j->in, j->nin, r->me, r->P, 1)))
             ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
         if (!rc && (rc = ndd_ckpt_shard_write(j->wd, r->me, &r->d, &r->rejects, &r->c)))
-            ndd_run_log(r, 0, "cannot write the map shard: %s", ndd_strerror(rc));
+            ndd_run_log(r, 0, "cannot write the map shard in %s/map (%s; a full or read-only disk?)", j->wd,
+                        ndd_strerror(rc));
         NDD_TRY(ndd_comm_agree(r->comm, rc));
     }
     NDD_TRY(ndd_comm_global_ranges(r->comm, r->d.n, &r->first, &r->starts));
@@ -284,7 +286,11 @@ static int reduce_stage(run_t *r, job_t *j)
     NDD_TRY(ndd_stage_postings(r));
     NDD_TRY(ndd_stage_components(r));
     NDD_TRY(ndd_stage_verify(r));
-    NDD_TRY(ndd_comm_agree(r->comm, ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows)));
+    rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
+    if (rc)
+        ndd_run_log(r, 0, "cannot write the verification checkpoint in %s/verify (%s; a full or read-only disk?)",
+                    j->wd, ndd_strerror(rc));
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
     if (r->me == 0)
         rc = ndd_ckpt_verify_done_write(j->wd, r->P, r->cc_rounds);
     rc = ndd_comm_agree(r->comm, rc);

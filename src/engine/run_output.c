@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #ifndef NDD_VERSION
 #define NDD_VERSION "dev"
@@ -23,6 +24,17 @@ static int path_join(char *buf, size_t cap, const char *dir, const char *name)
 /* Sorts the received rows and writes them (with the header from rank 0) as
  * one file. Cluster rows carry the keep flag as k2: they mark the removed
  * documents and are ordered by document alone. */
+int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
+{
+    int rc = ndd_comm_write_ordered(r->comm, path, data, len);
+    if (rc && r->me == 0) {
+        unlink(path); /* never leave a partial output that looks complete */
+        ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?): the partial file is removed", path,
+                    ndd_strerror(rc));
+    }
+    return rc;
+}
+
 static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const char *header, int clusters)
 {
     char path[4096];
@@ -43,7 +55,7 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const c
     for (size_t i = 0; i < n && !rc; i++)
         rc = ndd_buf_append(&out, v[i].line, v[i].len);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_comm_write_ordered(r->comm, path, out.data ? out.data : "", out.len);
+    rc = ndd_write_output(r, path, out.data ? out.data : "", out.len);
 out:
     free(v);
     ndd_buf_free(&out);
@@ -65,7 +77,7 @@ int ndd_stage_outputs(run_t *r)
     if (!rc)
         rc = path_join(path, sizeof path, r->cfg->outdir, "rejects.tsv");
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_comm_write_ordered(r->comm, path, rej.data ? rej.data : "", rej.len);
+    rc = ndd_write_output(r, path, rej.data ? rej.data : "", rej.len);
 out:
     ndd_buf_free(&rej);
     r->t[NDD_ST_OUTPUT] += ndd_now() - t0;
@@ -74,6 +86,7 @@ out:
 
 /* ------------------------------------------------------------------ */
 /* stats.json                                                          */
+
 
 #define RANK_WIRE ((NDD_ST_N + 3) * 8)
 
@@ -137,6 +150,8 @@ static int write_file(const char *path, const ndd_buf_t *b)
     int rc = !f || fwrite(b->data, 1, b->len, f) != b->len || fflush(f) ? NDD_ERR_IO : NDD_OK;
     if (f && fclose(f))
         rc = NDD_ERR_IO;
+    if (rc && f)
+        unlink(path); /* no partial stats.json */
     return rc;
 }
 
@@ -160,7 +175,7 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
             cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks};
         rc = ndd_stats_json(&b, &in);
         if (!rc && !(rc = path_join(path, sizeof path, cfg->outdir, "stats.json")) && (rc = write_file(path, &b)))
-            ndd_run_log(r, 0, "cannot write %s", path);
+            ndd_run_log(r, 0, "cannot write %s (a full or read-only disk?)", path);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     if (s) {

@@ -283,7 +283,7 @@ int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
     if (!rc && (out.len || r->me == 0))
         rc = zstd_frame(&out, &z);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_comm_write_ordered(r->comm, r->cfg->write_dedup, z.data ? z.data : "", z.len);
+    rc = ndd_write_output(r, r->cfg->write_dedup, z.data ? z.data : "", z.len);
 out:
     free(loff);
     free(ids);

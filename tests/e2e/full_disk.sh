@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# e2e (issue 12, item 1): a full disk never ends in a success summary over a partial
+# output. A 300 KB tmpfs (mounted by the test; skipped where mount is not allowed):
+# --write-dedup onto it exits 1, names the file and leaves no partial .zst; -o onto it
+# exits 1 with the file named; in-process ranks and, when present, mpirun (MPI-IO).
+set -u
+NDD=${NDD_BIN:?NDD_BIN not set}
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+tmp=$(mktemp -d)
+mnt=$tmp/full
+mkdir -p "$mnt"
+if ! mount -t tmpfs -o size=300k tmpfs "$mnt" 2>/dev/null; then
+  rm -rf "$tmp"
+  echo "SKIP: cannot mount a small tmpfs here (needs root)"
+  exit 77
+fi
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+python3 -c '
+import json, random
+random.seed(7)
+w = "the of and a to in is that for on with as was at by an be this from or have it not are".split()
+for i in range(3000):
+    t = " ".join(random.choice(w) + str(random.randrange(10**6)) for _ in range(60))
+    print(json.dumps({"id": "d%d" % i, "text": t}))
+' > "$tmp/in.jsonl"
+
+launchers=("local")
+command -v mpirun >/dev/null && launchers+=("mpi")
+for how in "${launchers[@]}"; do
+  run() {
+    if [ "$how" = local ]; then "$NDD" run -q --engine local:2 "$@"
+    else mpirun -n 2 --oversubscribe "$NDD" run -q "$@"; fi
+  }
+  rm -rf "${mnt:?}"/* "$tmp/o"
+  run --write-dedup "$mnt/dedup.jsonl.zst" -o "$tmp/o" "$tmp/in.jsonl" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = 1 ] || fail "$how: --write-dedup on a full disk exited $rc"
+  grep -q "cannot write $mnt/dedup.jsonl.zst" "$tmp/err" || fail "$how: the message does not name the file: $(tail -3 "$tmp/err")"
+  [ ! -e "$mnt/dedup.jsonl.zst" ] || fail "$how: a partial dedup corpus was left behind"
+  [ ! -s "$tmp/out" ] || fail "$how: a summary was printed: $(cat "$tmp/out")"
+  rm -rf "${mnt:?}"/*
+  run -o "$mnt/out" "$tmp/in.jsonl" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = 1 ] || fail "$how: -o on a full disk exited $rc"
+  grep -q "cannot write" "$tmp/err" || fail "$how: no file named: $(tail -3 "$tmp/err")"
+  [ ! -e "$mnt/out/stats.json" ] || fail "$how: stats.json written over a failed run"
+  echo "full_disk ($how): exit 1, $(grep -m1 'cannot write' "$tmp/err" | sed 's/.*error\] //')"
+done
+echo "full_disk: ok"
