@@ -196,6 +196,7 @@ static int get_counters(ndd_cur_t *cur, ndd_counters_t *c)
 typedef struct {
     char *text;
     char **inputs;
+    char **pins;
 } manifest_store_t;
 
 int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
@@ -221,6 +222,15 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
         NDD_TRY(ndd_buf_puts(&b, m->inputs[i]));
         NDD_TRY(ndd_buf_putc(&b, '\n'));
     }
+    for (size_t i = 0; i < m->npins; i++) {
+        if (strchr(m->pins[i], '\n')) {
+            rc = NDD_ERR_INVAL;
+            goto out;
+        }
+        NDD_TRY(ndd_buf_puts(&b, "pin "));
+        NDD_TRY(ndd_buf_puts(&b, m->pins[i]));
+        NDD_TRY(ndd_buf_putc(&b, '\n'));
+    }
     if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path) {
         rc = NDD_ERR_INVAL;
         goto out;
@@ -238,17 +248,23 @@ void ndd_ckpt_manifest_free(ndd_manifest_t *m)
     manifest_store_t *s = m->store_;
     free(s->text);
     free(s->inputs);
+    free(s->pins);
     free(s);
     m->store_ = NULL;
     m->inputs = NULL;
     m->ninputs = 0;
+    m->pins = NULL;
+    m->npins = 0;
 }
 
 /* One "key value" line of the manifest into m; *version for "ndd-work". */
 static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *version)
 {
     if (!strcmp(k, "ndd-work")) *version = atoi(v);
-    else if (!strcmp(k, "shards")) m->nshards = atoi(v);
+    else if (!strcmp(k, "shards")) {
+        long x = strtol(v, NULL, 10); /* clamped: a huge count is refused by the caller, never wrapped */
+        m->nshards = x > NDD_CKPT_MAX_SHARDS ? NDD_CKPT_MAX_SHARDS + 1 : x < 0 ? 0 : (int)x;
+    }
     else if (!strcmp(k, "format")) m->format = atoi(v);
     else if (!strcmp(k, "max_doc_bytes")) m->max_doc_bytes = (size_t)strtoull(v, NULL, 10);
     else if (!strcmp(k, "boilerplate")) m->boilerplate = atoi(v);
@@ -265,7 +281,7 @@ static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *
 int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
 {
     char path[PATH_CAP];
-    size_t n = 0, nin = 0, lines = 1;
+    size_t n = 0, nin = 0, npin = 0, lines = 1;
     int version = -1, rc;
     manifest_store_t *s = calloc(1, sizeof *s);
     if (!s)
@@ -277,7 +293,7 @@ int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
     NDD_TRY(ndd_read_file(path, 1 << 24, &s->text, &n));
     for (size_t i = 0; i < n; i++)
         lines += s->text[i] == '\n';
-    if (!(s->inputs = malloc(lines * sizeof *s->inputs))) {
+    if (!(s->inputs = malloc(lines * sizeof *s->inputs)) || !(s->pins = malloc(lines * sizeof *s->pins))) {
         rc = NDD_ERR_NOMEM;
         goto out;
     }
@@ -292,10 +308,12 @@ int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
         *sp = '\0';
         if (!strcmp(line, "input"))
             s->inputs[nin++] = sp + 1;
+        else if (!strcmp(line, "pin"))
+            s->pins[npin++] = sp + 1;
         else
             manifest_line(m, line, sp + 1, &version);
     }
-    if (version < 0 || m->nshards < 1)
+    if (version < 0 || m->nshards < 1 || m->nshards > NDD_CKPT_MAX_SHARDS)
         rc = version >= 0 && version != NDD_CKPT_VERSION ? NDD_ERR_VERSION : NDD_ERR_FORMAT;
     else if (version != NDD_CKPT_VERSION)
         rc = NDD_ERR_VERSION; /* another ndd's work directory: never misread */
@@ -303,11 +321,14 @@ out:
     if (rc) {
         free(s->text);
         free(s->inputs);
+        free(s->pins);
         free(s);
         return rc;
     }
     m->inputs = (const char *const *)s->inputs;
     m->ninputs = nin;
+    m->pins = (const char *const *)s->pins;
+    m->npins = npin;
     m->store_ = s;
     return NDD_OK;
 }

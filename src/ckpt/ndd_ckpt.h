@@ -31,6 +31,7 @@
 #include "ndd_sets.h"
 #include "ndd_util.h"
 
+#define NDD_CKPT_MAX_SHARDS 65536 /* a manifest asking for more is malformed */
 #define NDD_CKPT_VERSION 3 /* 1: native-layout files before issue 10; 2: before the template pass (issue 11) */
 
 /* What the manifest pins (the options that decide the map stage). */
@@ -45,6 +46,8 @@ typedef struct ndd_manifest {
     int candidates;
     const char *const *inputs; /* owned by the manifest after _read */
     size_t ninputs;
+    const char *const *pins;   /* one line per expanded input file (ndd_input_pin), owned after _read */
+    size_t npins;
     void *store_;           /* private */
 } ndd_manifest_t;
 

@@ -115,6 +115,53 @@ static void cfg_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
     cfg->ninputs = m->ninputs;
 }
 
+/* The manifest with one pin line per expanded input (ndd_input_pin). Local. */
+static int write_manifest(const ndd_run_cfg_t *cfg, int nshards, const char *wd, const ndd_input_t *in, size_t nin)
+{
+    ndd_manifest_t m;
+    ndd_buf_t *lines = calloc(nin ? nin : 1, sizeof *lines);
+    const char **pins = calloc(nin ? nin : 1, sizeof *pins);
+    int rc = !lines || !pins ? NDD_ERR_NOMEM : NDD_OK;
+    for (size_t i = 0; i < nin && !rc; i++)
+        if (!(rc = ndd_input_pin(&in[i], &lines[i])))
+            pins[i] = lines[i].data;
+    manifest_of(cfg, nshards, &m);
+    m.pins = pins;
+    m.npins = nin;
+    if (!rc)
+        rc = ndd_ckpt_manifest_write(wd, &m);
+    for (size_t i = 0; lines && i < nin; i++)
+        ndd_buf_free(&lines[i]);
+    free(lines);
+    free(pins);
+    return rc;
+}
+
+/* --resume: every input as the interrupted run read it (same list, sizes,
+ * times, head and tail), else a message naming the first change. Local. */
+static int check_pins(run_t *r, const char *wd, const ndd_manifest_t *man, const ndd_input_t *in, size_t nin)
+{
+    ndd_buf_t line = NDD_BUF_INIT;
+    int rc = NDD_OK;
+    if (man->npins != nin) {
+        ndd_run_log(r, 0, "cannot resume from %s: the inputs now expand to %zu files, the interrupted run read %zu "
+                    "(files added or removed); start the run again", wd, nin, man->npins);
+        return NDD_ERR_INVAL;
+    }
+    for (size_t i = 0; i < nin && !rc; i++) {
+        if ((rc = ndd_input_pin(&in[i], &line)))
+            break;
+        if (strcmp(line.data, man->pins[i])) {
+            ndd_run_log(r, 0, "cannot resume from %s: input %s changed since the interrupted run (was: %s; now: %s; "
+                        "size, modification time, first and last 64 KiB are compared); start the run again",
+                        wd, in[i].name, man->pins[i], line.data);
+            rc = NDD_ERR_INVAL;
+        }
+    }
+    ndd_buf_free(&line);
+    return rc;
+}
+
 /* 'ndd run --map-task I --map-tasks N --work-dir W': one map task on one
  * rank: reads exactly what rank I of N would read, writes W/map/shard-I. A
  * task whose shard is already complete does nothing. */
@@ -124,7 +171,6 @@ static int run_map_task(run_t *r, ndd_run_summary_t *sum)
     ndd_input_t *in = NULL;
     size_t nin = 0;
     const char *bad = NULL;
-    ndd_manifest_t m;
     uint64_t n;
     int rc;
     if (ndd_ckpt_shard_check(cfg->work_dir, cfg->map_task, &n) == NDD_OK) {
@@ -132,11 +178,10 @@ static int run_map_task(run_t *r, ndd_run_summary_t *sum)
         sum->docs = n;
         return NDD_OK;
     }
-    manifest_of(cfg, cfg->map_tasks, &m);
-    if ((rc = ndd_ckpt_manifest_write(cfg->work_dir, &m)))
-        ndd_run_log(r, 0, "cannot write %s/manifest: %s", cfg->work_dir, ndd_strerror(rc));
-    else if ((rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &in, &nin, &bad)))
+    if ((rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &in, &nin, &bad)))
         ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+    else if ((rc = write_manifest(cfg, cfg->map_tasks, cfg->work_dir, in, nin)))
+        ndd_run_log(r, 0, "cannot write %s/manifest: %s", cfg->work_dir, ndd_strerror(rc));
     else if ((rc = ndd_stage_read(r, in, nin, cfg->map_task, cfg->map_tasks, 0)))
         ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
     else if ((rc = ndd_ckpt_shard_write(cfg->work_dir, cfg->map_task, &r->d, &r->rejects, &r->c)))
@@ -229,18 +274,19 @@ static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
         ndd_run_log(r, 0, "cannot create output directory %s: %s", cfg->outdir, strerror(errno));
         rc = NDD_ERR_IO;
     }
-    if (!rc && r->me == 0 && !cfg->resume) {
-        ndd_manifest_t m;
-        if (j->default_wd)
-            ndd_ckpt_remove(j->wd); /* a stale default work dir of a failed run */
-        manifest_of(cfg, j->nshards, &m);
-        if ((rc = ndd_ckpt_manifest_write(j->wd, &m)))
-            ndd_run_log(r, 0, "cannot write the work directory %s: %s", j->wd, ndd_strerror(rc));
-    }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &j->in, &j->nin, &bad);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    if (r->me == 0 && !cfg->resume) {
+        if (j->default_wd)
+            ndd_ckpt_remove(j->wd); /* a stale default work dir of a failed run */
+        if ((rc = write_manifest(cfg, j->nshards, j->wd, j->in, j->nin)))
+            ndd_run_log(r, 0, "cannot write the work directory %s: %s", j->wd, ndd_strerror(rc));
+    } else if (r->me == 0) {
+        rc = check_pins(r, j->wd, &j->manifest, j->in, j->nin);
+    }
     rc = ndd_comm_agree(r->comm, rc);
 out:
     return rc;

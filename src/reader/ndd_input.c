@@ -5,10 +5,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
 
 #define IN_SNIFF 256
 
@@ -285,6 +288,42 @@ out:
     free(names);
     closedir(d);
     return rc;
+}
+
+int ndd_input_pin(const ndd_input_t *in, ndd_buf_t *line)
+{
+    char head[96];
+    struct stat st;
+    ndd_buf_clear(line);
+    if (in->skip) {
+        ndd_buf_puts(line, "skip ");
+        return ndd_buf_puts(line, in->name);
+    }
+    if (stat(in->path, &st) != 0) { /* rejected when read: pinned as missing */
+        ndd_buf_puts(line, "missing ");
+        return ndd_buf_puts(line, in->name);
+    }
+    XXH3_state_t x;
+    XXH3_64bits_reset(&x);
+    enum { PART = 65536 };
+    char *buf = malloc(PART);
+    if (!buf)
+        return NDD_ERR_NOMEM;
+    int fd = S_ISREG(st.st_mode) ? open(in->path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        off_t size = st.st_size, offs[2] = {0, size > PART ? size - PART : 0};
+        for (int k = 0; k < 2; k++) {
+            ssize_t got = pread(fd, buf, PART, offs[k]);
+            if (got > 0)
+                XXH3_64bits_update(&x, buf, (size_t)got);
+        }
+        close(fd);
+    }
+    free(buf);
+    snprintf(head, sizeof head, "%llu %lld%09ld %016llx ", (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             (long)st.st_mtim.tv_nsec, (unsigned long long)XXH3_64bits_digest(&x));
+    ndd_buf_puts(line, head);
+    return ndd_buf_puts(line, in->name);
 }
 
 void ndd_input_free(ndd_input_t *in, size_t n)

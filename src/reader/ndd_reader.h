@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ndd_util.h"
 
 typedef enum {
     NDD_FMT_AUTO = 0, /* from the file name (.jsonl/.json[.gz|.zst], .warc/.wet[.gz], .txt, .html/.htm) then content */
@@ -43,6 +44,10 @@ typedef struct ndd_input {
 int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt,
                      ndd_input_t **out, size_t *nout, const char **bad_path);
 void ndd_input_free(ndd_input_t *in, size_t n);
+/* A line that pins input in as the run read it: "SIZE MTIME HASH NAME"
+ * (bytes, modification time in ns, xxh3 of its first and last 64 KiB) or
+ * "skip NAME". --resume compares these to refuse inputs changed since. */
+int ndd_input_pin(const ndd_input_t *in, ndd_buf_t *line);
 
 /* A document as read. Strings are NUL-terminated and owned by the reader:
  * valid until the next ndd_reader_next() / ndd_reader_free(). */

@@ -82,7 +82,8 @@ static void test_manifest(void **state)
 {
     (void)state;
     const char *inputs[] = {"/data/a.jsonl", "/data/b c.warc.gz", "rel/dir"};
-    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, NULL}, r;
+    const char *pins[] = {"123 1700000000000000001 00000000deadbeef /data/a.jsonl", "skip rel/dir/loop"};
+    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, pins, 2, NULL}, r;
     assert_false(ndd_ckpt_exists(wd));
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_ERR_IO);
     assert_int_equal(ndd_ckpt_manifest_write(wd, &m), NDD_OK);
@@ -91,7 +92,8 @@ static void test_manifest(void **state)
     char *text = get_file("manifest", &n);
     assert_string_equal(text, "ndd-work 3\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
                               "keep_title 1\ntemplates 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
-                              "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n");
+                              "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n"
+                              "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n");
     memset(&r, 0, sizeof r);
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_OK);
     assert_int_equal(r.nshards, 7);
@@ -102,8 +104,12 @@ static void test_manifest(void **state)
     assert_int_equal(r.ninputs, 3);
     for (size_t i = 0; i < 3; i++)
         assert_string_equal(r.inputs[i], inputs[i]);
+    assert_int_equal(r.npins, 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(r.pins[i], pins[i]);
     ndd_ckpt_manifest_free(&r);
     assert_null(r.inputs);
+    assert_null(r.pins);
     ndd_ckpt_manifest_free(&r);
     ndd_ckpt_manifest_free(NULL);
 
@@ -122,6 +128,15 @@ static void test_manifest(void **state)
         assert_null(r.store_);
         free(t);
     }
+    /* a shard count beyond NDD_CKPT_MAX_SHARDS (an edited manifest) is malformed, never obeyed */
+    static const char *huge[] = {"ndd-work 3\nshards 65537\n", "ndd-work 3\nshards 99999999999999999999\n",
+                                 "ndd-work 3\nshards -5\n"};
+    for (size_t i = 0; i < 3; i++) {
+        put_file("manifest", huge[i], strlen(huge[i]));
+        memset(&r, 0, sizeof r);
+        assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_ERR_FORMAT);
+    }
+    put_file("manifest", text, n);
     /* an input holding a newline cannot be written */
     const char *nl[] = {"a\nb"};
     ndd_manifest_t m2 = m;
@@ -535,7 +550,7 @@ static void test_remove(void **state)
     char dir[128], path[160];
     snprintf(dir, sizeof dir, "%s/gone", wd);
     const char *in[] = {"x"};
-    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL};
+    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL};
     assert_int_equal(ndd_ckpt_manifest_write(dir, &m), NDD_OK);
     assert_int_equal(ndd_ckpt_verify_done_write(dir, 1, 1), NDD_OK);
     snprintf(path, sizeof path, "%s/map/extra", dir);
