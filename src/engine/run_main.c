@@ -323,9 +323,18 @@ static int reduce_stage(run_t *r, job_t *j)
     if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK) {
         for (int p = 0; p < nparts && !rc; p++)
             rc = ndd_ckpt_verify_load(j->wd, p, &r->c, &r->top, r->rows, r->first, r->first + r->d.n, r->me == 0);
-        if (rc)
-            ndd_run_log(r, 0, "cannot load verified part: %s", ndd_strerror(rc));
-        return ndd_comm_agree(r->comm, rc);
+        if ((rc = ndd_comm_agree(r->comm, rc)) == NDD_OK || rc == NDD_ERR_NOMEM)
+            return rc;
+        /* a damaged verification checkpoint is redone, like a damaged map shard */
+        if (r->me == 0)
+            ndd_run_log(r, 0, "the verification checkpoint in %s/verify is unreadable (%s): redoing the stages after "
+                        "the map stage", j->wd, ndd_strerror(rc));
+        ndd_counters_keep_stage(&r->c, NDD_CST_READ);
+        memset(&r->top, 0, sizeof r->top);
+        for (int t = 0; t < 3; t++)
+            ndd_buf_clear(&r->rows[t]);
+        r->cc_rounds = 0;
+        rc = NDD_OK;
     }
     NDD_TRY(ndd_stage_templates(r));
     NDD_TRY(ndd_stage_baselines(r));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# e2e (issue 12, item 2): --resume refuses inputs that changed since the interrupted run
+# e2e (issue 12, items 2 and 7): --resume refuses inputs that changed since the interrupted run
 # (the manifest pins every input file: size, modification time, first and last 64 KiB):
 # a grown file, a file rewritten in place with the same size, a file added to an input
-# directory; an unchanged input resumes and gives the uninterrupted run's outputs.
+# directory; an unchanged input resumes and gives the uninterrupted run's outputs; a
+# damaged verification checkpoint is redone (item 7), as a damaged map shard is.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
@@ -53,4 +54,16 @@ cp "$tmp/orig.jsonl" "$tmp/in/a.jsonl"
 R --work-dir "$tmp/w4" --stop-after verify -o "$tmp/o4" "$tmp/in" || fail "stop-after: exit $?"
 echo '{"id":"other","text":"a new file in the directory."}' > "$tmp/in/b.jsonl"
 check_refused "added file" "$tmp/w4"
+# a damaged verification checkpoint is redone (item 7), like a damaged map shard
+cp "$tmp/orig.jsonl" "$tmp/in/a.jsonl"
+rm -f "$tmp/in/b.jsonl"
+R -o "$tmp/full2" "$tmp/in" || fail "uninterrupted run: exit $?"
+R --work-dir "$tmp/w5" --stop-after verify -o "$tmp/o5" "$tmp/in" || fail "stop-after: exit $?"
+part=$(ls "$tmp"/w5/verify/part-*.zst | head -1)
+printf 'garbage' | dd of="$part" bs=1 seek=20 conv=notrunc 2>/dev/null
+R --resume "$tmp/w5" -o "$tmp/o5" 2>"$tmp/err" || fail "resume over a damaged verify part: exit $? $(cat "$tmp/err")"
+grep -q "redoing" "$tmp/err" || fail "the damaged verify part was not reported: $(cat "$tmp/err")"
+for f in pairs.tsv clusters.tsv scores.tsv; do
+  cmp -s "$tmp/full2/$f" "$tmp/o5/$f" || fail "$f after redoing the verification differs"
+done
 echo "resume_changed: ok"
