@@ -86,6 +86,7 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
         r->open_errno = -1;
         goto out;
     }
+    r->file_size = (uint64_t)st.st_size;
     /* window: the whole file when small, else 4 MiB (grows for long records) */
     size_t cap = RD_PLAIN_CAP;
     if ((uint64_t)st.st_size + 2 < RD_PLAIN_CAP)

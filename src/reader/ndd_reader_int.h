@@ -25,6 +25,7 @@ struct ndd_reader {
     int s_open;
     int open_errno;      /* set when the file could not be opened (-1: not a regular file) */
     const char *skip;    /* the input was not to be read (ndd_input_t.skip) */
+    uint64_t file_size;  /* bytes on disk when opened */
     int done;
     int after_break;     /* WARC: resync silently (the break was already rejected) */
     uint64_t next_ordinal;

@@ -647,6 +647,14 @@ int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc)
         }
         r->after_break = 0;
         uint64_t ord = r->next_ordinal++;
+        if (r->s.comp == NDD_RS_PLAIN && rec_off <= r->file_size && h.clen > r->file_size - rec_off) {
+            /* a length the file cannot hold: never taken at its word; the
+             * records after it are found by their headers */
+            ndd_reader_reject_emit(r, ord, rec_off, "WARC Content-Length beyond the end of the file");
+            if ((rc = w_resync_rb(r, 1)) < 0)
+                return rc;
+            continue;
+        }
         if (h.clen > r->max_record) {
             /* too big to hold: stream past it, then check its end */
             if ((rc = w_skip_large(r, &h, ord, rec_off)) < 0)
