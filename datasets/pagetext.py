@@ -104,6 +104,11 @@ def main():
     if not files:
         sys.exit("pagetext: no crawl-NNNNN.jsonl in %s (write the crawl with gencrawl.py --format jsonl)" % a.indir)
     os.makedirs(a.outdir, exist_ok=True)
+    if os.path.samefile(a.indir, a.outdir):
+        sys.exit("pagetext: OUT_DIR must not be IN_DIR")
+    for f in os.listdir(a.outdir):  # a longer earlier run's files would be read as pages
+        if re.fullmatch(r"crawl-\d{5}\.(jsonl|warc\.wet\.gz)", f):
+            os.remove(os.path.join(a.outdir, f))
     ids = {}
     nbytes = ntext = 0
     for fn in files:

@@ -22,6 +22,9 @@ $PT --format wet "$T/html" "$T/w" 2>/dev/null || bad "pagetext wet"
 PYTHONHASHSEED=7 $PT --format wet "$T/html" "$T/w2" 2>/dev/null || bad "pagetext wet 2"
 diff -r "$T/j" "$T/j2" >/dev/null && ok "jsonl: identical bytes in two processes" || bad "jsonl differs"
 diff -r "$T/w" "$T/w2" >/dev/null && ok "wet: identical bytes in two processes" || bad "wet differs"
+cp "$T/j/crawl-00000.jsonl" "$T/j2/crawl-00001.jsonl"; touch "$T/w2/crawl-00003.warc.wet.gz"
+$PT --format jsonl "$T/html" "$T/j2" 2>/dev/null; $PT --format wet "$T/html" "$T/w2" 2>/dev/null
+diff -r "$T/j" "$T/j2" >/dev/null && diff -r "$T/w" "$T/w2" >/dev/null && ok "stale crawl files of an earlier run removed" || bad "stale files kept"
 $PT --format jsonl "$T" "$T/none" 2>/dev/null; [ $? -ne 0 ] && ok "no crawl-*.jsonl: error" || bad "empty input accepted"
 
 python3 - "$T/html" "$T/j" <<'EOF' && ok "jsonl: same ids, urls, gold; text without markup, title first, templates in" || bad "jsonl content"
