@@ -47,6 +47,10 @@ static void run_help(void)
         "      --template-pages N   ... a block on >= N distinct URLs of one site (default %u; 0: rule off)\n"
         "      --template-sites N   ... a block of <= --template-short bytes on >= N sites (default %u; 0: off)\n"
         "      --template-short B   (default %u)\n"
+        "      --exact on|off       exact pass: documents with identical text (after the template pass,\n"
+        "                           within --max-doc-bytes) are grouped by a 128-bit hash before the\n"
+        "                           sets, so any number of copies ends in one cluster; copies take no\n"
+        "                           part in the signature, frequency and giant-set rules (default %s)\n"
         "signatures (paper 002):\n"
         "  -m N                     residue classes (default %u)\n"
         "  -n N                     ring rotations, 1..16 (default %u)\n"
@@ -128,7 +132,7 @@ static void run_help(void)
         "\n"
         "Exit codes: 0 ok, 1 runtime error on any rank, 2 bad usage.\n",
         d.text.max_bytes, d.text.boilerplate ? "on" : "off", d.templates ? "on" : "off", d.tmpl.min_pages,
-        d.tmpl.min_sites, d.tmpl.max_short, d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
+        d.tmpl.min_sites, d.tmpl.max_short, d.exact ? "on" : "off", d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
         d.postings.max_share, d.postings.max_share_floor,
         d.postings.site_docs, d.postings.site_share, d.postings.site_top,
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
@@ -138,7 +142,7 @@ static void run_help(void)
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
-    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA
+    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT
 };
 
 static const char *const run_cmd = "run";
@@ -225,6 +229,11 @@ static int run_opt_input(int ch, char **argv, ndd_run_cfg_t *c)
         if ((v = run_on_off(optarg)) < 0)
             return ndd_cli_usage_error(run_cmd, "--templates takes on or off");
         c->templates = v;
+        return 0;
+    case O_EXACT:
+        if ((v = run_on_off(optarg)) < 0)
+            return ndd_cli_usage_error(run_cmd, "--exact takes on or off");
+        c->exact = v;
         return 0;
     case O_TPAGES:
     case O_TSITES:
@@ -550,6 +559,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"max-share", required_argument, 0, O_MAXSHARE}, {"max-share-floor", required_argument, 0, O_MAXFLOOR},
         {"min-link", required_argument, 0, O_MINLINK}, {"no-giant-guard", no_argument, 0, O_NOGUARD},
         {"soft-wrap", required_argument, 0, O_SOFTWRAP}, {"templates", required_argument, 0, O_TEMPLATES},
+        {"exact", required_argument, 0, O_EXACT},
         {"template-pages", required_argument, 0, O_TPAGES}, {"template-sites", required_argument, 0, O_TSITES},
         {"template-short", required_argument, 0, O_TSHORT}, {"substitutions", required_argument, 0, O_SUBST},
         {"formulaic", required_argument, 0, O_FORMULA},
@@ -616,9 +626,11 @@ static int run_job(ndd_comm_t *comm, void *arg)
                (unsigned long long)sum.rejected, sum.wall, sum.ranks, sum.ranks > 1 ? "s" : "");
         printf("ndd run: %llu perhaps-similar sets, %llu candidate pairs, %llu accepted\n",
                (unsigned long long)sum.sets, (unsigned long long)sum.cand_pairs, (unsigned long long)sum.accepted);
-        printf("ndd run: %llu clusters holding %llu documents; %llu duplicates removed (%.2f %%)\n",
+        printf("ndd run: %llu clusters holding %llu documents; %llu duplicates removed (%.2f %%: %llu exact, "
+               "%llu near)\n",
                (unsigned long long)sum.clusters, (unsigned long long)sum.docs_in_clusters,
-               (unsigned long long)sum.removed, sum.docs ? 100.0 * (double)sum.removed / (double)sum.docs : 0.0);
+               (unsigned long long)sum.removed, sum.docs ? 100.0 * (double)sum.removed / (double)sum.docs : 0.0,
+               (unsigned long long)sum.removed_exact, (unsigned long long)(sum.removed - sum.removed_exact));
     }
     if (fflush(stdout)) {
         fprintf(stderr, "ndd run: cannot write the summary: %s\n", ndd_strerror(NDD_ERR_IO));

@@ -599,7 +599,7 @@ static void report_run(FILE *f, const view_t *v, const char *source)
             j_str(ver, "?"), j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN), j_str(vk, "?"));
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
                                       "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch",
-                                      "templates"};
+                                      "templates", "exact"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
 }
 
@@ -794,6 +794,11 @@ static void report_clusters(FILE *f, const view_t *v)
     fprintf(f, "\nclusters: %.0f verified clusters holding %.0f documents; %.0f duplicates removed (%s)\n",
             j_numd(v->clusters, "clusters", NAN), j_numd(v->clusters, "docs_in_clusters", NAN),
             j_numd(v->clusters, "docs_removed", NAN), s1);
+    const jnode_t *ex = j_get(v->root, "exact");
+    double xe;
+    if (j_num(v->clusters, "removed_exact", &xe)) /* (stats of runs since issue 12) */
+        fprintf(f, "  exact copies: %.0f removed (%.0f texts held more than once); near duplicates: %.0f removed\n", xe, ex && j_is(ex, NDD_JV_OBJ) ? j_numd(ex, "groups", NAN) : NAN,
+                j_numd(v->clusters, "removed_near", NAN));
     if (v->cs->present && v->cs->clusters) {
         uint64_t hmax = 0;
         for (int h = 0; h < SIZE_BINS; h++)
@@ -806,7 +811,8 @@ static void report_clusters(FILE *f, const view_t *v)
                 print_bar_hist(f, s1, (double)v->cs->bins[h], (double)hmax);
             }
     }
-    static const char *known[] = {"clusters", "docs_in_clusters", "docs_removed", "duplicate_fraction"};
+    static const char *known[] = {"clusters", "docs_in_clusters", "docs_removed", "removed_exact", "removed_near",
+                                  "duplicate_fraction"};
     print_unknown(f, v->clusters, known, sizeof known / sizeof known[0], "  ");
 }
 
@@ -817,17 +823,19 @@ static void report_shuffle(FILE *f, const view_t *v)
         return;
     double b1 = j_numd(v->shuffle, "shuffle1_signatures", 0), b2 = j_numd(v->shuffle, "shuffle2_texts_compressed", 0);
     double b2raw = j_numd(v->shuffle, "shuffle2_texts_raw", 0), b3 = j_numd(v->shuffle, "shuffle3_rows", 0);
-    double bt = j_numd(v->shuffle, "templates", 0);
-    fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n", human_bytes(bt + b1 + b2 + b3, s1, sizeof s1),
-            j_numd(v->shuffle, "per_doc", NAN));
+    double bt = j_numd(v->shuffle, "templates", 0), be = j_numd(v->shuffle, "exact", 0);
+    fprintf(f, "\nbytes shuffled: %s in all (%.1f B per document)\n",
+            human_bytes(bt + be + b1 + b2 + b3, s1, sizeof s1), j_numd(v->shuffle, "per_doc", NAN));
     fprintf(f, "  ");
     if (bt > 0)
         fprintf(f, "template blocks %s (with the flags back); ", human_bytes(bt, s1, sizeof s1));
+    if (be > 0)
+        fprintf(f, "text hashes %s; ", human_bytes(be, s1, sizeof s1));
     fprintf(f, "signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
     if (b2 > 0)
         fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
     fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
-    static const char *known[] = {"templates", "shuffle1_signatures", "shuffle2_texts_compressed",
+    static const char *known[] = {"templates", "exact", "shuffle1_signatures", "shuffle2_texts_compressed",
                                   "shuffle2_texts_raw", "shuffle3_rows", "per_doc"};
     print_unknown(f, v->shuffle, known, sizeof known / sizeof known[0], "  ");
 }

@@ -97,9 +97,9 @@ void ndd_docs_drop_keys(ndd_docs_t *d)
 
 #define DOCREC_HEAD 32
 
-size_t ndd_docrec_size(uint32_t idlen, uint32_t urllen, uint32_t textlen)
+size_t ndd_docrec_size(const ndd_docrec_t *r)
 {
-    return DOCREC_HEAD + (size_t)idlen + urllen + textlen;
+    return DOCREC_HEAD + (r->rep != UINT64_MAX ? 8 : 0) + (size_t)r->idlen + r->urllen + r->textlen;
 }
 
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
@@ -110,9 +110,10 @@ int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
     ndd_le32_store(h + 16, r->idlen);
     ndd_le32_store(h + 20, r->urllen);
     ndd_le32_store(h + 24, r->textlen);
-    ndd_le32_store(h + 28, 0);
-    int rc = ndd_buf_reserve(b, ndd_docrec_size(r->idlen, r->urllen, r->textlen));
-    if (rc || (rc = ndd_buf_append(b, h, sizeof h)) || (rc = ndd_buf_append(b, r->id, r->idlen)) ||
+    ndd_le32_store(h + 28, r->rep != UINT64_MAX);
+    int rc = ndd_buf_reserve(b, ndd_docrec_size(r));
+    if (rc || (rc = ndd_buf_append(b, h, sizeof h)) || (r->rep != UINT64_MAX && (rc = ndd_put64(b, r->rep))) ||
+        (rc = ndd_buf_append(b, r->id, r->idlen)) ||
         (rc = ndd_buf_append(b, r->url, r->urllen)))
         return rc;
     return ndd_buf_append(b, r->text, r->textlen);
@@ -128,7 +129,10 @@ int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size
         r.idlen = ndd_get32(&c);
         r.urllen = ndd_get32(&c);
         r.textlen = ndd_get32(&c);
-        ndd_get32(&c); /* reserved */
+        uint32_t flags = ndd_get32(&c);
+        r.rep = flags & 1 ? ndd_get64(&c) : UINT64_MAX;
+        if (flags > 1) /* no other flag is defined */
+            return NDD_ERR_FORMAT;
         r.id = ndd_getbytes(&c, r.idlen);
         r.url = ndd_getbytes(&c, r.urllen);
         r.text = ndd_getbytes(&c, r.textlen);

@@ -39,16 +39,18 @@ static inline const char *ndd_docs_text(const ndd_docs_t *d, size_t i) { return 
 
 /* ---- shuffle 2 records: one document on its way to its set's owner ----
  * Wire form (little-endian, 32-byte header): u64 g, u64 label, u32 idlen,
- * u32 urllen, u32 textlen, u32 reserved (0), then id, url, text bytes. */
+ * u32 urllen, u32 textlen, u32 flags, [u64 rep when flags & 1], then id,
+ * url, text bytes. rep: an exact follower's representative (it travels
+ * without its text); UINT64_MAX for every other document. */
 typedef struct ndd_docrec {
-    uint64_t g, label;
+    uint64_t g, label, rep;
     const char *id, *url, *text;
     uint32_t idlen, urllen, textlen;
 } ndd_docrec_t;
 
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);
-/* Bytes one record of these lengths takes on the wire. */
-size_t ndd_docrec_size(uint32_t idlen, uint32_t urllen, uint32_t textlen);
+/* Bytes record r takes on the wire. */
+size_t ndd_docrec_size(const ndd_docrec_t *r);
 /* Parses every record of p[0..n) into *v (grown with ndd_array_grow; the
  * strings point into p); NDD_ERR_FORMAT on a truncated record. */
 int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap);

@@ -39,6 +39,7 @@ typedef struct ndd_run_cfg {
     ndd_text_opts_t text;
     int templates;             /* 1: the template pass (src/tmpl) before signatures and verification */
     ndd_tmpl_params_t tmpl;
+    int exact;                 /* 1: the exact-duplicate pass (identical texts grouped by hash before the sets) */
     ndd_sig_params_t sig;
     ndd_postings_params_t postings;
     ndd_cand_params_t cand;
@@ -80,7 +81,7 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c);
 
 /* What a finished run reports (the same on every rank). */
 typedef struct ndd_run_summary {
-    uint64_t docs, rejected, sets, cand_pairs, accepted, clusters, docs_in_clusters, removed;
+    uint64_t docs, rejected, sets, cand_pairs, accepted, clusters, docs_in_clusters, removed, removed_exact;
     double wall;
     int ranks;
     int map_already_done; /* map task mode: the shard was complete already */

@@ -37,6 +37,7 @@ typedef struct run {
     uint8_t *in_set, *removed;
     uint64_t *label;     /* perhaps-similar set of each local document */
     uint64_t *size_of;   /* its set's size (1 outside sets) */
+    uint64_t *exact_rep; /* ndd_stage_exact: each local document's representative (ndd_exact_reps); NULL without the pass */
     ndd_buf_t rejects;   /* rejects.tsv rows of this rank's input */
     ndd_counters_t c;
     double t[NDD_ST_N];
@@ -65,6 +66,15 @@ int ndd_stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int nt
  * cuts to --max-doc-bytes, computes the sentence signatures), then the
  * signature counters of the batch (with or without the pass). */
 int ndd_stage_templates(run_t *r);
+/* run_exact.c: the exact-duplicate pass (cfg->exact): groups identical
+ * texts by content hash, fills r->exact_rep and drops the followers'
+ * candidate keys. After ndd_stage_templates, before the keys are used. */
+int ndd_stage_exact(run_t *r);
+/* After ndd_stage_components: every follower joins its representative's
+ * set (label, size; a representative in no set gets a set of its own). */
+int ndd_stage_exact_attach(run_t *r);
+/* Local: whether local document i is an exact follower (0 without the pass). */
+int ndd_exact_is_follower(const run_t *r, size_t i);
 /* Baseline methods: corpus df sketches summed over ranks, baseline keys. */
 int ndd_stage_baselines(run_t *r);
 /* --write-dedup: the second pass over this rank's shard. */

@@ -24,6 +24,7 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
     ndd_text_opts_default(&c->text);
     c->text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE; /* one text for signatures and verification */
     c->templates = 1;
+    c->exact = 1;
     ndd_tmpl_params_default(&c->tmpl);
     ndd_sig_params_default(&c->sig);
     ndd_postings_params_default(&c->postings);
@@ -69,6 +70,7 @@ void ndd_run_state_free(run_t *r)
     free(r->removed);
     free(r->label);
     free(r->size_of);
+    free(r->exact_rep);
     free(r->dropped);
     free(r->links.v);
     free(r->owned);
@@ -337,9 +339,11 @@ static int reduce_stage(run_t *r, job_t *j)
         rc = NDD_OK;
     }
     NDD_TRY(ndd_stage_templates(r));
+    NDD_TRY(ndd_stage_exact(r));
     NDD_TRY(ndd_stage_baselines(r));
     NDD_TRY(ndd_stage_postings(r));
     NDD_TRY(ndd_stage_components(r));
+    NDD_TRY(ndd_stage_exact_attach(r));
     NDD_TRY(ndd_stage_verify(r));
     rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
     if (rc)

@@ -187,6 +187,7 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
         s->clusters = sum.clusters;
         s->docs_in_clusters = sum.docs_in_clusters;
         s->removed = sum.docs_removed;
+        s->removed_exact = sum.docs_removed_exact;
         s->wall = wall;
         s->ranks = r->P;
     }

@@ -143,8 +143,12 @@ static int baseline_keys(run_t *r)
     if (!rc && d->key_off)
         d->key_off[0] = 0;
     for (size_t i = 0; i < d->n && !rc; i++) {
-        const uint64_t *mk;
-        size_t nk;
+        const uint64_t *mk = NULL;
+        size_t nk = 0;
+        if (ndd_exact_is_follower(r, i)) { /* no keys: it joins its representative's set later */
+            d->key_off[i + 1] = d->nkeys;
+            continue;
+        }
         if ((rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, ndd_docs_text(d, i), d->text_len[i], &mk,
                                   &nk)) ||
             (rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nk, sizeof *d->keys)))
@@ -179,8 +183,9 @@ int ndd_stage_baselines(run_t *r)
         if ((rc = ndd_df_create_kind(&df, (ndd_df_kind_t)k, &cfg->mparams, 4, 20)))
             break;
         r->dfs[r->ndfs++] = df;
-        for (size_t i = 0; i < r->d.n && !rc; i++)
-            rc = ndd_df_add_doc(df, ndd_docs_text(&r->d, i), r->d.text_len[i]);
+        for (size_t i = 0; i < r->d.n && !rc; i++) /* distinct texts: an exact copy counts once */
+            if (!ndd_exact_is_follower(r, i))
+                rc = ndd_df_add_doc(df, ndd_docs_text(&r->d, i), r->d.text_len[i]);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     for (size_t k = 0; k < r->ndfs; k++) {

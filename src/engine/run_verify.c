@@ -166,11 +166,12 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     for (size_t k = 0; k < nord && !rc; k++) {
         size_t i = ord[k].i;
         const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
-        ndd_docrec_t h = {r->first + i, r->label[i], id, url, ndd_docs_text(d, i), (uint32_t)strlen(id),
-                          (uint32_t)strlen(url), d->text_len[i]};
+        int fol = ndd_exact_is_follower(r, i); /* travels without its text */
+        ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
+                          ndd_docs_text(d, i), (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
         rc = ndd_docrec_put(&raw[ord[k].dest], &h);
         if (ord[k].dest != (uint32_t)r->me)
-            r->c.shuffle2_raw_bytes += ndd_docrec_size(h.idlen, h.urllen, h.textlen);
+            r->c.shuffle2_raw_bytes += ndd_docrec_size(&h);
     }
     if (!rc)
         rc = compress_bufs(raw, z, r->P);
@@ -193,7 +194,10 @@ typedef struct {
     ndd_cand_ws_t *cws;
     ndd_buf_t line;
     ndd_buf_t *send[3]; /* rows to their writers: pairs, clusters, scores */
-    const ndd_docrec_t *m; /* the current set's members */
+    const ndd_docrec_t *m; /* the current set's members: the verified ones, then the exact followers */
+    ndd_docrec_t *mm;      /* m when the set has followers */
+    uint32_t *fol_rep;     /* each follower's representative (an index into m) */
+    size_t mm_cap, fr_cap;
     uint64_t *keys;
     size_t keys_cap, *off, off_cap, tl_cap, tl_cap2;
     const char **texts;
@@ -285,24 +289,63 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
     return NDD_OK;
 }
 
-/* One perhaps-similar set m[0..n) (sorted by document number). */
+static int cmp_rec_g(const void *key, const void *elem)
+{
+    uint64_t g = *(const uint64_t *)key, h = ((const ndd_docrec_t *)elem)->g;
+    return g < h ? -1 : g > h;
+}
+
+/* Puts the verified members of m[0..n) first (in order), then the exact
+ * followers with their representatives' indices; *nreal = verified ones. */
+static int split_followers(vws_t *w, const ndd_docrec_t *m, size_t n, size_t *nreal, size_t *nf)
+{
+    size_t a = 0, f = 0;
+    for (size_t i = 0; i < n; i++)
+        f += m[i].rep != UINT64_MAX;
+    *nreal = n - f;
+    *nf = f;
+    w->m = m;
+    if (!f)
+        return NDD_OK;
+    int rc = ndd_array_grow((void **)&w->mm, &w->mm_cap, n, sizeof *w->mm);
+    if (rc || (rc = ndd_array_grow((void **)&w->fol_rep, &w->fr_cap, f, sizeof *w->fol_rep)))
+        return rc;
+    f = *nreal;
+    for (size_t i = 0; i < n; i++)
+        w->mm[m[i].rep != UINT64_MAX ? f++ : a++] = m[i];
+    for (size_t k = 0; k < *nf; k++) { /* the representative is in the same set (ndd_stage_exact_attach) */
+        const ndd_docrec_t *rep = bsearch(&w->mm[*nreal + k].rep, w->mm, *nreal, sizeof *w->mm, cmp_rec_g);
+        if (!rep)
+            return NDD_ERR_INTERNAL;
+        w->fol_rep[k] = (uint32_t)(rep - w->mm);
+    }
+    w->m = w->mm;
+    return NDD_OK;
+}
+
+/* One perhaps-similar set m[0..n) (sorted by document number), with the
+ * exact followers of its members. */
 static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
 {
     run_t *r = w->r;
-    const ndd_cand_t *cand;
-    size_t nc;
-    ndd_topsets_note(&r->top, n, m[0].label, m[0].id, m[0].idlen);
-    w->m = m;
-    int rc = member_keys(w, m, n);
-    if (rc || (rc = ndd_cand_select(w->cws, &r->cfg->cand, n, w->keys, w->off, &cand, &nc)))
+    const ndd_cand_t *cand = NULL;
+    size_t nc = 0, nreal, nf;
+    int rc = split_followers(w, m, n, &nreal, &nf);
+    if (rc)
+        return rc;
+    if (nreal >= 2) /* (a set made of one text and its exact copies is no perhaps-similar set) */
+        ndd_topsets_note(&r->top, nreal, w->m[0].label, w->m[0].id, w->m[0].idlen);
+    if ((rc = member_keys(w, w->m, nreal)))
+        return rc;
+    if (nreal >= 2 && (rc = ndd_cand_select(w->cws, &r->cfg->cand, nreal, w->keys, w->off, &cand, &nc)))
         return rc;
     r->c.cand_pairs += nc;
-    r->c.verify_work += nc;
-    if ((rc = ndd_verifier_set_begin(w->vf, n, w->texts, w->lens)))
+    r->c.verify_work += nc + nf;
+    if ((rc = ndd_verifier_set_begin(w->vf, nreal, w->texts, w->lens)))
         return rc;
     ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member};
-    return ndd_set_verify(cand, nc, n, w->texts, w->lens, r->cfg->verify_all, r->cfg->keep == NDD_KEEP_LONGEST,
-                          &hooks, &r->c);
+    return ndd_set_verify(cand, nc, nreal, w->texts, w->lens, w->fol_rep, nf, r->cfg->verify_all,
+                          r->cfg->keep == NDD_KEEP_LONGEST, &hooks, &r->c);
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -320,6 +363,8 @@ static void vws_free(vws_t *w)
     free(w->sigs);
     ndd_cand_ws_free(w->cws);
     ndd_buf_free(&w->line);
+    free(w->mm);
+    free(w->fol_rep);
     free(w->keys);
     free(w->off);
     free(w->texts);

@@ -32,6 +32,8 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(tmpl_text_bytes, "templates", "text_bytes_after", NDD_CST_REDUCE)                  \
     X(tmpl_docs_touched, "templates", "docs_with_templates", NDD_CST_REDUCE)             \
     X(tmpl_docs_whole, "templates", "docs_all_template", NDD_CST_REDUCE)                    \
+    X(exact_groups, "exact", "groups", NDD_CST_REDUCE)                                   \
+    X(exact_docs, "exact", "duplicates", NDD_CST_REDUCE)                                 \
     X(signatures, "signatures", "signatures", NDD_CST_REDUCE)                            \
     X(keys_distinct, "signatures", "distinct", NDD_CST_REDUCE)                           \
     X(postings_single, "signatures", "held_by_one_doc", NDD_CST_REDUCE)                  \
@@ -62,7 +64,11 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(clusters, "clusters", "clusters", NDD_CST_REDUCE)                                  \
     X(docs_in_clusters, "clusters", "docs_in_clusters", NDD_CST_REDUCE)                  \
     X(docs_removed, "clusters", "docs_removed", NDD_CST_REDUCE)                          \
+    X(docs_removed_exact, "clusters", "removed_exact", NDD_CST_REDUCE)                   \
+    X(docs_removed_near, "clusters", "removed_near", NDD_CST_REDUCE)                     \
+    X(docs_in_near_clusters, NULL, "docs_in_near_clusters", NDD_CST_REDUCE)              \
     X(tmpl_shuffle_bytes, "shuffle_bytes", "templates", NDD_CST_REDUCE)                  \
+    X(exact_shuffle_bytes, "shuffle_bytes", "exact", NDD_CST_REDUCE)                     \
     X(shuffle1_bytes, "shuffle_bytes", "shuffle1_signatures", NDD_CST_REDUCE)            \
     X(shuffle2_bytes, "shuffle_bytes", "shuffle2_texts_compressed", NDD_CST_REDUCE)      \
     X(shuffle2_raw_bytes, "shuffle_bytes", "shuffle2_texts_raw", NDD_CST_REDUCE)         \

@@ -103,7 +103,7 @@ static const struct {
     {"verify", "accepted", "work_min_rank", EX_WORK_MIN},
     {"sketch", "pairs", "strain_away", EX_STRAIN},
     {"sketch", "pairs", "reserve", EX_RESERVE},
-    {"clusters", "docs_removed", "duplicate_fraction", EX_DUP_FRACTION},
+    {"clusters", "removed_near", "duplicate_fraction", EX_DUP_FRACTION},
     {"shuffle_bytes", "shuffle3_rows", "per_doc", EX_PER_DOC},
 };
 #define NEXTRAS (sizeof extras / sizeof extras[0])
@@ -154,7 +154,7 @@ static void w_extra(writer_t *w, size_t e)
     case EX_AVG_SET: w_printf(w, "%.3f", ratio(s->docs_in_sets, s->sets)); break;
     case EX_HIST: w_histogram(w); break;
     case EX_LARGEST: w_largest(w); break;
-    case EX_TRUSTABLE: w_printf(w, "%.4f", ratio(s->docs_in_clusters, s->docs_in_sets)); break;
+    case EX_TRUSTABLE: w_printf(w, "%.4f", ratio(s->docs_in_near_clusters, s->docs_in_sets)); break;
     case EX_STRAIN:
         if (s->sketch_pairs)
             w_printf(w, "%.4f", (double)s->strain_away_micro / 1e6 / (double)s->sketch_pairs);
@@ -164,7 +164,7 @@ static void w_extra(writer_t *w, size_t e)
     case EX_RESERVE: w_puts(w, "null"); break;
     case EX_DUP_FRACTION: w_printf(w, "%.6f", ratio(s->docs_removed, w->ndocs)); break;
     case EX_PER_DOC:
-        w_printf(w, "%.1f", ratio(s->tmpl_shuffle_bytes + s->shuffle1_bytes + s->shuffle2_bytes + s->shuffle3_bytes, w->ndocs));
+        w_printf(w, "%.1f", ratio(s->tmpl_shuffle_bytes + s->exact_shuffle_bytes + s->shuffle1_bytes + s->shuffle2_bytes + s->shuffle3_bytes, w->ndocs));
         break;
     default: w->rc = w->rc ? w->rc : NDD_ERR_INTERNAL; break;
     }

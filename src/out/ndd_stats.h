@@ -13,7 +13,7 @@
 
 /* The stages timed per rank, in stats.json order. */
 #define NDD_STAGES(X) \
-    X(READ, "read") X(TEMPLATES, "templates") X(SIG, "signatures") X(SHUFFLE1, "shuffle1") X(POSTINGS, "postings") X(CC, "components") \
+    X(READ, "read") X(TEMPLATES, "templates") X(EXACT, "exact") X(SIG, "signatures") X(SHUFFLE1, "shuffle1") X(POSTINGS, "postings") X(CC, "components") \
     X(SHUFFLE2, "shuffle2") X(VERIFY, "verify") X(OUTPUT, "output") X(DEDUP, "dedup")
 
 enum {

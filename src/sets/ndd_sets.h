@@ -140,7 +140,18 @@ int ndd_topsets_unpack(ndd_cur_t *c, ndd_topset_t *v, size_t *n);
  * accepted pairs with at least two members; root = the component's first
  * member (smallest index); kept = the longest text (ties: the first) with
  * keep_longest, else the root. hooks->member is called for every member of
- * a cluster in index order (c->clusters, docs_in_clusters, docs_removed). */
+ * a cluster in index order (c->clusters, docs_in_clusters, docs_removed).
+ *
+ * Exact followers (ndd_exact_reps): members n .. n+nf-1 are documents whose
+ * text is identical to that of member fol_rep[k] < n (they carry no text of
+ * their own and are never verified). Each joins its representative's
+ * cluster: hooks->identical and hooks->scored for (fol_rep[k], n+k)
+ * (not counted in pairs_exact or pairs_accepted), and
+ * hooks->member with kept = 0 (c->docs_removed, docs_removed_exact); a
+ * representative without near duplicates forms a cluster with its
+ * followers. Near duplicates removed count in c->docs_removed_near;
+ * c->docs_in_near_clusters counts the verified members of clusters with two
+ * verified members or more (paper 002's trustable rate). */
 typedef struct ndd_set_hooks {
     void *user;
     int (*pair)(void *user, uint32_t i, uint32_t j, ndd_vres_t *r);
@@ -150,6 +161,21 @@ typedef struct ndd_set_hooks {
 } ndd_set_hooks_t;
 
 int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts, const size_t *lens,
-                   int verify_all, int keep_longest, const ndd_set_hooks_t *hooks, ndd_counters_t *c);
+                   const uint32_t *fol_rep, size_t nf, int verify_all, int keep_longest, const ndd_set_hooks_t *hooks,
+                   ndd_counters_t *c);
+
+/* ---- exact duplicates: identical texts grouped by content hash ----
+ * Records (hi, lo) = a 128-bit hash of a document's text, g = its global
+ * number, in any order (each rank's share: the owner of the hash). rep[k]
+ * = the smallest g among the records with the same hash (the group's
+ * representative); for the representative itself of a group of two or
+ * more, rep[k] = g | NDD_EXACT_LEADS. A record alone keeps rep[k] = g.
+ * *groups += groups of two or more, *followers += records with rep != g.
+ * Deterministic: the same records in another order give the same reps. */
+#define NDD_EXACT_LEADS (UINT64_C(1) << 63)
+typedef struct ndd_exact_rec {
+    uint64_t hi, lo, g;
+} ndd_exact_rec_t;
+int ndd_exact_reps(const ndd_exact_rec_t *v, size_t n, uint64_t *rep, uint64_t *groups, uint64_t *followers);
 
 #endif

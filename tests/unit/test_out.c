@@ -268,7 +268,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->cand_pairs = 45, s->pairs_skipped_joined = 5, s->pairs_exact = 6, s->pairs_verified = 34;
     s->pairs_pruned_bound = 7, s->pairs_cost_limit = 1, s->pairs_formulaic = 2, s->pairs_accepted = 20, s->verify_work = 45;
     s->sketch_pairs = 34, s->strain_away_micro = 8512345;
-    s->clusters = 9, s->docs_in_clusters = 25, s->docs_removed = 16;
+    s->clusters = 9, s->docs_in_clusters = 25, s->docs_removed = 16, s->docs_removed_exact = 3, s->docs_removed_near = 13;
+    s->docs_in_near_clusters = 20, s->exact_groups = 2, s->exact_docs = 3, s->exact_shuffle_bytes = 1152;
     s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
     s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_whole = 1;
     s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
@@ -279,8 +280,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     strcpy(top->v[0].first_id, "doc\"9");
     top->v[1].size = 5, top->v[1].label = 2;
     strcpy(top->v[1].first_id, "d5");
-    static const double sec0[NDD_ST_N] = {0.5, 0.2, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0};
-    static const double sec1[NDD_ST_N] = {1.5, 0.4, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0};
+    static const double sec0[NDD_ST_N] = {0.5, 0.2, 0.05, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0};
+    static const double sec1[NDD_ST_N] = {1.5, 0.4, 0.15, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0};
     memset(pr, 0, 2 * sizeof *pr);
     memcpy(pr[0].seconds, sec0, sizeof sec0);
     memcpy(pr[1].seconds, sec1, sizeof sec1);
@@ -290,8 +291,10 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
 }
 
 /* Written by hand from write_stats() in mpi/run_pipeline.c (before issue 10)
- * for golden_input(): docs = 50 - 2; average 30/12; trustable 25/30;
- * strain 8.512345/34; duplicate 16/48; per_doc 23600/48; medians of 2 ranks. */
+ * for golden_input(): docs = 50 - 2; average 30/12; trustable 20/30 (near
+ * clusters only, since issue 12); strain 8.512345/34; duplicate 16/48;
+ * per_doc 24752/48; medians of 2 ranks. The exact section, the exact stage
+ * and the removed_exact/removed_near split were added by hand (issue 12). */
 static const char golden[] =
     "{\n"
     "  \"version\": \"0.1.0\",\n"
@@ -317,6 +320,10 @@ static const char golden[] =
     "    \"text_bytes_after\": 700,\n"
     "    \"docs_with_templates\": 40,\n"
     "    \"docs_all_template\": 1\n"
+    "  },\n"
+    "  \"exact\": {\n"
+    "    \"groups\": 2,\n"
+    "    \"duplicates\": 3\n"
     "  },\n"
     "  \"signatures\": {\n"
     "    \"signatures\": 400,\n"
@@ -353,7 +360,7 @@ static const char golden[] =
     "    \"cost_limit_hits\": 1,\n"
     "    \"rejected_formulaic\": 2,\n"
     "    \"accepted\": 20,\n"
-    "    \"trustable_rate\": 0.8333,\n"
+    "    \"trustable_rate\": 0.6667,\n"
     "    \"work_max_rank\": 30,\n"
     "    \"work_min_rank\": 15\n"
     "  },\n"
@@ -366,19 +373,23 @@ static const char golden[] =
     "    \"clusters\": 9,\n"
     "    \"docs_in_clusters\": 25,\n"
     "    \"docs_removed\": 16,\n"
+    "    \"removed_exact\": 3,\n"
+    "    \"removed_near\": 13,\n"
     "    \"duplicate_fraction\": 0.333333\n"
     "  },\n"
     "  \"shuffle_bytes\": {\n"
     "    \"templates\": 14400,\n"
+    "    \"exact\": 1152,\n"
     "    \"shuffle1_signatures\": 5000,\n"
     "    \"shuffle2_texts_compressed\": 3000,\n"
     "    \"shuffle2_texts_raw\": 9000,\n"
     "    \"shuffle3_rows\": 1200,\n"
-    "    \"per_doc\": 491.7\n"
+    "    \"per_doc\": 515.7\n"
     "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
     "    \"templates\": {\"min\": 0.2000, \"median\": 0.3000, \"max\": 0.4000},\n"
+    "    \"exact\": {\"min\": 0.0500, \"median\": 0.1000, \"max\": 0.1500},\n"
     "    \"signatures\": {\"min\": 0.2500, \"median\": 0.5000, \"max\": 0.7500},\n"
     "    \"shuffle1\": {\"min\": 0.1250, \"median\": 0.2500, \"max\": 0.3750},\n"
     "    \"postings\": {\"min\": 1.0000, \"median\": 1.5000, \"max\": 2.0000},\n"
@@ -390,10 +401,10 @@ static const char golden[] =
     "  },\n"
     "  \"per_rank\": [\n"
     "    {\"rank\": 0, \"input_bytes\": 600, \"peak_rss_kib\": 10240, \"stage_seconds\": {\"read\": 0.5000, \"templates\": 0.2000, "
-    "\"signatures\": 0.2500, \"shuffle1\": 0.1250, \"postings\": 1.0000, \"components\": 2.0000, \"shuffle2\": "
+    "\"exact\": 0.0500, \"signatures\": 0.2500, \"shuffle1\": 0.1250, \"postings\": 1.0000, \"components\": 2.0000, \"shuffle2\": "
     "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000}},\n"
     "    {\"rank\": 1, \"input_bytes\": 400, \"peak_rss_kib\": 20480, \"stage_seconds\": {\"read\": 1.5000, \"templates\": 0.4000, "
-    "\"signatures\": 0.7500, \"shuffle1\": 0.3750, \"postings\": 2.0000, \"components\": 4.0000, \"shuffle2\": "
+    "\"exact\": 0.1500, \"signatures\": 0.7500, \"shuffle1\": 0.3750, \"postings\": 2.0000, \"components\": 4.0000, \"shuffle2\": "
     "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000}}\n"
     "  ]\n"
     "}\n";
@@ -412,12 +423,12 @@ static void test_stats_golden(void **state)
     assert_int_equal(b.len, sizeof golden - 1);
     ndd_buf_free(&b);
     /* the stage table */
-    static const char *const names[] = {"read",       "templates", "signatures", "shuffle1", "postings",
-                                        "components", "shuffle2",  "verify",     "output",   "dedup"};
-    assert_int_equal(NDD_ST_N, 10);
+    static const char *const names[] = {"read",     "templates",  "exact",    "signatures", "shuffle1", "postings",
+                                        "components", "shuffle2", "verify", "output",   "dedup"};
+    assert_int_equal(NDD_ST_N, 11);
     for (int st = 0; st < NDD_ST_N; st++)
         assert_string_equal(ndd_stage_names[st], names[st]);
-    assert_int_equal(NDD_ST_VERIFY, 7);
+    assert_int_equal(NDD_ST_VERIFY, 8);
 }
 
 static int contains(const ndd_buf_t *b, const char *s) { return strstr(b->data, s) != NULL; }
@@ -448,8 +459,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
-                             "{\"read\": 3.0000, \"templates\": 1.0000, \"signatures\": 2.0000,"));
-    assert_true(contains(&b, "\"dedup\": 3.0000}}\n  ]\n}\n"));
+                             "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));
+    assert_true(contains(&b, "\"dedup\": 1.0000}}\n  ]\n}\n"));
     ndd_buf_free(&b);
     in.ranks = 0;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_ERR_INVAL);

@@ -172,13 +172,14 @@ static void test_docrec(void **state)
         size_t tl = rndn(60);
         for (size_t k = 0; k < tl; k++)
             texts[i][k] = (char)('a' + rndn(26));
-        in[i] = (ndd_docrec_t){rnd(), rnd(), "id", "http://x/", texts[i], (uint32_t)(i % 3), (uint32_t)(i % 10),
-                               (uint32_t)tl};
+        /* every third record an exact follower (its representative on the wire) */
+        in[i] = (ndd_docrec_t){rnd(), rnd(), i % 3 == 1 ? rnd() >> 1 : UINT64_MAX, "id", "http://x/", texts[i],
+                               (uint32_t)(i % 3), (uint32_t)(i % 10), (uint32_t)tl};
         assert_int_equal(ndd_docrec_put(&b, &in[i]), NDD_OK);
     }
     size_t total = 0;
     for (size_t i = 0; i < 50; i++)
-        total += ndd_docrec_size(in[i].idlen, in[i].urllen, in[i].textlen);
+        total += ndd_docrec_size(&in[i]);
     assert_int_equal(b.len, total);
     ndd_docrec_t *out = NULL;
     size_t n = 0, cap = 0;
@@ -187,19 +188,26 @@ static void test_docrec(void **state)
     for (size_t i = 0; i < 50; i++) {
         assert_int_equal(out[i].g, in[i].g);
         assert_int_equal(out[i].label, in[i].label);
+        assert_true(out[i].rep == in[i].rep);
         assert_int_equal(out[i].textlen, in[i].textlen);
         assert_memory_equal(out[i].text, in[i].text, in[i].textlen);
         assert_memory_equal(out[i].id, in[i].id, in[i].idlen);
         assert_memory_equal(out[i].url, in[i].url, in[i].urllen);
     }
-    /* the wire form is little-endian with a zero reserved word */
+    /* the wire form is little-endian with a zero flags word (no follower) */
     assert_int_equal((unsigned char)b.data[0], in[0].g & 0xff);
     assert_int_equal(b.data[28] | b.data[29] | b.data[30] | b.data[31], 0);
-    /* every cut inside a record is refused */
-    for (size_t cut = 1; cut < ndd_docrec_size(in[0].idlen, in[0].urllen, in[0].textlen); cut++) {
+    /* every cut inside a record is refused, a follower's too */
+    size_t s0 = ndd_docrec_size(&in[0]);
+    for (size_t cut = 1; cut < s0 + ndd_docrec_size(&in[1]); cut++) {
         size_t m = 0;
-        assert_int_equal(ndd_docrec_parse(b.data, cut, &out, &m, &cap), NDD_ERR_FORMAT);
+        if (cut != s0)
+            assert_int_equal(ndd_docrec_parse(b.data, cut, &out, &m, &cap), NDD_ERR_FORMAT);
     }
+    /* an unknown flag is refused */
+    b.data[28] = 2;
+    size_t m = 0;
+    assert_int_equal(ndd_docrec_parse(b.data, b.len, &out, &m, &cap), NDD_ERR_FORMAT);
     free(out);
     ndd_buf_free(&b);
 }

@@ -488,10 +488,11 @@ static int f_member(void *u, uint32_t i, uint32_t root, int kept)
 /* The oracle plays the schedule with a relabelling union-find and writes the
  * calls it expects in the same notation. */
 static void oracle_verify(fake_t *f, const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts,
-                          const size_t *lens, int verify_all, int keep_longest, ndd_counters_t *c)
+                          const size_t *lens, const uint32_t *fol_rep, size_t nf, int verify_all, int keep_longest,
+                          ndd_counters_t *c)
 {
     slow_uf_t s;
-    slow_init(&s, n);
+    slow_init(&s, n + nf);
     for (size_t q = 0; q < nc; q++) {
         uint32_t i = cand[q].i, j = cand[q].j;
         int dup;
@@ -515,17 +516,28 @@ static void oracle_verify(fake_t *f, const ndd_cand_t *cand, size_t nc, size_t n
             slow_union(&s, i, j);
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t root = slow_min(&s, i), sz = slow_size(&s, i), keep = root;
+    /* exact followers: an identical pair with their representative each */
+    for (size_t k = 0; k < nf; k++) {
+        say(f, "I%u,%u%c ", fol_rep[k], (uint32_t)(n + k), 'i');
+        say(f, "S%u,%u:%d ", fol_rep[k], (uint32_t)(n + k), 1);
+        slow_union(&s, fol_rep[k], n + k);
+    }
+    for (size_t i = 0; i < n + nf; i++) {
+        size_t root = slow_min(&s, i), sz = slow_size(&s, i), keep = root, nreal = 0;
         if (sz < 2)
             continue;
+        for (size_t k = 0; k < n; k++)
+            nreal += s.comp[k] == s.comp[i];
         if (keep_longest)
-            for (size_t k = 0; k < n; k++)
+            for (size_t k = 0; k < n; k++) /* a follower is never kept */
                 if (s.comp[k] == s.comp[i] && lens[k] > lens[keep])
                     keep = k;
         c->clusters += root == i;
         c->docs_in_clusters++;
         c->docs_removed += keep != i;
+        c->docs_removed_exact += i >= n;
+        c->docs_removed_near += keep != i && i < n;
+        c->docs_in_near_clusters += i < n && nreal >= 2;
         say(f, "M%u<%u:%d ", (uint32_t)i, (uint32_t)root, keep == i);
     }
     free(s.comp);
@@ -535,8 +547,9 @@ static void test_set_verify(void **state)
 {
     (void)state;
     static const char *pool[] = {"alpha", "beta", "alpha", "gamma gamma", "beta", "delta delta delta", "x"};
-    for (int round = 0; round < 2000; round++) {
-        size_t n = 2 + rndn(10), nc = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t n = 1 + rndn(11), nc = 0, nf = round % 3 ? rndn(6) : 0;
+        uint32_t fol_rep[8];
         const char *texts[20];
         size_t lens[20];
         ndd_cand_t cand[200];
@@ -558,14 +571,73 @@ static void test_set_verify(void **state)
             cand[k - 1] = cand[x];
             cand[x] = t;
         }
+        for (size_t k = 0; k < nf; k++) /* exact followers of random members */
+            fol_rep[k] = (uint32_t)rndn(n);
         want = got;
         int verify_all = (int)rndn(2), keep_longest = (int)rndn(2);
         ndd_counters_t cg = {0}, cw = {0};
         ndd_set_hooks_t hooks = {&got, f_pair, f_identical, f_scored, f_member};
-        assert_int_equal(ndd_set_verify(cand, nc, n, texts, lens, verify_all, keep_longest, &hooks, &cg), NDD_OK);
-        oracle_verify(&want, cand, nc, n, texts, lens, verify_all, keep_longest, &cw);
+        assert_int_equal(
+            ndd_set_verify(cand, nc, n, texts, lens, fol_rep, nf, verify_all, keep_longest, &hooks, &cg), NDD_OK);
+        oracle_verify(&want, cand, nc, n, texts, lens, fol_rep, nf, verify_all, keep_longest, &cw);
         assert_string_equal(got.calls, want.calls);
         assert_memory_equal(&cg, &cw, sizeof cg);
+    }
+    /* a follower whose representative is not a verified member is refused */
+    uint32_t bad = 2;
+    const char *t2[2] = {"a", "b"};
+    size_t l2[2] = {1, 1};
+    fake_t f;
+    memset(&f, 0, sizeof f);
+    ndd_counters_t c0 = {0};
+    ndd_set_hooks_t hooks = {&f, f_pair, f_identical, f_scored, f_member};
+    assert_int_equal(ndd_set_verify(NULL, 0, 2, t2, l2, &bad, 1, 0, 0, &hooks, &c0), NDD_ERR_INVAL);
+}
+
+/* ---- exact duplicates ---- */
+
+static void test_exact_reps(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 500; round++) {
+        size_t n = rndn(300);
+        uint64_t nh = 1 + rndn(round % 2 ? 5 : 400); /* few or many distinct texts */
+        ndd_exact_rec_t *v = malloc((n + 1) * sizeof *v);
+        uint64_t *rep = malloc((n + 1) * sizeof *rep), groups = 0, followers = 0;
+        uint64_t *g = malloc((n + 1) * sizeof *g);
+        for (size_t k = 0; k < n; k++) /* distinct document numbers in any order */
+            g[k] = k * 7 + 3;
+        for (size_t k = n; k > 1; k--) {
+            size_t x = rndn(k), t = g[k - 1];
+            g[k - 1] = g[x];
+            g[x] = t;
+        }
+        for (size_t k = 0; k < n; k++) {
+            uint64_t h = rndn(nh);
+            v[k] = (ndd_exact_rec_t){h * 0x9E3779B97F4A7C15ull, h % 2 ? h : ~h, g[k]}; /* (hi, lo) pairs */
+        }
+        if (n > 2) /* same hi, other lo: a different text */
+            v[1].hi = v[0].hi, v[1].lo = v[0].lo ^ 1;
+        assert_int_equal(ndd_exact_reps(v, n, rep, &groups, &followers), NDD_OK);
+        uint64_t wg = 0, wf = 0;
+        for (size_t k = 0; k < n; k++) { /* brute force */
+            uint64_t min = v[k].g, size = 0;
+            for (size_t t = 0; t < n; t++)
+                if (v[t].hi == v[k].hi && v[t].lo == v[k].lo) {
+                    size++;
+                    if (v[t].g < min)
+                        min = v[t].g;
+                }
+            uint64_t want = min == v[k].g && size > 1 ? min | NDD_EXACT_LEADS : min;
+            assert_true(rep[k] == want);
+            wg += min == v[k].g && size > 1;
+            wf += min != v[k].g;
+        }
+        assert_int_equal(groups, wg);
+        assert_int_equal(followers, wf);
+        free(v);
+        free(rep);
+        free(g);
     }
 }
 
@@ -575,7 +647,7 @@ int main(void)
         cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_merge),
         cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
         cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
-        cmocka_unit_test(test_set_verify),
+        cmocka_unit_test(test_set_verify), cmocka_unit_test(test_exact_reps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
