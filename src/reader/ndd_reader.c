@@ -38,6 +38,31 @@ void ndd_reader_set_max_record(ndd_reader_t *r, size_t bytes)
         r->s.max_cap = bytes + RD_SLACK;
 }
 
+int ndd_reader_restream(ndd_reader_t *r, uint64_t off)
+{
+    ndd_rstream_t *s = &r->s;
+    if (s->comp == NDD_RS_PLAIN)
+        return ndd_rstream_seek(s, off);
+    size_t cap = s->cap, max = s->max_cap;
+    ndd_rstream_close(s);
+    r->s_open = 0;
+    int rc = ndd_rstream_open(s, r->path, cap, max);
+    if (rc)
+        return rc;
+    r->s_open = 1;
+    while (ndd_rstream_offset(s) + ndd_rstream_avail(s) < off) {
+        s->pos = s->len; /* discard what lies before off */
+        rc = ndd_rstream_fill(s, 1);
+        if (rc == NDD_RS_BREAK && (rc = ndd_rstream_resume(s)) < 0)
+            return rc;
+        if (rc == NDD_RS_EOF || rc < 0)
+            return rc < 0 ? rc : NDD_OK;
+    }
+    if (ndd_rstream_offset(s) < off)
+        s->pos += (size_t)(off - ndd_rstream_offset(s));
+    return NDD_OK;
+}
+
 int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, uint64_t end,
                     ndd_reject_fn on_reject, void *user)
 {

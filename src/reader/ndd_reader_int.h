@@ -66,6 +66,11 @@ int ndd_reader_inflate(ndd_reader_t *r, const char *p, size_t n, ndd_buf_t *out,
 
 /* Next WARC/WET document (ndd_warc.c). */
 int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc);
+/* Restarts the stream of r at decompressed offset off: plain files seek;
+ * compressed ones are opened again and decoded up to off (breaks met on the
+ * way are passed silently: they were reported the first time). For going
+ * back after a record that lied about its length. NDD_OK, or <0. */
+int ndd_reader_restream(ndd_reader_t *r, uint64_t off);
 
 /* case-insensitive equality of s[0..n) with the NUL-terminated lit */
 int ndd_reader_ieq(const char *s, size_t n, const char *lit);

@@ -488,21 +488,35 @@ static int w_skip_bad_header(ndd_reader_t *r, int wr, uint64_t rec_off)
 }
 
 /* Moves past the next left bytes of record ord (at rec_off) without holding
- * them. NDD_OK when done; 1 when the data ended or broke first (the record
- * is rejected and reading goes on from there); <0 on error. */
-static int w_skip_bytes(ndd_reader_t *r, uint64_t left, uint64_t ord, uint64_t rec_off)
+ * them; *cand = the stream offset of the first line starting with "WARC/"
+ * among them at or after stream offset scan_from (UINT64_MAX: none seen;
+ * also a line cut between two window fills, as at the end of a gzip member
+ * holding one record, is seen). NDD_OK when done; 1
+ * when the data ended (*end_eof = 1) or broke first: the record is rejected
+ * and reading goes on from there, unless a candidate was seen (then
+ * nothing is rejected: the caller goes back to it); <0 on error. */
+static int w_skip_bytes(ndd_reader_t *r, uint64_t left, uint64_t ord, uint64_t rec_off, uint64_t scan_from,
+                        uint64_t *cand, int *end_eof)
 {
     ndd_rstream_t *s = &r->s;
     int rc;
+    char tail[11]; /* the last bytes of the previous piece, then the first of the next */
+    size_t ntail = 0;
+    *cand = UINT64_MAX;
+    *end_eof = 0;
     while (left) {
         size_t a = ndd_rstream_avail(s);
         if (a == 0) {
             rc = ndd_rstream_fill(s, 1);
             if (rc == NDD_RS_EOF) {
-                ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
+                *end_eof = 1;
+                if (*cand == UINT64_MAX)
+                    ndd_reader_reject_emit(r, ord, rec_off, "truncated WARC record");
                 return 1;
             }
             if (rc == NDD_RS_BREAK) {
+                if (*cand != UINT64_MAX)
+                    return 1; /* the break is met again after going back */
                 rc = w_reject_break(r, ord, rec_off);
                 return rc < 0 ? rc : 1;
             }
@@ -511,6 +525,24 @@ static int w_skip_bytes(ndd_reader_t *r, uint64_t left, uint64_t ord, uint64_t r
             continue;
         }
         size_t take = (uint64_t)a < left ? a : (size_t)left;
+        uint64_t at = ndd_rstream_offset(s);
+        const char *p = ndd_rstream_ptr(s);
+        if (*cand == UINT64_MAX && ntail) { /* a "WARC/" line across the two pieces */
+            size_t k = take < 5 ? take : 5;
+            memcpy(tail + ntail, p, k);
+            const char *f = w_find(tail, ntail + k);
+            uint64_t c = f ? at - ntail + (uint64_t)(f - tail) + 1 : UINT64_MAX;
+            if (f && c >= scan_from)
+                *cand = c;
+        }
+        if (*cand == UINT64_MAX && at + take > scan_from) {
+            size_t from = at >= scan_from ? 0 : (size_t)(scan_from - at);
+            const char *f = w_find(p + from, take - from);
+            if (f)
+                *cand = at + (uint64_t)(f - p) + 1;
+        }
+        ntail = take < 5 ? take : 5; /* (a piece shorter than 5 bytes: a rare miss, never a false match) */
+        memcpy(tail, p + take - ntail, ntail);
         s->pos += take;
         left -= take;
     }
@@ -519,22 +551,32 @@ static int w_skip_bytes(ndd_reader_t *r, uint64_t left, uint64_t ord, uint64_t r
 
 /* Record ord (at rec_off, header h) has a block larger than r->max_record:
  * streams past it, then checks its end; a good one of a type that gives
- * documents is rejected as "document too large". NDD_OK or <0. */
+ * documents is rejected as "document too large". A record whose end is not
+ * where its Content-Length says (the data ends or breaks first, or no
+ * trailer follows) is rejected, and reading goes back to the first record
+ * header seen inside the skipped block: a lying length loses no valid
+ * record after it, in compressed data as in plain files. NDD_OK or <0. */
 static int w_skip_large(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_t rec_off)
 {
     ndd_rstream_t *s = &r->s;
     const char *type = ndd_rstream_ptr(s) + h->type.off; /* valid until the skip */
     int doc_type = ndd_reader_ieq(type, h->type.n, "response") || ndd_reader_ieq(type, h->type.n, "resource") ||
                    ndd_reader_ieq(type, h->type.n, "conversion");
-    int ok = 0, rc;
+    int ok = 0, rc, eof = 0;
     size_t next = 0;
-    if ((rc = w_skip_bytes(r, h->hdr_len + h->clen, ord, rec_off)) != NDD_OK)
+    uint64_t cand;
+    rc = w_skip_bytes(r, h->hdr_len + h->clen, ord, rec_off, rec_off + h->hdr_len, &cand, &eof);
+    if (rc < 0 || (rc == 1 && cand == UINT64_MAX))
         return rc < 0 ? rc : NDD_OK;
-    if ((rc = w_trailer(r, 0, &ok, &next)) < 0)
+    if (rc == NDD_OK && (rc = w_trailer(r, 0, &ok, &next)) < 0)
         return rc;
     if (!ok) {
-        ndd_reader_reject_emit(r, ord, rec_off, "WARC record length mismatch");
-        return w_resync_rb(r, 1);
+        ndd_reader_reject_emit(r, ord, rec_off,
+                               eof ? "WARC Content-Length beyond the end of the data" : "WARC record length mismatch");
+        if (cand == UINT64_MAX)
+            return w_resync_rb(r, 1);
+        r->after_break = 0;
+        return ndd_reader_restream(r, cand);
     }
     s->pos += next;
     if (doc_type)

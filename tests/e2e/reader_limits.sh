@@ -4,7 +4,9 @@
 # up to the window (peak RSS 200 MB before, and 2 GB from a crafted header of 11 bytes
 # under libFuzzer); files written with zstd --long (window 2^27) are still read. A WARC
 # record whose Content-Length runs past the end of the file is a reject and the records
-# after it are read.
+# after it are read; the same in compressed WARC (one gzip member per record, one gzip
+# stream, zstd): a lying Content-Length (10^12, or 200 MB, more than the reader holds)
+# costs that record only, the valid records after it are read.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 command -v zstd >/dev/null || { echo "SKIP: zstd command not found"; exit 77; }
@@ -51,4 +53,41 @@ PY
 grep -q "WARC Content-Length beyond the end of the file" "$tmp/w/rejects.tsv" || fail "no length reject: $(cat "$tmp/w/rejects.tsv")"
 docs=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["read"]["docs"])' "$tmp/w/stats.json")
 [ "$docs" = 3 ] || fail "$docs documents after the bad record, not 3"
+# compressed: the lying record and three valid ones, as a gzip member per record, one
+# gzip stream and one zstd frame; lengths 10^12 and 200 MB (above --max-record 64 MiB:
+# streamed past, then read again from the first record header inside the skipped bytes)
+python3 - "$tmp" <<'PY'
+import gzip, subprocess, sys
+tmp = sys.argv[1]
+def rec(n, body, clen=None):
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+    h = ("WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/%d\r\n"
+         "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n"
+         "Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n"
+         % (n, n, len(http) if clen is None else clen)).encode()
+    return h + http + b"\r\n\r\n"
+for clen in (10**12, 200 * 2**20):
+    recs = [rec(1, b"<p>the first page, whose length is a lie</p>", clen=clen)]
+    recs += [rec(i, b"<p>valid page number %d with its own text here</p>" % i) for i in range(2, 5)]
+    tag = "t" if clen == 10**12 else "m"
+    open("%s/members-%s.warc.gz" % (tmp, tag), "wb").write(b"".join(gzip.compress(r) for r in recs))
+    open("%s/stream-%s.warc.gz" % (tmp, tag), "wb").write(gzip.compress(b"".join(recs)))
+    open("%s/plain-%s.warc" % (tmp, tag), "wb").write(b"".join(recs))
+    subprocess.run(["zstd", "-q", "-f", "%s/plain-%s.warc" % (tmp, tag), "-o", "%s/frame-%s.warc.zst" % (tmp, tag)],
+                   check=True)
+PY
+for f in members-t.warc.gz stream-t.warc.gz frame-t.warc.zst members-m.warc.gz stream-m.warc.gz frame-m.warc.zst \
+         plain-m.warc; do
+  "$NDD" run -q --engine local:1 --format warc -o "$tmp/c-$f" "$tmp/$f" || fail "$f: ndd run exit $?"
+  python3 - "$tmp/c-$f" "$f" <<'PY' || fail "$f: the valid records after the lying one are not all read"
+import json, sys
+d, f = sys.argv[1], sys.argv[2]
+s = json.load(open(d + "/stats.json"))
+rej = [l.rstrip("\n").split("\t") for l in open(d + "/rejects.tsv")][1:]
+reasons = sorted(r[-1] for r in rej)
+print("reader_limits: %s: %d documents, rejects %s" % (f, s["read"]["docs"], reasons))
+sys.exit(0 if s["read"]["docs"] == 3 and reasons == ["WARC Content-Length beyond the end of the " +
+                                                    ("file" if f.startswith("plain") else "data")] else 1)
+PY
+done
 echo "reader_limits: ok"
