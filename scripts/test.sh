@@ -2,8 +2,10 @@
 # The whole test suite: installs what is missing, builds with warnings as errors,
 # runs every ctest test (unit, engine, e2e, mpi, slurm), then all but the
 # Slurm ones again under AddressSanitizer + UndefinedBehaviorSanitizer with
-# leak detection on. Exits non-zero on any failure.
+# leak detection on, then every libFuzzer harness for 30 s (scripts/fuzz.sh).
+# Exits non-zero on any failure.
 #   NDD_TEST_SANITIZE=0   skip the sanitizer pass
+#   NDD_TEST_FUZZ=0       skip the short fuzzing pass (NDD_TEST_FUZZ_SECONDS per harness, default 30)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -32,5 +34,11 @@ if [ "${NDD_TEST_SANITIZE:-1}" != "0" ]; then
   # (asprintf) inside OpenMPI is attributed to OpenMPI (no measurable slowdown here).
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$root/tests/lsan-openmpi.supp \
     ctest --test-dir build-asan --output-on-failure -j 2 -L 'unit|engine|e2e|mpi'
+fi
+if [ "${NDD_TEST_FUZZ:-1}" != "0" ]; then
+  # A short run of every libFuzzer harness (fuzz/), so that a regression a
+  # harness finds at once shows here; longer campaigns: scripts/fuzz.sh SECONDS.
+  echo "== fuzz: every harness for ${NDD_TEST_FUZZ_SECONDS:-30} s (scripts/fuzz.sh) =="
+  NDD_FUZZ_WORK=$(mktemp -d) bash scripts/fuzz.sh -j 2 "${NDD_TEST_FUZZ_SECONDS:-30}"
 fi
 echo "scripts/test.sh: all tests passed"

@@ -64,3 +64,23 @@ foreach(t ${NDD_SLURM_TESTS})
   set_tests_properties(slurm.${name} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 900
     ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
+
+# ---- fuzz harnesses without libFuzzer (fuzz/replay_main.c): every committed
+# seed and regression input of fuzz/seeds/<harness> and fuzz/regress/<harness>
+# runs through the harness in the normal build and under ASan + UBSan. ----
+if(NOT NDD_FUZZ)
+  foreach(h ${NDD_FUZZ_HARNESSES})
+    get_filename_component(name ${h} NAME_WE)
+    add_executable(${name}_replay ${h} ${CMAKE_SOURCE_DIR}/fuzz/replay_main.c)
+    target_include_directories(${name}_replay PRIVATE ${CMAKE_SOURCE_DIR}/fuzz)
+    target_link_libraries(${name}_replay PRIVATE ndd_core)
+    set(dirs)
+    foreach(sub seeds regress)
+      if(IS_DIRECTORY ${CMAKE_SOURCE_DIR}/fuzz/${sub}/${name})
+        list(APPEND dirs ${CMAKE_SOURCE_DIR}/fuzz/${sub}/${name})
+      endif()
+    endforeach()
+    add_test(NAME unit.${name}_replay COMMAND ${name}_replay ${dirs})
+    set_tests_properties(unit.${name}_replay PROPERTIES LABELS unit TIMEOUT 600)
+  endforeach()
+endif()

@@ -1,0 +1,140 @@
+/* fuzz_reader.c - the corpus readers on a file (src/reader): the first byte
+ * picks the file name (so the format and compression) and whether the
+ * harness compresses the rest itself (then the fuzzer explores the records,
+ * not only the decompressors): JSONL plain / .gz / .zst, WARC plain /
+ * .gz as one stream / .gz one member per record / .zst, WET .gz, a
+ * byte-range read of plain JSONL. Every document must be valid (NUL-free
+ * body, offsets inside the stream); the run must end (EOF or an error
+ * code), never crash or allocate without bound (libFuzzer -rss_limit_mb). */
+#include "fuzz_common.h"
+#include "ndd_reader.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+static char dir[64];
+
+static int gz_append(ndd_buf_t *out, const uint8_t *p, size_t n)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    size_t bound = deflateBound(&z, n) + 32;
+    if (ndd_buf_reserve(out, bound)) {
+        deflateEnd(&z);
+        return -1;
+    }
+    z.next_in = (Bytef *)p;
+    z.avail_in = (uInt)n;
+    z.next_out = (Bytef *)out->data + out->len;
+    z.avail_out = (uInt)bound;
+    int ret = deflate(&z, Z_FINISH);
+    out->len += bound - z.avail_out;
+    deflateEnd(&z);
+    return ret == Z_STREAM_END ? 0 : -1;
+}
+
+/* One gzip member per WARC record: cut before every "WARC/1." at a line start. */
+static int gz_per_record(ndd_buf_t *out, const uint8_t *p, size_t n)
+{
+    size_t a = 0;
+    for (size_t i = 1; i + 7 <= n; i++)
+        if (p[i - 1] == '\n' && !memcmp(p + i, "WARC/1.", 7)) {
+            if (gz_append(out, p + a, i - a))
+                return -1;
+            a = i;
+        }
+    return gz_append(out, p + a, n - a);
+}
+
+static int zstd_append(ndd_buf_t *out, const uint8_t *p, size_t n)
+{
+    size_t bound = ZSTD_compressBound(n);
+    if (ndd_buf_reserve(out, bound))
+        return -1;
+    size_t z = ZSTD_compress(out->data + out->len, bound, p, n, 1);
+    if (ZSTD_isError(z))
+        return -1;
+    out->len += z;
+    return 0;
+}
+
+static void on_reject(void *user, const ndd_reject_t *rej)
+{
+    FUZZ_CHECK(rej->reason && rej->reason[0]);
+    ++*(uint64_t *)user;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const names[] = {"a.jsonl", "a.jsonl.gz", "a.jsonl.zst", "a.warc",    "a.warc.gz",
+                                        "a.warc.gz", "a.warc.gz", "a.jsonl.gz", "a.jsonl.zst", "a.wet.gz",
+                                        "a.warc.zst", "a.jsonl"};
+    enum { NCASES = sizeof names / sizeof names[0] };
+    if (size < 1)
+        return 0;
+    int sel = data[0] % NCASES;
+    const uint8_t *p = data + 1;
+    size_t n = size - 1;
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/ndd-fuzz-reader-XXXXXX");
+        if (!mkdtemp(dir))
+            abort();
+    }
+    ndd_buf_t file = NDD_BUF_INIT;
+    int bad = 0;
+    switch (sel) {
+    case 5: bad = gz_append(&file, p, n); break;      /* WARC, one gzip stream */
+    case 6: bad = gz_per_record(&file, p, n); break;  /* WARC, a member per record */
+    case 7: bad = gz_append(&file, p, n); break;      /* JSONL.gz */
+    case 8: bad = zstd_append(&file, p, n); break;    /* JSONL.zst */
+    case 9: bad = gz_per_record(&file, p, n); break;  /* WET.gz */
+    case 10: bad = zstd_append(&file, p, n); break;   /* WARC.zst */
+    default: bad = ndd_buf_append(&file, p, n); break; /* raw bytes: the decompressors too */
+    }
+    if (bad) {
+        ndd_buf_free(&file);
+        return 0;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, names[sel]);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(file.data ? file.data : "", 1, file.len, f) != file.len || fclose(f))
+        abort();
+    ndd_buf_free(&file);
+
+    const char *paths[1] = {path}, *badp = NULL;
+    ndd_input_t *in = NULL;
+    size_t nin = 0;
+    if (ndd_input_expand(paths, 1, NDD_FMT_AUTO, &in, &nin, &badp) == NDD_OK) {
+        for (size_t k = 0; k < nin; k++) {
+            /* case 11: plain JSONL read as two byte ranges (a split between ranks) */
+            int split = sel == 11 && in[k].splittable;
+            uint64_t cut = in[k].size / 2, lo[2] = {0, cut}, hi[2] = {split ? cut : UINT64_MAX, UINT64_MAX};
+            for (int part = 0; part < (split ? 2 : 1); part++) {
+                ndd_reader_t *rd = NULL;
+                uint64_t rejects = 0, docs = 0;
+                if (ndd_reader_open(&rd, &in[k], lo[part], hi[part], on_reject, &rejects))
+                    continue;
+                ndd_reader_set_max_record(rd, (size_t)1 << 20);
+                ndd_doc_t doc;
+                int rc;
+                while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+                    FUZZ_CHECK(doc.id && doc.url && doc.body);
+                    FUZZ_CHECK(strlen(doc.body) == doc.body_len); /* no NUL inside a body */
+                    FUZZ_CHECK(doc.body_len <= ((size_t)1 << 20));
+                    docs++;
+                }
+                FUZZ_CHECK(rc == NDD_ERR_EOF || rc < 0);
+                FUZZ_CHECK(ndd_reader_nread(rd) >= docs);
+                ndd_reader_free(rd);
+            }
+        }
+        ndd_input_free(in, nin);
+    }
+    unlink(path);
+    return 0;
+}
