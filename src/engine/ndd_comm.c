@@ -83,3 +83,19 @@ void ndd_bufs_free(ndd_buf_t *b, int P)
         ndd_buf_free(&b[i]);
     free(b);
 }
+
+int ndd_comm_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+{
+    int me = c->rank;
+    ndd_buf_t self = send[me];
+    send[me] = (ndd_buf_t)NDD_BUF_INIT; /* this rank's own block never crosses the transport */
+    int rc = ndd_comm_exchange(c, send, recv, remote_bytes);
+    for (int d = 0; d < c->size; d++)
+        ndd_buf_free(&send[d]);
+    ndd_buf_free(&recv[me]);
+    if (rc)
+        ndd_buf_free(&self);
+    else
+        recv[me] = self;
+    return rc;
+}

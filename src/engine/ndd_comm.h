@@ -95,6 +95,11 @@ int ndd_comm_exscan_u64(ndd_comm_t *c, uint64_t v, uint64_t *before, uint64_t *t
  * *first = exclusive scan of n; *starts (allocated, P+1 entries, caller
  * frees) every rank's first item and the total at starts[P]. */
 int ndd_comm_global_ranges(ndd_comm_t *c, uint64_t n, uint64_t *first, uint64_t **starts);
+/* Collective. ndd_comm_exchange that consumes send[]: every send buffer is
+ * left empty (freed), and this rank's own block send[me] becomes recv[me]
+ * without being copied. For the big shuffles, whose send side is dropped
+ * after the exchange anyway. */
+int ndd_comm_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes);
 /* Local. P empty buffers (NULL on allocation failure) and their release. */
 ndd_buf_t *ndd_bufs_new(int P);
 void ndd_bufs_free(ndd_buf_t *b, int P);

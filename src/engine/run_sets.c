@@ -43,6 +43,15 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
 {
     ndd_docs_t *d = &r->d;
     int rc = NDD_OK;
+    size_t *cnt = calloc((size_t)r->P, sizeof *cnt);
+    if (!cnt)
+        rc = NDD_ERR_NOMEM;
+    /* each destination's buffer reserved at its final size: no regrowth */
+    for (size_t k = 0; k < d->nkeys && !rc; k++)
+        cnt[d->keys[k] % (uint64_t)r->P]++;
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_buf_reserve(&send[s], cnt[s] * POSTING_WIRE);
+    free(cnt);
     for (size_t i = 0; i < d->n && !rc; i++)
         for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
             ndd_posting_t p = {d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
@@ -50,12 +59,10 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
         }
     ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.shuffle1_bytes));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
     size_t n = 0, at = 0;
-    for (int s = 0; s < r->P; s++) {
-        ndd_buf_free(&send[s]);
+    for (int s = 0; s < r->P; s++)
         n += recv[s].len / POSTING_WIRE;
-    }
     *post = malloc((n ? n : 1) * sizeof **post);
     NDD_TRY(ndd_comm_agree(r->comm, *post ? NDD_OK : NDD_ERR_NOMEM));
     /* sources are in rank order and each sent its documents in order, and
@@ -158,7 +165,7 @@ int ndd_stage_postings(run_t *r)
     free(post);
     post = NULL;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.shuffle1_bytes));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
     NDD_TRY(merge_links(r, recv));
     NDD_TRY(share_dropped(r, &dropped));
     r->t[NDD_ST_POSTINGS] = ndd_now() - t0;

@@ -176,7 +176,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     if (!rc)
         rc = compress_bufs(raw, z, r->P);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange(r->comm, z, raw, &r->c.shuffle2_bytes));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, z, raw, &r->c.shuffle2_bytes));
     rc = ndd_comm_agree(r->comm, decompress_bufs(raw, z, r->P));
 out:
     free(ord);
@@ -408,7 +408,7 @@ static int send_rows(run_t *r, ndd_buf_t *send[3], ndd_buf_t *recv)
 {
     int rc = NDD_OK;
     for (int t = 0; t < 3 && !rc; t++) {
-        NDD_TRY(ndd_comm_exchange(r->comm, send[t], recv, &r->c.shuffle3_bytes));
+        NDD_TRY(ndd_comm_exchange_move(r->comm, send[t], recv, &r->c.shuffle3_bytes));
         for (int s = 0; s < r->P && !rc; s++)
             rc = ndd_buf_append(&r->rows[t], recv[s].data ? recv[s].data : "", recv[s].len);
         rc = ndd_comm_agree(r->comm, rc);
