@@ -215,7 +215,21 @@ static char *in_join(const char *a, const char *b)
     return s;
 }
 
-/* Walks directory dir (rel: its name relative to the argument, "" at the top). */
+/* Why a directory below an argument could not be opened (a reject reason). */
+static const char *in_opendir_reason(int err)
+{
+    if (err == EMFILE || err == ENFILE)
+        return "directory not walked: too many open files (raise ulimit -n)";
+    if (err == EACCES || err == EPERM)
+        return "directory not walked: permission denied";
+    if (err == ENOENT)
+        return "directory not walked: it vanished";
+    return "directory not walked: cannot open it";
+}
+
+/* Walks directory dir (rel: its name relative to the argument, "" at the
+ * top). The directory is read whole and closed before its subdirectories
+ * are walked, so the walk holds one descriptor whatever the depth. */
 static int in_walk(in_list_t *l, const char *dir, const char *rel, in_dirid_t *stack, int depth, int top)
 {
     int rc = NDD_OK;
@@ -225,9 +239,7 @@ static int in_walk(in_list_t *l, const char *dir, const char *rel, in_dirid_t *s
     if (!d) {
         if (top)
             return NDD_ERR_IO;
-        struct stat st;
-        int have = stat(dir, &st) == 0;
-        return in_add(l, dir, rel, have ? &st : NULL); /* the reader reports it */
+        return in_add_skip(l, dir, rel, NULL, in_opendir_reason(errno)); /* the reader reports it */
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -249,6 +261,8 @@ static int in_walk(in_list_t *l, const char *dir, const char *rel, in_dirid_t *s
         }
         nn++;
     }
+    closedir(d);
+    d = NULL;
     qsort(names, nn, sizeof *names, in_cmp);
     for (size_t i = 0; i < nn && rc == NDD_OK; i++) {
         char *path = in_join(dir, names[i]);
@@ -286,7 +300,8 @@ out:
     for (size_t i = 0; i < nn; i++)
         free(names[i]);
     free(names);
-    closedir(d);
+    if (d)
+        closedir(d);
     return rc;
 }
 
