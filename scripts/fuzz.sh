@@ -109,20 +109,32 @@ run_one() {
   for s in "$root/fuzz/seeds/fuzz_$h" "$root/fuzz/regress/fuzz_$h" "$work/dataset-seeds/$h"; do
     [ -d "$s" ] && seeds+=("$s")
   done
-  local rc=0
+  local rc=0 t0 t1
+  cpu_seconds > "$work/$h.cpu0"; t0=$(cat "$work/$h.cpu0")
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build/fuzz_$h" -max_total_time="$secs" -max_len=$maxlen -rss_limit_mb=2048 -malloc_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$work/crashes/$h/" "$dir" "${seeds[@]}" >"$log" 2>&1 || rc=$?
-  local execs secs_run
+  cpu_seconds > "$work/$h.cpu1"; t1=$(cat "$work/$h.cpu1")
+  local execs secs_run cpu
   execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
   secs_run=$(grep -m1 'Done [0-9]* runs in' "$log" | sed 's/.* in \([0-9]*\) second.*/\1/')
+  cpu=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 60 }')
   local corpus; corpus=$(find "$dir" -type f | wc -l)
   if [ $rc -ne 0 ]; then
     echo "fuzz_$h: FAILED (exit $rc) after ${execs:-?} executions: $(grep -m1 -E 'ERROR|SUMMARY|invariant' "$log" || true)"
     echo "  input: $(ls -t "$work/crashes/$h"/* 2>/dev/null | head -1); log: $log"
     return 1
   fi
-  printf 'fuzz_%-10s %12s executions in %4s s, corpus %5d inputs, 0 crashes\n' "$h" "${execs:-?}" "${secs_run:-?}" "$corpus"
+  printf 'fuzz_%-10s %12s executions in %4s s (%s CPU-minutes), corpus %5d inputs, 0 crashes\n' "$h" "${execs:-?}" \
+    "${secs_run:-?}" "$cpu" "$corpus"
+}
+
+# CPU seconds (user + system) used so far by this subshell's finished children
+cpu_seconds() {
+  local f; f=$(mktemp)
+  times > "$f" # (the builtin, in this shell: a pipe would run it in a subshell of its own)
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$f"
+  rm -f "$f"
 }
 
 fail=0
