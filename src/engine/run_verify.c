@@ -371,17 +371,53 @@ static void vws_free(vws_t *w)
     free(w->lens);
 }
 
+/* mem[0..nm) holds P runs, each ordered by (label, g) (every source sent its
+ * records in that order; run s is mem[start[s] .. start[s+1])): merges them
+ * into (label, g) order. A few runs are merged by a linear scan for the
+ * smallest head, many sorted. */
+static int merge_runs(ndd_docrec_t **mem, size_t nm, const size_t *start, int P)
+{
+    int nonempty = 0;
+    for (int s = 0; s < P; s++)
+        nonempty += start[s + 1] > start[s];
+    if (nonempty <= 1)
+        return NDD_OK;
+    if (P > 16) {
+        ndd_qsort(*mem, nm, sizeof **mem, cmp_member);
+        return NDD_OK;
+    }
+    ndd_docrec_t *out = malloc(nm * sizeof *out);
+    size_t head[17];
+    if (!out)
+        return NDD_ERR_NOMEM;
+    for (int s = 0; s < P; s++)
+        head[s] = start[s];
+    for (size_t k = 0; k < nm; k++) {
+        int best = -1;
+        for (int s = 0; s < P; s++)
+            if (head[s] < start[s + 1] && (best < 0 || cmp_member(&(*mem)[head[s]], &(*mem)[head[best]]) < 0))
+                best = s;
+        out[k] = (*mem)[head[best]++];
+    }
+    free(*mem);
+    *mem = out;
+    return NDD_OK;
+}
+
 /* Verifies every set whose records arrived in recs[0..P) (plain records by source). */
 static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
 {
     vws_t w = {.r = r, .send = {send[0], send[1], send[2]}};
     ndd_docrec_t *mem = NULL;
-    size_t nm = 0, mcap = 0;
-    int rc = NDD_OK;
-    for (int s = 0; s < r->P && !rc; s++)
+    size_t nm = 0, mcap = 0, *start = calloc((size_t)r->P + 1, sizeof *start);
+    int rc = start ? NDD_OK : NDD_ERR_NOMEM;
+    for (int s = 0; s < r->P && !rc; s++) {
         rc = ndd_docrec_parse(recs[s].data, recs[s].len, &mem, &nm, &mcap);
+        start[s + 1] = nm;
+    }
     if (!rc)
-        ndd_qsort(mem, nm, sizeof *mem, cmp_member);
+        rc = merge_runs(&mem, nm, start, r->P);
+    free(start);
     if (!rc && !(rc = ndd_verifier_create(&w.vf, r->cfg, r->dfs, r->ndfs)) &&
         !(rc = ndd_sig_ctx_create(&w.sig, &r->cfg->sig)) && !(rc = ndd_cand_ws_create(&w.cws)))
         rc = (w.sigs = malloc(NDD_SIG_MAX * sizeof *w.sigs)) ? NDD_OK : NDD_ERR_NOMEM;

@@ -57,10 +57,65 @@ static int cmp_link(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
+static unsigned bits_of(uint64_t x)
+{
+    unsigned b = 0;
+    while (x) {
+        b++;
+        x >>= 1;
+    }
+    return b;
+}
+
+static inline uint64_t link_key(const ndd_link_t *x, unsigned bv) { return bv >= 64 ? x->v : x->u << bv | x->v; }
+
+/* Sorts l by (u, v): a stable LSD radix sort (16-bit digits) on the key
+ * u << bits(max v) | v when u and v fit together in 64 bits (document
+ * numbers: always, below 2^32 documents), else (or when the scratch array
+ * cannot be had) qsort. Equal pairs may end in any order: callers only sum
+ * their supports. */
+static void links_sort(ndd_link_t *l, size_t n)
+{
+    uint64_t mu = 0, mv = 0;
+    for (size_t e = 0; e < n; e++) {
+        mu = l[e].u > mu ? l[e].u : mu;
+        mv = l[e].v > mv ? l[e].v : mv;
+    }
+    unsigned bv = bits_of(mv), total = bits_of(mu) + bv;
+    ndd_link_t *tmp = n >= 1024 && total <= 64 ? malloc(n * sizeof *tmp) : NULL;
+    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
+    if (!count) {
+        free(tmp);
+        ndd_qsort(l, n, sizeof *l, cmp_link);
+        return;
+    }
+    ndd_link_t *src = l, *dst = tmp;
+    for (unsigned shift = 0; shift < total; shift += 16) {
+        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
+        for (size_t e = 0; e < n; e++)
+            count[(link_key(&src[e], bv) >> shift) & 0xFFFF]++;
+        size_t at = 0;
+        for (size_t d = 0; d < ((size_t)1 << 16); d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t e = 0; e < n; e++)
+            dst[count[(link_key(&src[e], bv) >> shift) & 0xFFFF]++] = src[e];
+        ndd_link_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != l)
+        memcpy(l, src, n * sizeof *l);
+    free(tmp);
+    free(count);
+}
+
 size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct)
 {
     size_t kept = 0, distinct = 0;
-    ndd_qsort(l, n, sizeof *l, cmp_link);
+    links_sort(l, n);
     for (size_t e = 0; e < n;) {
         size_t f = e;
         uint64_t support = 0;

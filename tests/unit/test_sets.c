@@ -193,6 +193,57 @@ static void test_links_merge(void **state)
     }
 }
 
+static int cmp_link_uv(const void *a, const void *b)
+{
+    const ndd_link_t *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Large link sets (the radix sort path) with document numbers of every
+ * width, also u and v too wide to pack together (the qsort fallback):
+ * against qsort + merge. */
+static void test_links_merge_large(void **state)
+{
+    (void)state;
+    static const uint64_t bases[] = {0, 1000, (uint64_t)1 << 31, (uint64_t)1 << 40, (uint64_t)1 << 62};
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1024 + rndn(6000);
+        uint64_t base = bases[round % 5], span = 2 + rndn(round % 2 ? 50 : 100000);
+        ndd_link_t *l = malloc(n * sizeof *l), *w = malloc(n * sizeof *w);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u = base + rndn(span), v = base + rndn(span);
+            if (u == v)
+                v++;
+            l[i] = (ndd_link_t){u < v ? u : v, u < v ? v : u, 1 + rndn(3)};
+        }
+        memcpy(w, l, n * sizeof *l);
+        qsort(w, n, sizeof *w, cmp_link_uv);
+        size_t m = 0, distinct = 0;
+        uint64_t min_support = rndn(4), got_distinct = 0;
+        for (size_t e = 0; e < n;) { /* oracle: merge, sum, filter */
+            size_t f = e;
+            uint64_t s = 0;
+            while (f < n && w[f].u == w[e].u && w[f].v == w[e].v)
+                s += w[f++].support;
+            distinct++;
+            if (s >= min_support)
+                w[m++] = (ndd_link_t){w[e].u, w[e].v, s};
+            e = f;
+        }
+        size_t kept = ndd_sets_links_merge(l, n, min_support, &got_distinct);
+        assert_int_equal(kept, m);
+        assert_int_equal(got_distinct, distinct);
+        for (size_t k = 0; k < m; k++) {
+            assert_true(l[k].u == w[k].u && l[k].v == w[k].v);
+            assert_int_equal(l[k].support, w[k].support);
+        }
+        free(l);
+        free(w);
+    }
+}
+
 /* Connected components played as the engine does: documents owned by R
  * simulated ranks (labels at the owner), links spread over ranks at random,
  * label rounds until nothing changes; labels must equal the smallest member
@@ -645,6 +696,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_merge),
+        cmocka_unit_test(test_links_merge_large),
         cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
         cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
         cmocka_unit_test(test_set_verify), cmocka_unit_test(test_exact_reps),
