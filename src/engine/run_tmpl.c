@@ -105,7 +105,8 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
 {
     const ndd_run_cfg_t *cfg = r->cfg;
     ndd_docs_t *d = &r->d;
-    ndd_buf_t texts = NDD_BUF_INIT, one = NDD_BUF_INIT;
+    ndd_buf_t one = NDD_BUF_INIT;
+    size_t at = 0; /* the texts are compacted in place: document i's new text ends before its old one begins */
     uint64_t *tmpl = NULL;
     size_t tcap = 0;
     ndd_sig_ctx_t *sig = NULL;
@@ -126,16 +127,21 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
         if ((rc = ndd_tmpl_strip(ndd_docs_text(d, i), d->text_len[i], tmpl, nt, cfg->tmpl.max_short,
                                  cfg->text.max_bytes, &one, &removed)))
             break;
+        if (one.len > d->text_len[i]) { /* never: stripping and cutting only shorten (in-place compaction) */
+            rc = NDD_ERR_INTERNAL;
+            break;
+        }
         int whole = nt && !removed; /* only template blocks: kept whole */
         r->c.tmpl_blocks_removed += whole ? 0 : nt;
         r->c.tmpl_bytes_removed += removed;
         r->c.tmpl_docs_touched += nt && !whole;
         r->c.tmpl_docs_whole += (uint64_t)whole;
         r->c.tmpl_text_bytes += one.len;
-        d->text_off[i] = texts.len;
+        if (one.len)
+            memmove(d->texts.data + at, one.data, one.len);
+        d->text_off[i] = at;
         d->text_len[i] = (uint32_t)one.len;
-        if ((rc = ndd_buf_append(&texts, one.data ? one.data : "", one.len)))
-            break;
+        at += one.len;
         if (sig) {
             double t0 = ndd_now();
             if ((rc = ndd_sig_doc(sig, one.data ? one.data : "", one.len, sigs, &nsig, &nsent)))
@@ -151,17 +157,21 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
         }
         d->key_off[i + 1] = d->nkeys;
     }
-    if (!rc) {
-        ndd_buf_free(&d->texts);
-        d->texts = texts;
-        texts = (ndd_buf_t)NDD_BUF_INIT;
+    if (!rc && d->texts.data) {
+        /* the map stage kept up to 3x --max-doc-bytes per document: give back what the cut freed */
+        d->texts.len = at;
+        d->texts.data[at] = '\0';
+        char *shrunk = realloc(d->texts.data, at + 1);
+        if (shrunk) {
+            d->texts.data = shrunk;
+            d->texts.cap = at + 1;
+        }
     }
     r->t[NDD_ST_SIG] += ts;
     ndd_sig_ctx_free(sig);
     free(sigs);
     free(keys);
     free(tmpl);
-    ndd_buf_free(&texts);
     ndd_buf_free(&one);
     return rc;
 }
