@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -100,6 +101,84 @@ static int write_blob(const char *path, const char *marker, const ndd_buf_t *raw
 out:
     free(z);
     return rc;
+}
+
+/* ---- a zstd frame written as it is produced (the map shards: no
+ * serialised copy of the whole shard in memory) ---- */
+typedef struct {
+    char tmp[PATH_CAP + 32];
+    FILE *f;
+    ZSTD_CCtx *cc;
+    XXH3_state_t x;
+    char *out;
+    size_t ocap;
+    int rc;
+} zwriter_t;
+
+static int zw_open(zwriter_t *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    int len = snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (len < 0 || len >= (int)sizeof w->tmp)
+        return NDD_ERR_INVAL;
+    w->ocap = ZSTD_CStreamOutSize();
+    w->out = malloc(w->ocap);
+    w->cc = ZSTD_createCCtx();
+    if (!w->out || !w->cc) {
+        free(w->out);
+        ZSTD_freeCCtx(w->cc);
+        return NDD_ERR_NOMEM;
+    }
+    ZSTD_CCtx_setParameter(w->cc, ZSTD_c_compressionLevel, 1);
+    XXH3_64bits_reset(&w->x);
+    if (!(w->f = fopen(w->tmp, "wb"))) {
+        free(w->out);
+        ZSTD_freeCCtx(w->cc);
+        return NDD_ERR_IO;
+    }
+    return NDD_OK;
+}
+
+/* Compresses b (then cleared); end = 1 ends the frame. */
+static int zw_put(zwriter_t *w, ndd_buf_t *b, int end)
+{
+    ZSTD_inBuffer in = {b->data ? b->data : "", b->len, 0};
+    for (;;) {
+        ZSTD_outBuffer o = {w->out, w->ocap, 0};
+        size_t left = ZSTD_compressStream2(w->cc, &o, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+        if (ZSTD_isError(left))
+            return w->rc = NDD_ERR_COMPRESS;
+        if (o.pos && fwrite(w->out, 1, o.pos, w->f) != o.pos)
+            return w->rc = NDD_ERR_IO;
+        XXH3_64bits_update(&w->x, w->out, o.pos);
+        if (end ? left == 0 : in.pos == in.size)
+            break;
+    }
+    ndd_buf_clear(b);
+    return NDD_OK;
+}
+
+/* Ends the file (flush, fsync, rename; removed on any failure) and writes
+ * the marker "count bytes xxh3" as write_blob does. Frees w. */
+static int zw_close(zwriter_t *w, int rc, const char *path, const char *marker, uint64_t count)
+{
+    char line[96];
+    long bytes = -1;
+    if (!rc && (fflush(w->f) || fsync(fileno(w->f)) || (bytes = ftell(w->f)) < 0))
+        rc = NDD_ERR_IO;
+    if (fclose(w->f) && !rc)
+        rc = NDD_ERR_IO;
+    if (!rc && rename(w->tmp, path))
+        rc = NDD_ERR_IO;
+    if (rc)
+        unlink(w->tmp);
+    free(w->out);
+    ZSTD_freeCCtx(w->cc);
+    if (rc)
+        return rc;
+    int n = snprintf(line, sizeof line, "%llu %ld %016llx\n", (unsigned long long)count, bytes,
+                     (unsigned long long)XXH3_64bits_digest(&w->x));
+    return write_atomic(marker, line, (size_t)n);
 }
 
 /* Decompresses the frame z[0..zn) into out; limit > 0: stops after limit
@@ -362,9 +441,14 @@ int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd
     char path[PATH_CAP], marker[PATH_CAP];
     ndd_buf_t b = NDD_BUF_INIT;
     ndd_counters_t rd = *c;
-    int rc;
+    zwriter_t w;
+    int rc, opened = 0;
     ndd_counters_keep_stage(&rd, NDD_CST_READ);
     NDD_TRY(mkdirs(wd, "map"));
+    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
+    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
+    NDD_TRY(zw_open(&w, path));
+    opened = 1;
     NDD_TRY(ndd_put64(&b, MAGIC_SHARD));
     NDD_TRY(ndd_put32(&b, NDD_CKPT_VERSION));
     NDD_TRY(ndd_counters_pack(&rd, &b));
@@ -372,12 +456,16 @@ int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd
     NDD_TRY(ndd_put64(&b, rejects ? rejects->len : 0));
     if (rejects && rejects->len)
         NDD_TRY(ndd_buf_append(&b, rejects->data, rejects->len));
-    for (size_t i = 0; i < d->n; i++)
+    /* compressed 1 MiB at a time: the shard is never held serialised */
+    for (size_t i = 0; i < d->n; i++) {
         NDD_TRY(put_doc(&b, d, i));
-    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
-    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
-    rc = write_blob(path, marker, &b, d->n);
+        if (b.len >= ((size_t)1 << 20))
+            NDD_TRY(zw_put(&w, &b, 0));
+    }
+    rc = zw_put(&w, &b, 1);
 out:
+    if (opened)
+        rc = zw_close(&w, rc, path, marker, d->n);
     ndd_buf_free(&b);
     return rc;
 }
