@@ -83,7 +83,8 @@ int ndd_stage_exact(run_t *r)
     for (size_t i = 0; i < d->n && !rc; i++) {
         XXH128_hash_t h = XXH3_128bits(ndd_docs_text(d, i), d->text_len[i]);
         uint64_t x[3] = {h.high64, h.low64, r->first + i};
-        rc = ndd_put64s(&send[h.high64 % (uint64_t)P], x, 3);
+        r->exact_rep[i] = h.high64 % (uint64_t)P; /* the owner asked, until its answer replaces it */
+        rc = ndd_put64s(&send[r->exact_rep[i]], x, 3);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.exact_shuffle_bytes));
@@ -93,8 +94,7 @@ int ndd_stage_exact(run_t *r)
     size_t *at = calloc((size_t)P, sizeof *at);
     NDD_TRY(ndd_comm_agree(r->comm, at ? NDD_OK : NDD_ERR_NOMEM));
     for (size_t i = 0; i < d->n && !rc; i++) {
-        XXH128_hash_t h = XXH3_128bits(ndd_docs_text(d, i), d->text_len[i]);
-        int s = (int)(h.high64 % (uint64_t)P);
+        int s = (int)r->exact_rep[i];
         if ((at[s] + 1) * 8 > send[s].len)
             rc = NDD_ERR_FORMAT;
         else
