@@ -221,7 +221,40 @@ struct ndd_cand_ws {
     size_t keep_cap;
     ndd_cand_t *out;
     size_t out_cap;
+    void *tmp; /* radix scratch: as large as km or raw */
+    size_t tmp_cap;
 };
+
+/* Stable LSD radix sorts (8-bit digits; a digit all entries share costs one
+ * counting pass and no move). km is built in member order, so sorting it
+ * stably by key gives the (key, member) order of cmp_keymem; raw holds plain
+ * u64. Both give exactly what qsort gave (equal entries are identical). */
+#define RADIX8(T, KEY, v, tmp, n)                                                 \
+    do {                                                                          \
+        T *src_ = (v), *dst_ = (tmp);                                             \
+        size_t cnt_[256];                                                         \
+        for (unsigned sh_ = 0; sh_ < 64; sh_ += 8) {                              \
+            memset(cnt_, 0, sizeof cnt_);                                         \
+            for (size_t k_ = 0; k_ < (n); k_++)                                   \
+                cnt_[(KEY(src_[k_]) >> sh_) & 0xFF]++;                            \
+            if (cnt_[(KEY(src_[0]) >> sh_) & 0xFF] == (n))                        \
+                continue;                                                         \
+            for (size_t d_ = 0, at_ = 0; d_ < 256; d_++) {                        \
+                size_t c_ = cnt_[d_];                                             \
+                cnt_[d_] = at_;                                                   \
+                at_ += c_;                                                        \
+            }                                                                     \
+            for (size_t k_ = 0; k_ < (n); k_++)                                   \
+                dst_[cnt_[(KEY(src_[k_]) >> sh_) & 0xFF]++] = src_[k_];           \
+            T *t_ = src_;                                                         \
+            src_ = dst_;                                                          \
+            dst_ = t_;                                                            \
+        }                                                                         \
+        if (src_ != (v))                                                          \
+            memcpy((v), src_, (n) * sizeof *src_);                                \
+    } while (0)
+#define KEYMEM_KEY(x) ((x).key)
+#define U64_KEY(x) (x)
 
 int ndd_cand_ws_create(ndd_cand_ws_t **ws)
 {
@@ -239,6 +272,7 @@ void ndd_cand_ws_free(ndd_cand_ws_t *ws)
     free(ws->half);
     free(ws->keep);
     free(ws->out);
+    free(ws->tmp);
     free(ws);
 }
 
@@ -310,7 +344,13 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
     for (size_t i = 0; i < n; i++)
         for (size_t k = off[i]; k < off[i + 1]; k++)
             ws->km[k] = (keymem_t){keys[k], (uint32_t)i};
-    ndd_qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
+    if (nk < 64) {
+        ndd_qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
+    } else {
+        if ((rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, nk * sizeof *ws->km, 1)))
+            return rc;
+        RADIX8(keymem_t, KEYMEM_KEY, ws->km, (keymem_t *)ws->tmp, nk);
+    }
     for (size_t a = 0; a < nk;) {
         size_t b = a + 1;
         while (b < nk && ws->km[b].key == ws->km[a].key)
@@ -332,7 +372,13 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
         }
         a = b;
     }
-    ndd_qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
+    if (ws->raw_len < 64) {
+        ndd_qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
+    } else {
+        if ((rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, ws->raw_len * sizeof *ws->raw, 1)))
+            return rc;
+        RADIX8(uint64_t, U64_KEY, ws->raw, (uint64_t *)ws->tmp, ws->raw_len);
+    }
     /* aggregate into pairs with counts */
     for (size_t a = 0; a < ws->raw_len;) {
         size_t b = a + 1;

@@ -102,6 +102,52 @@ static int cmp_order(const void *a, const void *b)
     return x->g < y->g ? -1 : x->g > y->g;
 }
 
+/* One stable LSD radix pass (16-bit digit) of src into dst by key(x) >> shift. */
+#define ORDER_PASS(KEY)                                                                     \
+    do {                                                                                    \
+        memset(count, 0, ((size_t)1 << 16) * sizeof *count);                                \
+        for (size_t k = 0; k < n; k++)                                                      \
+            count[((KEY(src[k])) >> shift) & 0xFFFF]++;                                     \
+        for (size_t dgt = 0, at = 0; dgt < ((size_t)1 << 16); dgt++) {                      \
+            size_t c = count[dgt];                                                          \
+            count[dgt] = at;                                                                \
+            at += c;                                                                        \
+        }                                                                                   \
+        for (size_t k = 0; k < n; k++)                                                      \
+            dst[count[((KEY(src[k])) >> shift) & 0xFFFF]++] = src[k];                       \
+        order_t *t_ = src;                                                                  \
+        src = dst;                                                                          \
+        dst = t_;                                                                           \
+    } while (0)
+#define ORDER_LABEL(x) ((x).label)
+#define ORDER_DEST(x) ((uint64_t)(x).dest)
+
+/* Sorts ord[0..n) by (dest, label, g). ord is in increasing g already, so a
+ * stable radix sort on label, then on dest, gives that order; small arrays
+ * (or no scratch memory) take qsort. */
+static void sort_order(order_t *ord, size_t n, int P)
+{
+    uint64_t maxl = 0;
+    for (size_t k = 0; k < n; k++)
+        maxl = ord[k].label > maxl ? ord[k].label : maxl;
+    order_t *tmp = n >= 1024 ? malloc(n * sizeof *tmp) : NULL;
+    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
+    if (!count) {
+        free(tmp);
+        ndd_qsort(ord, n, sizeof *ord, cmp_order);
+        return;
+    }
+    order_t *src = ord, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (maxl >> shift); shift += 16)
+        ORDER_PASS(ORDER_LABEL);
+    for (unsigned shift = 0; shift < 32 && ((uint64_t)(P - 1) >> shift); shift += 16)
+        ORDER_PASS(ORDER_DEST);
+    if (src != ord)
+        memcpy(ord, src, n * sizeof *ord);
+    free(tmp);
+    free(count);
+}
+
 /* Each destination's records, one zstd frame after a u64 raw length. */
 static int compress_bufs(ndd_buf_t *raw, ndd_buf_t *out, int P)
 {
@@ -162,7 +208,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     for (size_t i = 0; i < d->n; i++)
         if (r->in_set[i])
             ord[nord++] = (order_t){r->label[i], r->first + i, dest_of[i], (uint32_t)i};
-    ndd_qsort(ord, nord, sizeof *ord, cmp_order);
+    sort_order(ord, nord, r->P);
     for (size_t k = 0; k < nord && !rc; k++) {
         size_t i = ord[k].i;
         const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
