@@ -10,9 +10,17 @@
 # start   writes a private configuration under DIR (default $NDD_SLURM_DIR or
 #         /tmp/ndd-slurm-local), starts a munged with its own key and socket, a
 #         slurmctld and one slurmd per node, waits until every node is idle and
-#         prints 'export SLURM_CONF=DIR/etc/slurm.conf' on stdout, so that
+#         prints two export lines on stdout, so that
 #             eval "$(scripts/slurm-local.sh start --nodes 2)"
-#         points sbatch/squeue/srun at it.
+#         points sbatch/squeue/srun at it: SLURM_CONF=DIR/etc/slurm.conf, and
+#         OMPI_MCA_btl_vader_backing_directory=DIR/shm (exported to the jobs
+#         by sbatch). Two clusters on one machine would otherwise give their
+#         jobs the same OpenMPI shared-memory files: both number jobs from 1,
+#         Slurm names a step's PMIx namespace after its job and step numbers,
+#         OpenMPI derives its job id from that name and names its segment
+#         files /dev/shm/vader_segment.HOST.JOBID.RANK — two jobs mapping one
+#         file crash in the shared-memory transport. Each cluster also numbers
+#         its jobs from its own FirstJobId (from its port).
 #         --nodes 1: one node "localhost" on 127.0.0.1.
 #         --nodes 2: nodes n1 and n2, each slurmd in its own network namespace
 #           (and its own UTS namespace, so its own hostname) joined by a private
@@ -25,7 +33,7 @@
 # stop    'scontrol shutdown', then ends exactly the processes this script
 #         started (pids recorded in DIR/state, checked against their names),
 #         stops munged, deletes the namespaces and the bridge it created.
-# env     prints the export line again.
+# env     prints the export lines again.
 #
 # Addresses: 127.0.0.1 and, for --nodes 2, a /24 in 10.77.X.0 that no route
 # of this machine uses, on a bridge and namespaces this script creates and
@@ -174,6 +182,12 @@ free_subnet() {
   return 1
 }
 
+# what start and env print (see the header)
+exports() {
+  echo "export SLURM_CONF=$conf"
+  echo "export OMPI_MCA_btl_vader_backing_directory=$dir/shm"
+}
+
 do_start() {
   [ "$(id -u)" = 0 ] || cannot "needs root (munged, slurmd as root, namespaces)"
   local b
@@ -187,8 +201,8 @@ do_start() {
     do_stop
   fi
   : >"$state"
-  rm -rf "${dir:?}/etc" "$dir/munge" "$dir/state.d" "$dir/spool" "$dir/tmp" "$dir/log" "$dir/run"
-  mkdir -p "$dir/etc" "$dir/munge" "$dir/state.d" "$dir/spool" "$dir/tmp" "$dir/log" "$dir/run"
+  rm -rf "${dir:?}/etc" "$dir/munge" "$dir/state.d" "$dir/spool" "$dir/tmp" "$dir/shm" "$dir/log" "$dir/run"
+  mkdir -p "$dir/etc" "$dir/munge" "$dir/state.d" "$dir/spool" "$dir/tmp" "$dir/shm" "$dir/log" "$dir/run"
   chmod 755 "$dir" "$dir/munge"
 
   # ---- munge: own key, socket, pid, log (never the system's) ----
@@ -261,6 +275,7 @@ SlurmdPidFile=$dir/run/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd-%n.log
 TmpFS=$dir/tmp/%n
+FirstJobId=$(((port - 17000) * 1000 + 1))
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -316,14 +331,14 @@ EOF
     show_logs; do_stop; die "cluster did not come up"
   fi
   echo "slurm-local.sh: $nodes node(s) idle; config $conf (ports $port/$((port + 1)))" >&2
-  echo "export SLURM_CONF=$conf"
+  exports
 }
 
 case $cmd in
   start) do_start ;;
   stop) do_stop ;;
   status) do_status ;;
-  env) [ -f "$conf" ] || die "no configuration in $dir"; echo "export SLURM_CONF=$conf" ;;
+  env) [ -f "$conf" ] || die "no configuration in $dir"; exports ;;
   -h|--help|help) usage ;;
   *) echo "slurm-local.sh: unknown command '$cmd'" >&2; usage ;;
 esac
