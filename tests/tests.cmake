@@ -15,6 +15,11 @@ foreach(t ${NDD_UNIT_TESTS})
   set_tests_properties(unit.${name} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
 
+# Every shell test gets its own OpenMPI session directory base: two mpiruns of
+# tests running at once (ctest -j) both creating /tmp/ompi.HOST.UID raced, and
+# the loser failed in orte_init ("mkdir ... File exists").
+set(NDD_OMPI_TMP ${CMAKE_BINARY_DIR}/ompi-tmp)
+
 # Shell-driven tests (CLI, MPI rank equivalence, the pipeline on the in-process
 # engine, real-data end to end): every tests/e2e/*.sh, tests/mpi/*.sh and
 # tests/engine/*.sh is a ctest test (label = its folder) run with the build dir.
@@ -25,8 +30,9 @@ foreach(t ${NDD_SHELL_TESTS})
   get_filename_component(dir ${t} DIRECTORY)
   get_filename_component(label ${dir} NAME)
   add_test(NAME ${label}.${name} COMMAND bash ${t})
+  file(MAKE_DIRECTORY ${NDD_OMPI_TMP}/${label}.${name})
   set_tests_properties(${label}.${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 1800
-    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_orte_tmpdir_base=${NDD_OMPI_TMP}/${label}.${name}")
 endforeach()
 
 # ---- text module (helper "text"): gumbo reference for the HTML -> visible text
@@ -61,8 +67,9 @@ file(GLOB NDD_SLURM_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/slurm/*.sh
 foreach(t ${NDD_SLURM_TESTS})
   get_filename_component(name ${t} NAME_WE)
   add_test(NAME slurm.${name} COMMAND bash ${t})
+  file(MAKE_DIRECTORY ${NDD_OMPI_TMP}/slurm.${name})
   set_tests_properties(slurm.${name} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 900
-    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "NDD_BIN=$<TARGET_FILE:ndd>;NDD_SOURCE_DIR=${CMAKE_SOURCE_DIR};NDD_BINARY_DIR=${CMAKE_BINARY_DIR};NDD_DATASETS=${NDD_SHARED_DATASETS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_orte_tmpdir_base=${NDD_OMPI_TMP}/slurm.${name}")
 endforeach()
 
 # ---- fuzz harnesses without libFuzzer (fuzz/replay_main.c): every committed
