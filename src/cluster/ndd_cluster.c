@@ -189,6 +189,62 @@ int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n) { return r
 
 int ndd_postings_sort_key(ndd_posting_t *a, ndd_posting_t *tmp, size_t n) { return radix_sort(a, tmp, n, 4); }
 
+/* Byte lev (0..15) of the 128-bit sort key key:doc, most significant first. */
+static inline unsigned post_byte(const ndd_posting_t *p, unsigned lev)
+{
+    return lev < 8 ? (unsigned)(p->key >> (56 - 8 * lev)) & 255 : (unsigned)(p->doc >> (56 - 8 * (lev - 8))) & 255;
+}
+
+static inline int post_less(const ndd_posting_t *x, const ndd_posting_t *y)
+{
+    return x->key != y->key ? x->key < y->key : x->doc < y->doc;
+}
+
+/* In-place MSD radix sort (American flag sort, 8-bit digits) of a[0..n) from
+ * byte lev on; buckets of at most 32 entries take insertion sort. A level
+ * every entry agrees on costs one counting pass and no move. */
+static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev)
+{
+    size_t count[256], head[256], end[256];
+    for (; n > 32 && lev < 16; lev++) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[post_byte(&a[i], lev)]++;
+        if (count[post_byte(&a[0], lev)] == n)
+            continue; /* one bucket: the next byte */
+        for (size_t b = 0, at = 0; b < 256; b++) {
+            head[b] = at;
+            at += count[b];
+            end[b] = at;
+        }
+        for (unsigned b = 0; b < 256; b++)
+            while (head[b] < end[b]) {
+                ndd_posting_t v = a[head[b]];
+                unsigned d = post_byte(&v, lev);
+                while (d != b) { /* cycle: v goes to its bucket, the displaced entry goes on */
+                    ndd_posting_t t = a[head[d]];
+                    a[head[d]++] = v;
+                    v = t;
+                    d = post_byte(&v, lev);
+                }
+                a[head[b]++] = v;
+            }
+        for (size_t b = 0, at = 0; b < 256; at += count[b], b++)
+            if (count[b] > 1)
+                flag_sort(a + at, count[b], lev + 1);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        ndd_posting_t v = a[i];
+        size_t j = i;
+        for (; j > 0 && post_less(&v, &a[j - 1]); j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+void ndd_postings_sort_inplace(ndd_posting_t *a, size_t n) { flag_sort(a, n, 0); }
+
 /* ---------------- candidate pairs ---------------- */
 
 void ndd_cand_params_default(ndd_cand_params_t *p)

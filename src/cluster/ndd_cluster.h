@@ -72,6 +72,12 @@ int ndd_postings_sort(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
 /* The same for input already ordered by doc: a stable radix sort on the key
  * alone (half the passes). */
 int ndd_postings_sort_key(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
+/* Sorts postings by (key, doc) in place, with no memory beyond the stack (an
+ * MSD radix sort; recursion at most 16 levels deep). Not stable: entries
+ * equal in (key, doc) may be reordered among themselves; where those are
+ * whole-record equal (a document's site, URL hash and weight are the
+ * document's), the result is that of ndd_postings_sort. */
+void ndd_postings_sort_inplace(ndd_posting_t *a, size_t n);
 
 /* ---- candidate pairs inside one perhaps-similar set ----
  * Input: for each set member i (0..n-1), its signature keys (already without

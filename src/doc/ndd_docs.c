@@ -93,6 +93,8 @@ void ndd_docs_drop_keys(ndd_docs_t *d)
     d->keys_cap = d->nkeys = 0;
 }
 
+void ndd_docs_drop_texts(ndd_docs_t *d) { ndd_buf_free(&d->texts); }
+
 /* ---- shuffle 2 records ---- */
 
 #define DOCREC_HEAD 32

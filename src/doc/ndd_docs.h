@@ -33,6 +33,9 @@ int ndd_docs_add(ndd_docs_t *d, const char *id, size_t idlen, const char *url, s
                  size_t textlen, uint32_t site, uint16_t urlh, uint32_t weight, const uint64_t *keys, size_t nkeys);
 /* Drops every document's keys (n stays). */
 void ndd_docs_drop_keys(ndd_docs_t *d);
+/* Frees every document's text (n, ids, URLs and text lengths stay); the
+ * texts must not be read afterwards. */
+void ndd_docs_drop_texts(ndd_docs_t *d);
 static inline const char *ndd_docs_id(const ndd_docs_t *d, size_t i) { return d->strs.data + d->id_off[i]; }
 static inline const char *ndd_docs_url(const ndd_docs_t *d, size_t i) { return d->strs.data + d->url_off[i]; }
 static inline const char *ndd_docs_text(const ndd_docs_t *d, size_t i) { return d->texts.data + d->text_off[i]; }

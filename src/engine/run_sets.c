@@ -7,10 +7,22 @@
 #include "run_internal.h"
 #include "ndd_wire.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <xxhash.h>
 
 #define POSTING_WIRE 24 /* u64 key, u64 doc, u32 site, u16 url, u16 weight */
+#define LINK_WIRE 24    /* u64 u, u64 v, u64 support */
+
+/* On a little-endian host both wire records are the structs' own bytes (the
+ * u16 url and weight travel as one LE u32 url | weight << 16): the received
+ * blocks become the arrays without a second copy (recv_join). */
+_Static_assert(sizeof(ndd_posting_t) == POSTING_WIRE && offsetof(ndd_posting_t, doc) == 8 &&
+                   offsetof(ndd_posting_t, site) == 16 && offsetof(ndd_posting_t, url) == 20 &&
+                   offsetof(ndd_posting_t, weight) == 22,
+               "ndd_posting_t is not its wire layout");
+_Static_assert(sizeof(ndd_link_t) == LINK_WIRE && offsetof(ndd_link_t, v) == 8 && offsetof(ndd_link_t, support) == 16,
+               "ndd_link_t is not its wire layout");
 
 static int posting_put(ndd_buf_t *b, const ndd_posting_t *p)
 {
@@ -38,6 +50,44 @@ static int link_put(ndd_buf_t *b, const ndd_link_t *l)
     return ndd_put64s(b, x, 3);
 }
 
+/* Gives back a links array's unused capacity (shrinking realloc: in place). */
+static void links_fit(ndd_links_t *l)
+{
+    ndd_link_t *v = l->v ? realloc(l->v, (l->n ? l->n : 1) * sizeof *v) : NULL;
+    if (v) {
+        l->v = v;
+        l->cap = l->n ? l->n : 1;
+    }
+}
+
+/* The received blocks, in source order, joined into one array of *n records
+ * of rec bytes, consuming recv[]: the first block's memory is kept and grown
+ * (realloc; large blocks are remapped, not copied) and the others appended
+ * and freed one by one, so the peak is the array plus one block, not two
+ * copies of everything. The records are still in wire form; *out is NULL on
+ * NDD_ERR_NOMEM (agreed across ranks). */
+static int recv_join(run_t *r, ndd_buf_t *recv, size_t rec, char **out, size_t *n)
+{
+    size_t bytes = 0, at = 0;
+    for (int s = 0; s < r->P; s++)
+        bytes += recv[s].len - recv[s].len % rec;
+    char *a = ndd_buf_steal(&recv[0], &at);
+    at -= at % rec;
+    char *g = a ? realloc(a, bytes ? bytes : 1) : NULL;
+    if (!g)
+        free(a);
+    for (int s = 1; s < r->P; s++) {
+        size_t len = recv[s].len - recv[s].len % rec;
+        if (g && len)
+            memcpy(g + at, recv[s].data, len);
+        at += len;
+        ndd_buf_free(&recv[s]);
+    }
+    *out = g;
+    *n = bytes / rec;
+    return ndd_comm_agree(r->comm, g ? NDD_OK : NDD_ERR_NOMEM);
+}
+
 /* Shuffle 1: every posting (key, doc, site, url, weight) to rank key % P. */
 static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np)
 {
@@ -60,45 +110,74 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
     ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
-    size_t n = 0, at = 0;
-    for (int s = 0; s < r->P; s++)
-        n += recv[s].len / POSTING_WIRE;
-    *post = malloc((n ? n : 1) * sizeof **post);
-    NDD_TRY(ndd_comm_agree(r->comm, *post ? NDD_OK : NDD_ERR_NOMEM));
     /* sources are in rank order and each sent its documents in order, and
      * ranks hold increasing document ranges: post[] is ordered by document */
-    for (int s = 0; s < r->P; s++) {
-        for (size_t k = 0; k < recv[s].len / POSTING_WIRE; k++)
-            posting_get(&(*post)[at++], recv[s].data + k * POSTING_WIRE);
-        ndd_buf_free(&recv[s]);
+    char *w = NULL;
+    NDD_TRY(recv_join(r, recv, POSTING_WIRE, &w, np));
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (size_t k = 0; k < *np; k++) { /* decoded in place, record by record */
+        ndd_posting_t p;
+        posting_get(&p, w + k * POSTING_WIRE);
+        memcpy(w + k * POSTING_WIRE, &p, sizeof p);
     }
-    *np = n;
+#else
+    (void)posting_get;
+#endif
+    *post = (ndd_posting_t *)(void *)w;
 out:
     return rc;
 }
 
 /* The posting lists this rank owns -> links with their local support, sent
- * to the owner of each pair (XXH3 of the pair), and the dropped keys. */
-static int lists_to_links(run_t *r, ndd_posting_t *post, size_t np, ndd_buf_t *send, ndd_u64s_t *dropped)
+ * to the owner of each pair (XXH3 of the pair), and the dropped keys. Takes
+ * *post and frees it as soon as the links are made; every scratch array is
+ * freed as soon as its step is done (this stage holds the rank's peak). */
+static int lists_to_links(run_t *r, ndd_posting_t **post, size_t np, ndd_buf_t *send, ndd_u64s_t *dropped)
 {
-    ndd_posting_t *tmp = malloc((np ? np : 1) * sizeof *tmp);
-    uint64_t *scratch = malloc((np ? np : 1) * sizeof *scratch);
+    ndd_posting_t *p = *post;
+    uint64_t *scratch = NULL;
+    size_t *cnt = NULL;
     ndd_links_t links = {0};
     ndd_postings_params_t pp = r->cfg->postings;
     int rc = NDD_OK;
     pp.total_docs = r->starts[r->P];
-    NDD_TRY(!tmp || !scratch ? NDD_ERR_NOMEM : ndd_postings_sort_key(post, tmp, np));
-    NDD_TRY(ndd_sets_links_from_postings(post, np, &pp, scratch, &r->c, dropped, &links));
+    /* in place: a second array of postings here was the run's peak. post[]
+     * is in document order and a posting's site, URL hash and weight are its
+     * document's, so this is the order of a stable sort by key */
+    ndd_postings_sort_inplace(p, np);
+    size_t longest = 1; /* classify needs scratch for one list, the longest */
+    for (size_t a = 0, b; a < np; a = b) {
+        for (b = a + 1; b < np && p[b].key == p[a].key; b++)
+            ;
+        longest = b - a > longest ? b - a : longest;
+    }
+    scratch = malloc(longest * sizeof *scratch);
+    NDD_TRY(!scratch ? NDD_ERR_NOMEM : ndd_sets_links_from_postings(p, np, &pp, scratch, &r->c, dropped, &links.n));
+    free(scratch);
+    scratch = NULL;
+    links.v = (ndd_link_t *)(void *)p; /* the links replace the postings in their memory */
+    links.cap = np ? np : 1;
+    *post = NULL;
+    links_fit(&links);
     size_t n = ndd_sets_links_merge(links.v, links.n, 0, NULL);
-    for (size_t e = 0; e < n && !rc; e++) {
+    cnt = calloc((size_t)r->P, sizeof *cnt);
+    int *dest = (int *)malloc((n ? n : 1) * sizeof *dest);
+    NDD_TRY(!cnt || !dest ? NDD_ERR_NOMEM : NDD_OK);
+    for (size_t e = 0; e < n; e++) {
         char x[16];
         ndd_le64_store(x, links.v[e].u);
         ndd_le64_store(x + 8, links.v[e].v);
-        rc = link_put(&send[XXH3_64bits(x, sizeof x) % (uint64_t)r->P], &links.v[e]);
+        dest[e] = (int)(XXH3_64bits(x, sizeof x) % (uint64_t)r->P);
+        cnt[dest[e]]++;
     }
+    for (int s = 0; s < r->P && !rc; s++) /* each destination's buffer at its final size */
+        rc = ndd_buf_reserve(&send[s], cnt[s] * LINK_WIRE);
+    for (size_t e = 0; e < n && !rc; e++)
+        rc = link_put(&send[dest[e]], &links.v[e]);
+    free(dest);
 out:
-    free(tmp);
     free(scratch);
+    free(cnt);
     free(links.v);
     return rc;
 }
@@ -107,24 +186,23 @@ out:
  * min_link_sigs supporting signatures. */
 static int merge_links(run_t *r, ndd_buf_t *recv)
 {
-    size_t nl = 0, got = 0;
-    for (int s = 0; s < r->P; s++)
-        nl += recv[s].len / 24;
-    r->links.v = malloc((nl ? nl : 1) * sizeof *r->links.v);
-    int rc = ndd_comm_agree(r->comm, r->links.v ? NDD_OK : NDD_ERR_NOMEM);
+    size_t nl = 0;
+    char *w = NULL;
+    int rc = recv_join(r, recv, LINK_WIRE, &w, &nl);
     if (rc)
         return rc;
-    r->links.cap = nl ? nl : 1;
-    for (int s = 0; s < r->P; s++) {
-        for (size_t k = 0; k < recv[s].len / 24; k++) {
-            uint64_t x[3];
-            ndd_load64s(x, recv[s].data + 24 * k, 3);
-            r->links.v[got++] = (ndd_link_t){x[0], x[1], x[2]};
-        }
-        ndd_buf_free(&recv[s]);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (size_t k = 0; k < nl; k++) { /* decoded in place, record by record */
+        uint64_t x[3];
+        ndd_load64s(x, w + LINK_WIRE * k, 3);
+        memcpy(w + LINK_WIRE * k, &(ndd_link_t){x[0], x[1], x[2]}, sizeof(ndd_link_t));
     }
+#endif
+    r->links.v = (ndd_link_t *)(void *)w;
+    r->links.cap = nl ? nl : 1;
     uint64_t ndistinct = 0;
     r->links.n = ndd_sets_links_merge(r->links.v, nl, r->cfg->min_link_sigs, &ndistinct);
+    links_fit(&r->links);
     r->c.links_all += ndistinct;
     r->c.edges = r->links.n;
     return NDD_OK;
@@ -161,9 +239,7 @@ int ndd_stage_postings(run_t *r)
     NDD_TRY(shuffle_postings(r, send, recv, &post, &np));
     r->t[NDD_ST_SHUFFLE1] = ndd_now() - t0;
     t0 = ndd_now();
-    rc = lists_to_links(r, post, np, send, &dropped);
-    free(post);
-    post = NULL;
+    rc = lists_to_links(r, &post, np, send, &dropped);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
     NDD_TRY(merge_links(r, recv));

@@ -49,9 +49,12 @@ typedef struct ndd_u64s {
  * lists_dropped_*, postings_dropped); a dropped list appends its key to
  * *dropped; a live list appends one link (min, max) with support 1 from
  * every member to the list's representative (ndd_postings_representative).
- * post[] is modified (deduplicated in place). */
+ * The links are written over the postings, which they replace: on return
+ * the memory of post[] holds *nlinks ndd_link_t (the same size) at its
+ * start, to be read through (ndd_link_t *)(void *)post; no other memory is
+ * needed for them. */
 int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, uint64_t *scratch,
-                                 ndd_counters_t *c, ndd_u64s_t *dropped, ndd_links_t *links);
+                                 ndd_counters_t *c, ndd_u64s_t *dropped, size_t *nlinks);
 
 /* Sorts links by (u, v), merges equal pairs summing their support, and keeps
  * the merged links with support >= min_support, in (u, v) order. Returns the

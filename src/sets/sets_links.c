@@ -4,9 +4,18 @@
 
 #include <string.h>
 
+_Static_assert(sizeof(ndd_link_t) == sizeof(ndd_posting_t), "links are written over the postings");
+
 int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, uint64_t *scratch,
-                                 ndd_counters_t *c, ndd_u64s_t *dropped, ndd_links_t *links)
+                                 ndd_counters_t *c, ndd_u64s_t *dropped, size_t *nlinks)
 {
+    /* Link k is stored (by memcpy: the bytes change type) at entry k of
+     * post[]. The links of the lists before post[a] number at most a (a list
+     * of m entries gives at most m - 1), and inside a list the link made from
+     * entry x goes to an index <= x after entry x is read: no entry is
+     * overwritten before it is read. */
+    char *out = (char *)post;
+    size_t nl = 0;
     int rc = NDD_OK;
     for (size_t a = 0; a < np && !rc;) {
         size_t b = a + 1;
@@ -25,12 +34,13 @@ int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_posti
         } else if (kind == NDD_LIST_LIVE) {
             c->lists_live++;
             size_t rep = a + ndd_postings_representative(post + a, n);
-            rc = ndd_array_grow((void **)&links->v, &links->cap, links->n + n, sizeof *links->v);
-            for (size_t x = a; x < w && !rc; x++) {
+            uint64_t v = post[rep].doc;
+            for (size_t x = a; x < w; x++) {
                 if (x == rep)
                     continue;
-                uint64_t u = post[x].doc, v = post[rep].doc;
-                links->v[links->n++] = (ndd_link_t){u < v ? u : v, u < v ? v : u, 1};
+                uint64_t u = post[x].doc;
+                ndd_link_t l = {u < v ? u : v, u < v ? v : u, 1};
+                memcpy(out + nl++ * sizeof l, &l, sizeof l);
             }
         } else {
             if (kind == NDD_LIST_DROP_FREQUENT)
@@ -46,6 +56,7 @@ int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_posti
         }
         a = b;
     }
+    *nlinks = nl;
     return rc;
 }
 

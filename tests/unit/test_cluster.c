@@ -48,7 +48,7 @@ static void test_postings_sort(void **state)
 {
     (void)state;
     for (int round = 0; round < 20; round++) {
-        size_t n = 1 + rnd() % 5000;
+        size_t n = round == 0 ? 300000 : 1 + rnd() % 5000; /* round 0: deep radix levels */
         ndd_posting_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *t = malloc(n * sizeof *t);
         for (size_t i = 0; i < n; i++) {
             a[i].key = round % 2 ? rnd() % 50 : rnd();
@@ -73,6 +73,22 @@ static void test_postings_sort(void **state)
             assert_true(a[i].key == b[i].key);
             assert_true(a[i].doc == b[i].doc);
         }
+        /* the in-place sort: same (key, doc) order from any input order, and
+         * records equal in (key, doc) share site (a document's attribute) */
+        ndd_posting_t *e = malloc(n * sizeof *e);
+        memcpy(e, b, n * sizeof *e);
+        for (size_t i = n - 1; i > 0; i--) { /* shuffled */
+            size_t j = rnd() % (i + 1);
+            ndd_posting_t x = e[i];
+            e[i] = e[j];
+            e[j] = x;
+        }
+        ndd_postings_sort_inplace(e, n);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(e[i].key == b[i].key);
+            assert_true(e[i].doc == b[i].doc);
+        }
+        free(e);
         free(a);
         free(b);
         free(t);
