@@ -148,41 +148,47 @@ static void sort_order(order_t *ord, size_t n, int P)
     free(count);
 }
 
-/* Each destination's records, one zstd frame after a u64 raw length. */
-static int compress_bufs(ndd_buf_t *raw, ndd_buf_t *out, int P)
+/* One destination's records, ready to send: another rank's block becomes one
+ * zstd frame after a u64 raw length; this rank's own block never crosses the
+ * transport (ndd_comm_exchange_move) and is moved as it is. raw is freed. */
+static int seal_block(ZSTD_CCtx *cctx, ndd_buf_t *raw, ndd_buf_t *out, int self)
 {
-    ZSTD_CCtx *cctx = ZSTD_createCCtx();
-    int rc = cctx ? NDD_OK : NDD_ERR_NOMEM;
-    if (cctx)
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-    for (int s = 0; s < P && !rc; s++) {
-        ndd_buf_clear(&out[s]);
-        if (!raw[s].len)
-            continue;
-        size_t bound = ZSTD_compressBound(raw[s].len);
-        if ((rc = ndd_buf_reserve(&out[s], bound + 8)))
-            break;
-        ndd_le64_store(out[s].data, raw[s].len);
-        size_t z = ZSTD_compress2(cctx, out[s].data + 8, bound, raw[s].data, raw[s].len);
+    ndd_buf_free(out);
+    if (self || !raw->len) {
+        *out = *raw;
+        *raw = (ndd_buf_t)NDD_BUF_INIT;
+        return NDD_OK;
+    }
+    size_t bound = ZSTD_compressBound(raw->len);
+    int rc = ndd_buf_reserve(out, bound + 8);
+    if (!rc) {
+        ndd_le64_store(out->data, raw->len);
+        size_t z = ZSTD_compress2(cctx, out->data + 8, bound, raw->data, raw->len);
         if (ZSTD_isError(z))
             rc = NDD_ERR_COMPRESS;
         else
-            out[s].len = 8 + z;
-        ndd_buf_free(&raw[s]);
+            out->len = 8 + z;
     }
-    ZSTD_freeCCtx(cctx);
+    ndd_buf_free(raw);
     return rc;
 }
 
-static int decompress_bufs(ndd_buf_t *in, ndd_buf_t *out, int P)
+/* The received blocks, each freed once unpacked: another rank's decompressed
+ * (seal_block), this rank's own taken as it is. */
+static int unseal_blocks(ndd_buf_t *in, ndd_buf_t *out, int P, int me)
 {
     for (int s = 0; s < P; s++) {
-        ndd_buf_clear(&out[s]);
-        if (!in[s].len)
+        ndd_buf_free(&out[s]);
+        if (s == me || !in[s].len) {
+            out[s] = in[s];
+            in[s] = (ndd_buf_t)NDD_BUF_INIT;
             continue;
+        }
         if (in[s].len < 8)
             return NDD_ERR_FORMAT;
         uint64_t rawlen = ndd_le64_load(in[s].data);
+        if (rawlen > SIZE_MAX - 1)
+            return NDD_ERR_FORMAT;
         int rc = ndd_buf_reserve(&out[s], (size_t)rawlen);
         if (rc)
             return rc;
@@ -196,35 +202,55 @@ static int decompress_bufs(ndd_buf_t *in, ndd_buf_t *out, int P)
 }
 
 /* Shuffle 2: the documents of every set to the set's rank, ordered by
- * (label, g) within each destination; z receives the plain records by source. */
+ * (label, g) within each destination; z receives the plain records by source.
+ * Each destination's block is reserved at its exact size and sealed as soon as
+ * it is complete, and the rank's texts are freed once all are in the blocks
+ * (nothing after this stage reads them): the peak is the texts plus one
+ * block, then the blocks. */
 static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_buf_t *z)
 {
     ndd_docs_t *d = &r->d;
     size_t nord = 0;
     order_t *ord = malloc((d->n ? d->n : 1) * sizeof *ord);
-    int rc = ndd_comm_agree(r->comm, ord ? NDD_OK : NDD_ERR_NOMEM);
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    int rc = ndd_comm_agree(r->comm, ord && cctx ? NDD_OK : NDD_ERR_NOMEM);
     if (rc)
         goto out;
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
     for (size_t i = 0; i < d->n; i++)
         if (r->in_set[i])
             ord[nord++] = (order_t){r->label[i], r->first + i, dest_of[i], (uint32_t)i};
     sort_order(ord, nord, r->P);
-    for (size_t k = 0; k < nord && !rc; k++) {
-        size_t i = ord[k].i;
-        const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
-        int fol = ndd_exact_is_follower(r, i); /* travels without its text */
-        ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
-                          ndd_docs_text(d, i), (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
-        rc = ndd_docrec_put(&raw[ord[k].dest], &h);
-        if (ord[k].dest != (uint32_t)r->me)
-            r->c.shuffle2_raw_bytes += ndd_docrec_size(&h);
+    for (size_t a = 0, b; a < nord && !rc; a = b) {
+        uint32_t dest = ord[a].dest;
+        size_t bytes = 0;
+        for (b = a; b < nord && ord[b].dest == dest; b++) {
+            size_t i = ord[b].i;
+            int fol = ndd_exact_is_follower(r, i); /* travels without its text */
+            ndd_docrec_t h = {0, 0, 0, NULL, NULL, NULL, (uint32_t)strlen(ndd_docs_id(d, i)),
+                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i]};
+            bytes += ndd_docrec_size(&h);
+        }
+        if (dest != (uint32_t)r->me)
+            r->c.shuffle2_raw_bytes += bytes;
+        rc = ndd_buf_reserve(&raw[dest], bytes);
+        for (size_t k = a; k < b && !rc; k++) {
+            size_t i = ord[k].i;
+            const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
+            int fol = ndd_exact_is_follower(r, i);
+            ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
+                              ndd_docs_text(d, i), (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
+            rc = ndd_docrec_put(&raw[dest], &h);
+        }
+        if (!rc)
+            rc = seal_block(cctx, &raw[dest], &z[dest], dest == (uint32_t)r->me);
     }
-    if (!rc)
-        rc = compress_bufs(raw, z, r->P);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
+    ndd_docs_drop_texts(d);
     NDD_TRY(ndd_comm_exchange_move(r->comm, z, raw, &r->c.shuffle2_bytes));
-    rc = ndd_comm_agree(r->comm, decompress_bufs(raw, z, r->P));
+    rc = ndd_comm_agree(r->comm, unseal_blocks(raw, z, r->P, r->me));
 out:
+    ZSTD_freeCCtx(cctx);
     free(ord);
     return rc;
 }
