@@ -156,22 +156,24 @@ out:
     return rc;
 }
 
-/* Collective. Counts first (MPI_Alltoall), then rounds of MPI_Alltoallv that
- * move at most `chunk` bytes per pair of ranks, until every rank is done (the
- * number of rounds is agreed with a MAX-Allreduce). The bounce buffers hold
- * one round: sum over d of min(count[d], chunk) bytes. */
+#define EXCHANGE_TAG 7301 /* the only point-to-point messages of this communicator */
+
+/* Collective. Counts first (MPI_Alltoall), every receive buffer reserved at
+ * its final size, then rounds of non-blocking point-to-point messages sent
+ * straight from send[d] and received straight into recv[s]: in each round a
+ * rank posts at most one piece of at most `chunk` bytes to and from every
+ * other rank and waits for them (messages between two ranks with one tag
+ * arrive in order). No bounce buffer: the memory is the blocks themselves.
+ * A rank's own block is copied (ndd_comm_exchange_move moves it instead). */
 static int mpi_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
 {
     const int P = c->size, me = c->rank;
     const size_t chunk = chunk_of(c);
     uint64_t *scount = calloc((size_t)P, sizeof *scount), *rcount = calloc((size_t)P, sizeof *rcount);
     size_t *sdone = calloc((size_t)P, sizeof *sdone), *rdone = calloc((size_t)P, sizeof *rdone);
-    int *sc = calloc((size_t)P, sizeof *sc), *rc_ = calloc((size_t)P, sizeof *rc_);
-    int *sd = calloc((size_t)P, sizeof *sd), *rd = calloc((size_t)P, sizeof *rd);
-    char *sbuf = NULL, *rbuf = NULL;
-    uint64_t my_rounds = 0, rounds = 0, remote = 0;
-    size_t sround = 0, rround = 0;
-    int rc = scount && rcount && sdone && rdone && sc && rc_ && sd && rd ? NDD_OK : NDD_ERR_NOMEM;
+    MPI_Request *req = malloc(2 * (size_t)P * sizeof *req);
+    uint64_t remote = 0;
+    int rc = scount && rcount && sdone && rdone && req ? NDD_OK : NDD_ERR_NOMEM;
     if ((rc = mpi_agree(c, rc)))
         goto out;
     for (int d = 0; d < P; d++) {
@@ -184,52 +186,45 @@ static int mpi_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_
     if ((rc = mpi_agree(c, rc)))
         goto out;
     for (int d = 0; d < P && !rc; d++) {
-        uint64_t r1 = (scount[d] + chunk - 1) / chunk, r2 = (rcount[d] + chunk - 1) / chunk;
-        if (r1 > my_rounds)
-            my_rounds = r1;
-        if (r2 > my_rounds)
-            my_rounds = r2;
-        sround += scount[d] < chunk ? (size_t)scount[d] : chunk;
-        rround += rcount[d] < chunk ? (size_t)rcount[d] : chunk;
         if (rcount[d] > (uint64_t)SIZE_MAX - 1)
             rc = NDD_ERR_LIMIT;
         else
             rc = ndd_buf_reserve(&recv[d], (size_t)rcount[d]);
     }
-    /* +1: never a NULL buffer, even where every count is 0 */
-    if (!rc && (!(sbuf = malloc(sround + 1)) || !(rbuf = malloc(rround + 1))))
-        rc = NDD_ERR_NOMEM;
+    if (!rc && send[me].len)
+        rc = ndd_buf_append(&recv[me], send[me].data, send[me].len);
+    rdone[me] = (size_t)rcount[me];
+    sdone[me] = send[me].len;
     if ((rc = mpi_agree(c, rc)))
         goto out;
-    rc = MPI_RC(MPI_Allreduce(&my_rounds, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm_of(c)));
-    if ((rc = mpi_agree(c, rc)))
-        goto out;
-    for (uint64_t r = 0; r < rounds; r++) {
-        int so = 0, ro = 0;
-        for (int d = 0; d < P; d++) {
-            size_t n = send[d].len - sdone[d];
-            if (n > chunk)
-                n = chunk;
-            if (n)
-                memcpy(sbuf + so, send[d].data + sdone[d], n);
-            sc[d] = (int)n; /* n <= chunk <= INT_MAX / P: no sum overflows int */
-            sd[d] = so;
-            so += (int)n;
-            sdone[d] += n;
-            size_t m = (size_t)rcount[d] - rdone[d];
-            if (m > chunk)
-                m = chunk;
-            rc_[d] = (int)m;
-            rd[d] = ro;
-            ro += (int)m;
+    for (;;) {
+        int nreq = 0;
+        for (int d = 0; d < P && !rc; d++) {
+            size_t m = (size_t)rcount[d] - rdone[d], n = send[d].len - sdone[d];
+            if (m) {
+                m = m > chunk ? chunk : m; /* chunk <= INT_MAX */
+                rc = KEEP(rc, MPI_RC(MPI_Irecv(recv[d].data + rdone[d], (int)m, MPI_BYTE, d, EXCHANGE_TAG,
+                                               comm_of(c), &req[nreq++])));
+                rdone[d] += m;
+            }
+            if (n) {
+                n = n > chunk ? chunk : n;
+                rc = KEEP(rc, MPI_RC(MPI_Isend(send[d].data + sdone[d], (int)n, MPI_BYTE, d, EXCHANGE_TAG,
+                                               comm_of(c), &req[nreq++])));
+                sdone[d] += n;
+            }
         }
-        rc = KEEP(rc, MPI_RC(MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc_, rd, MPI_BYTE, comm_of(c))));
-        for (int d = 0; d < P; d++) {
-            if (!rc && rc_[d])
-                ndd_buf_append(&recv[d], rbuf + rd[d], (size_t)rc_[d]); /* reserved above: cannot fail */
-            rdone[d] += (size_t)rc_[d];
-        }
+        if (!nreq)
+            break;
+        rc = KEEP(rc, MPI_RC(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE)));
+        if (rc)
+            break; /* MPI's errors are fatal by default: not reached in practice */
     }
+    for (int d = 0; d < P && !rc; d++)
+        recv[d].len = (size_t)rcount[d];
+    for (int d = 0; d < P; d++)
+        if (recv[d].data)
+            recv[d].data[recv[d].len] = '\0';
     if ((rc = mpi_agree(c, rc)))
         goto out;
     if (remote_bytes)
@@ -242,12 +237,7 @@ out:
     free(rcount);
     free(sdone);
     free(rdone);
-    free(sc);
-    free(rc_);
-    free(sd);
-    free(rd);
-    free(sbuf);
-    free(rbuf);
+    free(req);
     return rc;
 }
 
