@@ -27,7 +27,20 @@ struct ndd_verifier {
     ndd_buf_t *sigs;
     size_t *csize;
     size_t cap;
+    /* TLCS: each member's anchors, made at its first pair in the set; the
+     * anchor bound stops a pair before its sketches when it cannot pass */
+    ndd_anchors_t *anc;
+    uint8_t *anc_made;
+    size_t anc_cap;
+    uint64_t *mark, *scratch;
+    size_t mark_cap, scratch_cap;
 };
+
+/* Anchor arrays kept between sets up to this many entries each (a member
+ * of ~40 KB of text), and the scratch up to 2^20 entries; larger ones are
+ * freed at the next set. */
+#define ANCHORS_KEEP (1u << 13)
+#define SCRATCH_KEEP (1u << 20)
 
 int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs)
 {
@@ -73,6 +86,12 @@ void ndd_verifier_free(ndd_verifier_t *v)
     if (!v)
         return;
     ndd_tlcs_ws_free(v->tws);
+    for (size_t i = 0; i < v->anc_cap; i++)
+        ndd_anchors_free(&v->anc[i]);
+    free(v->anc);
+    free(v->anc_made);
+    free(v->mark);
+    free(v->scratch);
     ndd_ncd_ctx_free(v->ncd);
     ndd_method_ctx_free(v->mctx);
     for (size_t i = 0; i < v->cap; i++)
@@ -92,6 +111,31 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
     v->n = n;
     v->texts = texts;
     v->lens = lens;
+    if (v->kind == NDD_VERIFIER_TLCS) {
+        if (n > v->anc_cap) {
+            ndd_anchors_t *a = realloc(v->anc, n * sizeof *a);
+            if (!a)
+                return NDD_ERR_NOMEM;
+            memset(a + v->anc_cap, 0, (n - v->anc_cap) * sizeof *a);
+            v->anc = a;
+            v->anc_cap = n;
+            uint8_t *m = realloc(v->anc_made, n);
+            if (!m)
+                return NDD_ERR_NOMEM;
+            v->anc_made = m;
+        }
+        memset(v->anc_made, 0, n);
+        for (size_t i = 0; i < v->anc_cap; i++)
+            if (v->anc[i].cap > ANCHORS_KEEP)
+                ndd_anchors_free(&v->anc[i]);
+        if (v->scratch_cap > SCRATCH_KEEP || v->mark_cap > SCRATCH_KEEP) {
+            free(v->scratch);
+            free(v->mark);
+            v->scratch = v->mark = NULL;
+            v->scratch_cap = v->mark_cap = 0;
+        }
+        return NDD_OK;
+    }
     if (v->kind != NDD_VERIFIER_SIGNCD)
         return NDD_OK;
     if (n > v->cap) {
@@ -128,7 +172,33 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
     r->resemblance = r->containment = 0;
     r->pruned_by_bound = r->hit_cost_limit = r->formulaic = 0;
     r->strain_away = 0;
+    r->sketched = 0;
     if (v->kind == NDD_VERIFIER_TLCS) {
+        if (!v->tp.exact) {
+            /* the anchor bound: >= both sketch lengths, so a pair it stops
+             * would be stopped by the sketches' bound too (same verdict,
+             * same rows) */
+            for (int s = 0; s < 2; s++) {
+                size_t x = s ? j : i;
+                if (!v->anc_made[x]) {
+                    if ((rc = ndd_anchors_make(&v->anc[x], v->texts[x], v->lens[x], v->tp.window, &v->scratch,
+                                                &v->scratch_cap)))
+                        return rc;
+                    v->anc_made[x] = 1;
+                }
+            }
+            size_t ua, ub;
+            double ru, cu;
+            if ((rc = ndd_anchors_bound(&v->anc[i], &v->anc[j], &v->mark, &v->mark_cap, &ua, &ub)))
+                return rc;
+            ndd_tlcs_scores(ua < ub ? ua : ub, v->lens[i], v->lens[j], &ru, &cu);
+            if (!ndd_tlcs_verdict(&v->tp, ru, cu)) {
+                r->duplicate = 0;
+                r->pruned_by_bound = 1;
+                return NDD_OK;
+            }
+        }
+        r->sketched = 1;
         rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
         if (rc)
             return rc;

@@ -55,6 +55,7 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(pairs_exact, "verify", "identical_text", NDD_CST_REDUCE)                           \
     X(pairs_verified, "verify", "verified", NDD_CST_REDUCE)                              \
     X(pairs_pruned_bound, "verify", "pruned_by_bound", NDD_CST_REDUCE)                   \
+    X(pairs_pruned_anchors, "verify", "pruned_by_anchor_bound", NDD_CST_REDUCE)          \
     X(pairs_cost_limit, "verify", "cost_limit_hits", NDD_CST_REDUCE)                     \
     X(pairs_formulaic, "verify", "rejected_formulaic", NDD_CST_REDUCE)                   \
     X(pairs_accepted, "verify", "accepted", NDD_CST_REDUCE)                              \

@@ -24,6 +24,8 @@ typedef struct ndd_vres {
     int pruned_by_bound, hit_cost_limit;
     double strain_away;              /* TLCS: 1 - (sketch_a + sketch_b) / (len_a + len_b) */
     int formulaic;                   /* TLCS: rejected by the formulaic-text check (added last) */
+    int sketched;                    /* TLCS: the sketches were made (strain_away is theirs); 0 when
+                                        the anchor bound stopped the pair first */
 } ndd_vres_t;
 
 /* Which score columns a verifier fills. */

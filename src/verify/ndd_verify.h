@@ -47,6 +47,33 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
 /* which = 0: sketch of A, 1: sketch of B (valid until the next filter call). */
 void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
 
+/* ---- anchors: an upper bound of both sketch lengths, per pair in time
+ * proportional to the anchors (about a fifth of the bytes), from data made
+ * once per document (ndd's addition; verify_anchor.c has the proof) ----
+ * A document's anchors are its winnowed k-grams: in every run of w = S-k+1
+ * consecutive k-grams the rightmost one of least hash (k = 8, w = 9 for
+ * S = 16; ndd_anchor_shape). */
+typedef struct ndd_anchors {
+    uint64_t *v; /* hash << 32 | position, increasing: by hash, then position */
+    size_t n, cap;
+    size_t len, window; /* the text's length and the S they were made for */
+} ndd_anchors_t;
+
+void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
+/* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
+ * reused; start from a zeroed struct): 8 bytes per anchor, about 1.6 bytes
+ * per text byte for S = 16. *scratch (*scratch_cap entries) is grown to
+ * 2 (n - k + 1) entries and may be shared by all documents. */
+int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
+                     size_t *scratch_cap);
+void ndd_anchors_free(ndd_anchors_t *a); /* frees, zeroes */
+/* *ua >= the length of the filtered sketch of A against B (ndd_sketch_filter
+ * with the same window), *ub >= that of B: the union of [p - w + 1, p + S)
+ * over the anchors p of A whose hash is an anchor hash of B (and vice versa).
+ * *mark (*mark_cap entries) is scratch, grown to one bit per text byte. */
+int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
+                      size_t *ua, size_t *ub);
+
 /* ===================================================================== */
 /* Myers O(ND) LCS and shortest edit script                              */
 /* ===================================================================== */

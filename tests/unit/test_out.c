@@ -15,21 +15,21 @@ static void test_fmt_pair(void **state)
 {
     (void)state;
     ndd_buf_t line = NDD_BUF_INIT;
-    ndd_vres_t v = {1, 0.5, 0.75, 0.0, 0.5, 123, 0, 0, 0.1, 0};
+    ndd_vres_t v = {1, 0.5, 0.75, 0.0, 0.5, 123, 0, 0, 0.1, 0, 1};
     ndd_buf_puts(&line, "old contents are cleared");
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_TLCS, "a\tb", 3, "c\\d", 3, "tlcs", &v), NDD_OK);
     assert_string_equal(line.data, "a\\tb\tc\\\\d\ttlcs\t0.500000\t0.750000\t-\t123\t0.500000");
 
-    ndd_vres_t s = {0, 0.9, 0.9, 0.1234567, 0.1234567, 0, 0, 0, 0, 0};
+    ndd_vres_t s = {0, 0.9, 0.9, 0.1234567, 0.1234567, 0, 0, 0, 0, 0, 0};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_SIGNCD, "x", 1, "y\n", 2, "signcd", &s), NDD_OK);
     assert_string_equal(line.data, "x\ty\\n\tsigncd\t-\t-\t0.123457\t0\t0.123457");
 
-    ndd_vres_t b = {1, 0, 0, 0, 64.0, 18446744073709551615ull, 0, 0, 0, 0};
+    ndd_vres_t b = {1, 0, 0, 0, 64.0, 18446744073709551615ull, 0, 0, 0, 0, 0};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_SCORE, "p", 1, "q", 1, "simhash", &b), NDD_OK);
     assert_string_equal(line.data, "p\tq\tsimhash\t-\t-\t-\t18446744073709551615\t64.000000");
 
     /* ids are not NUL-terminated: only idalen / idblen bytes count */
-    ndd_vres_t r = {0, 1.0 / 3, 2.0 / 3, 0, 1.0 / 3, 7, 0, 0, 0, 0};
+    ndd_vres_t r = {0, 1.0 / 3, 2.0 / 3, 0, 1.0 / 3, 7, 0, 0, 0, 0, 1};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_TLCS, "doc-1XYZ", 5, "doc-2XYZ", 5, "tlcs", &r), NDD_OK);
     assert_string_equal(line.data, "doc-1\tdoc-2\ttlcs\t0.333333\t0.666667\t-\t7\t0.333333");
     ndd_buf_free(&line);
@@ -266,7 +266,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->sets = 12, s->docs_in_sets = 30, s->giant_sets = 1, s->docs_in_giant_sets = 8, s->giant_sets_split = 1;
     s->links_cut_giant = 2;
     s->cand_pairs = 45, s->pairs_skipped_joined = 5, s->pairs_exact = 6, s->pairs_verified = 34;
-    s->pairs_pruned_bound = 7, s->pairs_cost_limit = 1, s->pairs_formulaic = 2, s->pairs_accepted = 20, s->verify_work = 45;
+    s->pairs_pruned_bound = 7, s->pairs_pruned_anchors = 4, s->pairs_cost_limit = 1, s->pairs_formulaic = 2, s->pairs_accepted = 20, s->verify_work = 45;
     s->sketch_pairs = 34, s->strain_away_micro = 8512345;
     s->clusters = 9, s->docs_in_clusters = 25, s->docs_removed = 16, s->docs_removed_exact = 3, s->docs_removed_near = 13;
     s->docs_in_near_clusters = 20, s->exact_groups = 2, s->exact_docs = 3, s->exact_shuffle_bytes = 1152;
@@ -294,7 +294,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
  * for golden_input(): docs = 50 - 2; average 30/12; trustable 20/30 (near
  * clusters only, since issue 12); strain 8.512345/34; duplicate 16/48;
  * per_doc 24752/48; medians of 2 ranks. The exact section, the exact stage
- * and the removed_exact/removed_near split were added by hand (issue 12). */
+ * and the removed_exact/removed_near split were added by hand (issue 12), and
+ * pruned_by_anchor_bound (issue 13). */
 static const char golden[] =
     "{\n"
     "  \"version\": \"0.1.0\",\n"
@@ -357,6 +358,7 @@ static const char golden[] =
     "    \"identical_text\": 6,\n"
     "    \"verified\": 34,\n"
     "    \"pruned_by_bound\": 7,\n"
+    "    \"pruned_by_anchor_bound\": 4,\n"
     "    \"cost_limit_hits\": 1,\n"
     "    \"rejected_formulaic\": 2,\n"
     "    \"accepted\": 20,\n"

@@ -104,6 +104,116 @@ static void test_random_vs_brute(void **state)
     ndd_sketch_ws_free(ws);
 }
 
+/* Anchors: the bound is never below either sketch (the property the run's
+ * pruning rests on), equals the union of the intervals of the anchors whose
+ * hash the other side has (brute force over the anchor lists), is the whole
+ * text for identical texts, and every run of w k-grams holds an anchor. */
+static void check_anchors(const ndd_anchors_t *x, size_t w)
+{
+    for (size_t i = 1; i < x->n; i++) /* by (hash, position), no repeats */
+        assert_true(x->v[i] > x->v[i - 1]);
+    size_t k, ww;
+    ndd_anchor_shape(x->window, &k, &ww);
+    assert_int_equal(ww, w);
+    if (x->len < x->window) {
+        assert_int_equal(x->n, 0);
+        return;
+    }
+    size_t m = x->len - k + 1;
+    uint8_t *is = calloc(m, 1);
+    assert_non_null(is);
+    for (size_t i = 0; i < x->n; i++) {
+        assert_true((uint32_t)x->v[i] < m);
+        is[(uint32_t)x->v[i]] = 1;
+    }
+    for (size_t r = 0; r + w <= m; r++) { /* k-grams r .. r + w - 1 hold an anchor */
+        int any = 0;
+        for (size_t q = r; q < r + w; q++)
+            any |= is[q];
+        assert_true(any);
+    }
+    free(is);
+}
+
+static size_t brute_cover(const ndd_anchors_t *x, const ndd_anchors_t *y, size_t w, uint8_t *in)
+{
+    memset(in, 0, x->len + 1);
+    for (size_t i = 0; i < x->n; i++) {
+        int shared = 0;
+        for (size_t j = 0; j < y->n && !shared; j++)
+            shared = x->v[i] >> 32 == y->v[j] >> 32;
+        if (!shared)
+            continue;
+        size_t p = (uint32_t)x->v[i], lo = p + 1 >= w ? p + 1 - w : 0;
+        for (size_t b = lo; b < p + x->window && b < x->len; b++)
+            in[b] = 1;
+    }
+    size_t t = 0;
+    for (size_t b = 0; b < x->len; b++)
+        t += in[b];
+    return t;
+}
+
+static void test_anchors_bound(void **state)
+{
+    (void)state;
+    ndd_sketch_ws_t *ws;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *mark = NULL, *scratch = NULL;
+    uint8_t a[600], b[600], in[601];
+    size_t mark_cap = 0, scratch_cap = 0, pruned_like = 0;
+    for (int round = 0; round < 3000; round++) {
+        unsigned alpha = (unsigned[]){2, 3, 4, 26}[round % 4];
+        size_t s = (size_t[]){16, 16, 1 + rndn(24)}[round % 3];
+        size_t na = rndn(500), nb = 0;
+        for (size_t i = 0; i < na; i++)
+            a[i] = (uint8_t)('a' + rndn(alpha));
+        int shares = (round / 4) % 2;
+        if (shares) { /* B shares blocks of A */
+            while (nb < 480 && na) {
+                size_t from = rndn(na), len = 1 + rndn(60);
+                if (from + len > na)
+                    len = na - from;
+                memcpy(b + nb, a + from, len);
+                nb += len;
+                b[nb++] = (uint8_t)('a' + rndn(alpha));
+            }
+        } else {
+            nb = rndn(500);
+            for (size_t i = 0; i < nb; i++)
+                b[i] = (uint8_t)('a' + rndn(alpha));
+        }
+        size_t k, w, ua, ub;
+        ndd_anchor_shape(s, &k, &w);
+        assert_int_equal(ndd_anchors_make(&xa, a, na, s, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
+        check_anchors(&xa, w);
+        check_anchors(&xb, w);
+        assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub), NDD_OK);
+        assert_int_equal(ua, brute_cover(&xa, &xb, w, in));
+        assert_int_equal(ub, brute_cover(&xb, &xa, w, in));
+        assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
+        ndd_sketch_view_t va, vb;
+        ndd_sketch_get(ws, 0, &va);
+        ndd_sketch_get(ws, 1, &vb);
+        assert_true(ua >= va.len);
+        assert_true(ub >= vb.len);
+        assert_true(ua <= na && ub <= nb);
+        pruned_like += alpha == 26 && !shares && s == 16 && na >= 100 && ua < na / 4;
+        /* a text against itself: all of it */
+        assert_int_equal(ndd_anchors_bound(&xa, &xa, &mark, &mark_cap, &ua, &ub), NDD_OK);
+        assert_int_equal(ua, na >= s ? na : 0);
+    }
+    assert_true(pruned_like > 50); /* unrelated texts over 26 letters, S = 16: the bound is small */
+    assert_int_equal(ndd_anchors_make(&xa, a, 10, 0, &scratch, &scratch_cap), NDD_ERR_INVAL);
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(mark);
+    free(scratch);
+    ndd_sketch_ws_free(ws);
+}
+
 /* Repetitive input: every window identical; must stay linear and exact. */
 static void test_repetitive(void **state)
 {
@@ -200,6 +310,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_repetitive),
+        cmocka_unit_test(test_anchors_bound),
         cmocka_unit_test(test_clough),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
