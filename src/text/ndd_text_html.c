@@ -189,10 +189,14 @@ unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const char *t = ndd_tags[mid].name;
-        size_t tl = strlen(t), m = len < tl ? len : tl;
-        int c = memcmp(lname, t, m);
-        if (c == 0)
-            c = len < tl ? -1 : len > tl ? 1 : 0;
+        /* the first byte decides most probes (no strlen, no memcmp call) */
+        int c = len ? (int)(unsigned char)lname[0] - (int)(unsigned char)t[0] : -1;
+        if (c == 0) {
+            size_t tl = strlen(t), m = len < tl ? len : tl;
+            c = memcmp(lname, t, m);
+            if (c == 0)
+                c = len < tl ? -1 : len > tl ? 1 : 0;
+        }
         if (c == 0) {
             *id = ndd_tags[mid].id;
             return ndd_tags[mid].flags;
@@ -373,7 +377,7 @@ static int ndd_in_list(const char *t, size_t tn, const char *const *list, size_t
     for (size_t k = 0; k < tn; k++)
         low[k] = (char)ndd_lower((unsigned char)t[k]);
     for (size_t k = 0; k < nlist; k++)
-        if (strlen(list[k]) == tn && memcmp(list[k], low, tn) == 0)
+        if (list[k][0] == low[0] && strlen(list[k]) == tn && memcmp(list[k], low, tn) == 0)
             return 1;
     return 0;
 }
