@@ -61,6 +61,9 @@ enum {
 
 /* Classes of a lower-case tag name: NDD_TAG_* flags, *id = NDD_TAG_ID_*. */
 unsigned ndd_text_tag_class(const char *lname, size_t len, int *id);
+/* The table behind it, for tests: its size and its i-th name, flags and id. */
+size_t ndd_text_tag_count(void);
+const char *ndd_text_tag_at(size_t i, unsigned *flags, int *id);
 
 /* ---- the normalising emitter ---- */
 enum { NDD_EM_SPACE = 1, NDD_EM_SOFT = 2, NDD_EM_BREAK = 4 };

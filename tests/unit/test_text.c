@@ -748,9 +748,68 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The tag-class lookup (a binary search comparing bytes inline) against a
+ * linear scan of its table: every name, every name cut short, extended by a
+ * byte or changed in one byte, the empty name, and random short names. */
+static void tag_check(const char *name, size_t len)
+{
+    unsigned wflags = 0;
+    int wid = NDD_TAG_ID_UNKNOWN, id = -1;
+    for (size_t i = 0; i < ndd_text_tag_count(); i++) {
+        unsigned f;
+        int d;
+        const char *t = ndd_text_tag_at(i, &f, &d);
+        if (strlen(t) == len && memcmp(t, name, len) == 0)
+            wflags = f, wid = d;
+    }
+    assert_int_equal(ndd_text_tag_class(name, len, &id), wflags);
+    assert_int_equal(id, wid);
+}
+
+static void test_tag_lookup(void **state)
+{
+    (void)state;
+    char b[20];
+    size_t n = ndd_text_tag_count();
+    assert_true(n > 100);
+    for (size_t i = 0; i < n; i++) {
+        unsigned f;
+        int d;
+        const char *t = ndd_text_tag_at(i, &f, &d);
+        size_t l = strlen(t);
+        if (i) { /* sorted as the search needs */
+            unsigned f0;
+            int d0;
+            assert_true(strcmp(ndd_text_tag_at(i - 1, &f0, &d0), t) < 0);
+        }
+        memcpy(b, t, l);
+        for (size_t k = 0; k <= l; k++)
+            tag_check(b, k);
+        for (int c = 0; c < 256; c += 7) {
+            b[l] = (char)c;
+            tag_check(b, l + 1);
+            for (size_t k = 0; k < l; k++) {
+                char o = b[k];
+                b[k] = (char)c;
+                tag_check(b, l);
+                b[k] = o;
+            }
+        }
+    }
+    tag_check("", 0);
+    unsigned seed = 7;
+    for (int r = 0; r < 20000; r++) {
+        size_t l = 1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 4;
+        for (size_t k = 0; k < l; k++)
+            b[k] = (char)('a' + ((seed = seed * 1103515245u + 12345u) >> 16) % 26);
+        tag_check(b, l);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tag_lookup),
         cmocka_unit_test(test_entity_table),
         cmocka_unit_test(test_entities),
         cmocka_unit_test(test_drop_script_style_comments),
