@@ -4,7 +4,8 @@
  * Checks: scores in [0, 1], TLCS <= LCS bound <= both lengths, symmetry
  * (compare(B, A) gives the same numbers), and for short inputs Myers' edit
  * distance against a dynamic-programming LCS (exact oracle). The formulaic
- * check runs on every duplicate. */
+ * check runs on every duplicate. The anchor bound (what ndd run tries before
+ * the sketches) is never below either sketch and never above the text. */
 #include "fuzz_common.h"
 #include "ndd_verify.h"
 
@@ -53,6 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(r1.tlcs <= na && r1.tlcs <= nb);
     FUZZ_CHECK(r1.sketch_a <= na && r1.sketch_b <= nb);
     FUZZ_CHECK(r1.pruned_by_bound || r1.tlcs <= r1.lcs_upper);
+    if (!tp.exact) {
+        static ndd_anchors_t xa, xb;
+        static uint64_t *mark, *scratch;
+        static size_t mark_cap, scratch_cap;
+        size_t ua, ub;
+        FUZZ_CHECK(ndd_anchors_make(&xa, a, na, tp.window, &scratch, &scratch_cap) == NDD_OK);
+        FUZZ_CHECK(ndd_anchors_make(&xb, b, nb, tp.window, &scratch, &scratch_cap) == NDD_OK);
+        FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub) == NDD_OK);
+        FUZZ_CHECK(ua >= r1.sketch_a && ub >= r1.sketch_b && ua <= na && ub <= nb);
+    }
     FUZZ_CHECK(ndd_tlcs_compare(ws, &tp, b, nb, a, na, &r2) == NDD_OK);
     FUZZ_CHECK(r1.tlcs == r2.tlcs && r1.duplicate == r2.duplicate && r1.lcs == r2.lcs);
     if (r1.duplicate) {
