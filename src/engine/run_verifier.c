@@ -199,6 +199,8 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
             }
         }
         r->sketched = 1;
+        if (!v->tp.exact) /* the sketches from the anchors made above: same sketches, less time */
+            ndd_tlcs_ws_anchors(v->tws, &v->anc[i], &v->anc[j]);
         rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
         if (rc)
             return rc;

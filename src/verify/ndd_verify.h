@@ -57,6 +57,11 @@ typedef struct ndd_anchors {
     uint64_t *v; /* hash << 32 | position, increasing: by hash, then position */
     size_t n, cap;
     size_t len, window; /* the text's length and the S they were made for */
+    uint8_t *off;       /* window j's anchor is at j + off[j], for j < noff = len - S + 1 */
+    size_t noff, off_cap; /* (made when w <= 255, else noff = 0: ndd_sketch_filter_anchored falls back) */
+    uint64_t *bits;     /* filter of the anchor hashes: bit h >> bits_shift set for each */
+    size_t bits_cap;
+    unsigned bits_shift;
 } ndd_anchors_t;
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
@@ -67,6 +72,16 @@ void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);
 void ndd_anchors_free(ndd_anchors_t *a); /* frees, zeroes */
+/* The same sketches as ndd_sketch_filter (byte for byte, runs included),
+ * found without a table of windows: a window is matched by continuing the
+ * last match, else through its anchor - an equal window of the other text
+ * has the same anchor hash at the same offset, so the other text's anchor
+ * list (sorted by hash) gives every candidate, confirmed byte by byte.
+ * xa, xb: anchors made for exactly these texts and this window; when they
+ * are not (or have no offsets) this is ndd_sketch_filter. Near-duplicates
+ * cost about one byte comparison per window. */
+int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, const ndd_anchors_t *xa,
+                               const void *b, size_t nb, const ndd_anchors_t *xb, size_t window);
 /* *ua >= the length of the filtered sketch of A against B (ndd_sketch_filter
  * with the same window), *ub >= that of B: the union of [p - w + 1, p + S)
  * over the anchors p of A whose hash is an anchor hash of B (and vice versa).
@@ -198,6 +213,10 @@ void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws);
  * (a document of 4 GiB or more). Empty documents are never duplicates. */
 int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *a, size_t na,
                      const char *b, size_t nb, ndd_tlcs_result_t *r);
+/* The next ndd_tlcs_compare(ws, p, a, .., b, ..) makes its sketches with
+ * ndd_sketch_filter_anchored from these anchors of a and b (same results,
+ * less time when a document meets several partners); used once. */
+void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_anchors_t *b);
 
 /* The verdict rule alone: resemblance >= min_resemblance or containment >= min_containment. */
 int ndd_tlcs_verdict(const ndd_tlcs_params_t *p, double resemblance, double containment);

@@ -13,6 +13,7 @@
  * the size of the union of those intervals (a hash shared by chance only
  * widens it): never below the sketch. */
 #include "ndd_verify.h"
+#include "verify_anchor_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,23 +24,11 @@ void ndd_anchor_shape(size_t window, size_t *k, size_t *w)
     *w = window >= *k ? window - *k + 1 : 1;
 }
 
-static inline uint32_t kgram_hash(const uint8_t *p, size_t k)
-{
-    uint64_t h;
-    if (k == 8) {
-        memcpy(&h, p, 8);
-    } else {
-        h = 0;
-        for (size_t i = 0; i < k; i++)
-            h = h << 8 | p[i];
-    }
-    h *= 0x9E3779B97F4A7C15ULL;
-    return (uint32_t)(h >> 32);
-}
-
 void ndd_anchors_free(ndd_anchors_t *a)
 {
     free(a->v);
+    free(a->off);
+    free(a->bits);
     memset(a, 0, sizeof *a);
 }
 
@@ -48,7 +37,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 {
     const uint8_t *t = text;
     size_t k, w;
-    a->n = 0;
+    a->n = a->noff = 0;
     a->len = n;
     a->window = window;
     if (window == 0 || (!t && n))
@@ -70,10 +59,10 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     uint64_t *key = *scratch, *suf = *scratch + m, *pick = key;
     if (k == 8) /* the paper's S = 16: one load per k-gram */
         for (size_t i = 0; i < m; i++)
-            key[i] = (uint64_t)kgram_hash(t + i, 8) << 32 | (uint32_t)~(uint32_t)i;
+            key[i] = (uint64_t)ndd_kgram_hash(t + i, 8) << 32 | (uint32_t)~(uint32_t)i;
     else
         for (size_t i = 0; i < m; i++)
-            key[i] = (uint64_t)kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i;
+            key[i] = (uint64_t)ndd_kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i;
     /* the minimum of every run of w keys by van Herk / Gil-Werman: blocks of
      * w keys, suffix minima inside each block, prefix minima on the fly;
      * run [i, i + w - 1] = min(suffix min at i, prefix min at i + w - 1) */
@@ -84,6 +73,13 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             x = key[i] < x ? key[i] : x;
             suf[i] = x;
         }
+    }
+    /* each window's anchor offset (a byte: only when w <= 255) */
+    uint8_t *off = NULL;
+    if (w <= 255) {
+        if ((rc = ndd_array_grow((void **)&a->off, &a->off_cap, m + 1 - w, 1)))
+            return rc;
+        off = a->off;
     }
     size_t np = 0;
     uint32_t last = UINT32_MAX;
@@ -96,6 +92,8 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             continue;
         uint64_t s0 = suf[j + 1 - w], mn = jw == 0 ? s0 : (s0 < pre ? s0 : pre); /* jw == (j + 1) % w */
         uint32_t pos = ~(uint32_t)mn;
+        if (off)
+            off[j + 1 - w] = (uint8_t)(pos - (j + 1 - w));
         /* a new pick when the minimum moved (picks never move back:
          * positions increase); written always, kept when new (no branch);
          * np <= j + 1 - w: behind key[j] */
@@ -125,7 +123,21 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         dst = x;
     }
     memcpy(a->v, src, np * sizeof *src);
+    /* the filter: 16 or more bits per anchor (a power of two), at least 64 */
+    unsigned lg = 6;
+    while (((size_t)1 << lg) < 16 * np && lg < 32)
+        lg++;
+    size_t nw = ((size_t)1 << lg) / 64;
+    if ((rc = ndd_array_grow((void **)&a->bits, &a->bits_cap, nw, sizeof *a->bits)))
+        return rc;
+    memset(a->bits, 0, nw * sizeof *a->bits);
+    a->bits_shift = 32 - lg;
+    for (size_t i = 0; i < np; i++) {
+        uint32_t h = (uint32_t)(a->v[i] >> 32), b = a->bits_shift < 32 ? h >> a->bits_shift : 0;
+        a->bits[b >> 6] |= 1ULL << (b & 63);
+    }
     a->n = np;
+    a->noff = off ? m + 1 - w : 0;
     return NDD_OK;
 }
 

@@ -17,6 +17,7 @@
  * A slot also carries 8 bits of the fingerprint (when X has < 2^24 windows)
  * so that most probes of absent windows need no byte comparison. */
 #include "ndd_verify.h"
+#include "verify_anchor_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -299,4 +300,130 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
         if (hit[rep[i]] && (rc = sk_keep(ox, X, i, S)))
             return rc;
     return sk_flush(ox, X);
+}
+
+/* ---- the same sketches from anchors (no table of windows) ----
+ * Window j of D is kept iff its content occurs as a window of E. It does
+ * when it continues the previous match (one byte compared), else an equal
+ * window E_i holds D_j's anchor k-gram at the same offset o, and that
+ * k-gram is an anchor of E (winnowing depends on the window's content
+ * only): every E anchor of the same hash at a position q >= o gives the
+ * candidate i = q - o, confirmed byte by byte. The filter of E's anchor
+ * hashes answers most misses at once. Consecutive windows mostly share
+ * their anchor: its candidates are looked up once. */
+/* Length of the common prefix of p[0..n) and q[0..n), 8 bytes at a time. */
+static inline size_t sk_common(const uint8_t *p, const uint8_t *q, size_t n)
+{
+    size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (i + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, p + i, 8);
+        memcpy(&y, q + i, 8);
+        if (x != y)
+            return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && p[i] == q[i])
+        i++;
+    return i;
+}
+
+static size_t sk_lower(const uint64_t *v, size_t n, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define SK_GIVE_UP 1 /* sk_side: the candidates ran past the budget */
+
+static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t *ad, const uint8_t *E,
+                   size_t ne, const ndd_anchors_t *ae, size_t S, size_t k, size_t *budget)
+{
+    int rc;
+    const size_t wd = nd - S + 1, we = ne - S + 1;
+    size_t next = SIZE_MAX, last_p = SIZE_MAX, lo = 0, hi = 0, diag = 0;
+    int on_diag = 0;
+    for (size_t j = 0; j < wd; j++) {
+        size_t m = SIZE_MAX;
+        if (next < we && E[next + S - 1] == D[j + S - 1]) {
+            m = next;
+        } else if (on_diag && j + diag < we && sk_same(E + j + diag, D + j, S)) {
+            m = j + diag; /* back on the diagonal of the last match (after a substitution) */
+        } else {
+            size_t p = j + ad->off[j], q0 = p - j;
+            if (p != last_p) {
+                last_p = p;
+                uint32_t h = ndd_kgram_hash(D + p, k);
+                lo = hi = 0;
+                if (ndd_anchors_may_hold(ae, h)) {
+                    lo = hi = sk_lower(ae->v, ae->n, (uint64_t)h << 32);
+                    while (hi < ae->n && (uint32_t)(ae->v[hi] >> 32) == h)
+                        hi++;
+                }
+            }
+            for (size_t t = lo; t < hi; t++) { /* positions increase */
+                size_t q = (uint32_t)ae->v[t];
+                if (q < q0)
+                    continue;
+                if (q - q0 >= we)
+                    break;
+                if (!(*budget)--)
+                    return SK_GIVE_UP; /* one k-gram anchored all over E (repetitive text) */
+                if (sk_same(E + (q - q0), D + j, S)) {
+                    m = q - q0;
+                    break;
+                }
+            }
+        }
+        if (m != SIZE_MAX) {
+            /* the match runs on while the next bytes agree: windows j + 1 ..
+             * j + run all match (E's m + 1 .. m + run), kept in one step */
+            size_t run = sk_common(D + j + S, E + m + S, nd - j - S < ne - m - S ? nd - j - S : ne - m - S);
+            if ((rc = sk_keep(o, D, j, S + run)))
+                return rc;
+            j += run;
+            m += run;
+            next = m + 1;
+            diag = m - j; /* modulo 2^64: j + diag is m again, and wraps past we when negative */
+            on_diag = 1;
+        } else {
+            next = SIZE_MAX;
+        }
+    }
+    return sk_flush(o, D);
+}
+
+int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, const ndd_anchors_t *xa,
+                               const void *b, size_t nb, const ndd_anchors_t *xb, size_t window)
+{
+    if (!ws || !xa || !xb || (!a && na) || (!b && nb) || window == 0)
+        return NDD_ERR_INVAL;
+    if (na < window || nb < window || xa->window != window || xb->window != window || xa->len != na ||
+        xb->len != nb || xa->noff != na - window + 1 || xb->noff != nb - window + 1)
+        return ndd_sketch_filter(ws, a, na, b, nb, window);
+    if (na >= UINT32_MAX || nb >= UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    int rc;
+    for (int i = 0; i < 2; i++)
+        ws->out[i].len = ws->out[i].nruns = ws->out[i].pend_from = ws->out[i].pend_to = 0;
+    if ((rc = ndd_array_grow((void **)&ws->out[0].bytes, &ws->out[0].cap, na, 1)) ||
+        (rc = ndd_array_grow((void **)&ws->out[1].bytes, &ws->out[1].cap, nb, 1)))
+        return rc;
+    size_t k, w, budget = 4 * (na + nb) + 1024;
+    ndd_anchor_shape(window, &k, &w);
+    /* candidates are bounded so that this stays linear: past 4 per byte,
+     * the table (linear whatever the text) makes the same sketches */
+    if ((rc = sk_side(&ws->out[0], a, na, xa, b, nb, xb, window, k, &budget)) ||
+        (rc = sk_side(&ws->out[1], b, nb, xb, a, na, xa, window, k, &budget)))
+        return rc == SK_GIVE_UP ? ndd_sketch_filter(ws, a, na, b, nb, window) : rc;
+    return NDD_OK;
 }

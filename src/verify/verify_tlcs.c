@@ -71,7 +71,15 @@ struct ndd_tlcs_ws {
     size_t ncuts;
     tl_span_t *yrem; /* removed Y intervals of one iteration, reduced offsets */
     size_t yremcap;
+    const ndd_anchors_t *anc[2]; /* ndd_tlcs_ws_anchors: of a and b, for the next compare */
+    const ndd_anchors_t *ax, *ay; /* the same, of X and Y, during that compare */
 };
+
+void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_anchors_t *b)
+{
+    ws->anc[0] = a;
+    ws->anc[1] = b;
+}
 
 void ndd_tlcs_params_default(ndd_tlcs_params_t *p)
 {
@@ -761,7 +769,8 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
             return rc;
     } else {
         ndd_sketch_view_t vx, vy;
-        if ((rc = ndd_sketch_filter(ws->sk, x, nx, y, ny, p->window)))
+        if ((rc = ws->ax && ws->ay ? ndd_sketch_filter_anchored(ws->sk, x, nx, ws->ax, y, ny, ws->ay, p->window)
+                                   : ndd_sketch_filter(ws->sk, x, nx, y, ny, p->window)))
             return rc;
         ndd_sketch_get(ws->sk, 0, &vx);
         ndd_sketch_get(ws->sk, 1, &vy);
@@ -857,6 +866,9 @@ int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *
                      const char *b, size_t nb, ndd_tlcs_result_t *r)
 {
     int rc;
+    const ndd_anchors_t *pa = ws ? ws->anc[0] : NULL, *pb = ws ? ws->anc[1] : NULL;
+    if (ws)
+        ws->anc[0] = ws->anc[1] = NULL; /* for this call only, whatever happens */
     if (!ws || !p || !r || (!a && na) || (!b && nb) || p->window == 0 || !(p->slope >= 0) ||
         isnan(p->min_resemblance) || isnan(p->min_containment))
         return NDD_ERR_INVAL;
@@ -874,7 +886,11 @@ int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *
     const char *x = swap ? b : a, *y = swap ? a : b;
     size_t nx = swap ? nb : na, ny = swap ? na : nb;
     tl_span_t yspan[NDD_TLCS_MAX_REGIONS];
-    if ((rc = tl_run_pair(ws, p, x, nx, y, ny, r, yspan)))
+    ws->ax = swap ? pb : pa;
+    ws->ay = swap ? pa : pb;
+    rc = tl_run_pair(ws, p, x, nx, y, ny, r, yspan);
+    ws->ax = ws->ay = NULL;
+    if (rc)
         return rc;
     for (unsigned i = 0; i < r->nregions; i++) {
         ndd_tlcs_region_t *g = &r->regions[i];

@@ -154,11 +154,29 @@ static size_t brute_cover(const ndd_anchors_t *x, const ndd_anchors_t *y, size_t
     return t;
 }
 
+static void same_sketches(const ndd_sketch_ws_t *x, const ndd_sketch_ws_t *y)
+{
+    for (int which = 0; which < 2; which++) {
+        ndd_sketch_view_t u, v;
+        ndd_sketch_get(x, which, &u);
+        ndd_sketch_get(y, which, &v);
+        assert_int_equal(u.len, v.len);
+        assert_int_equal(u.nruns, v.nruns);
+        assert_memory_equal(u.bytes, v.bytes, u.len);
+        for (size_t r = 0; r < u.nruns; r++) {
+            assert_int_equal(u.runs[r].sk, v.runs[r].sk);
+            assert_int_equal(u.runs[r].pos, v.runs[r].pos);
+            assert_int_equal(u.runs[r].len, v.runs[r].len);
+        }
+    }
+}
+
 static void test_anchors_bound(void **state)
 {
     (void)state;
-    ndd_sketch_ws_t *ws;
+    ndd_sketch_ws_t *ws, *ws2;
     assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    assert_int_equal(ndd_sketch_ws_create(&ws2), NDD_OK);
     ndd_anchors_t xa = {0}, xb = {0};
     uint64_t *mark = NULL, *scratch = NULL;
     uint8_t a[600], b[600], in[601];
@@ -197,6 +215,9 @@ static void test_anchors_bound(void **state)
         ndd_sketch_view_t va, vb;
         ndd_sketch_get(ws, 0, &va);
         ndd_sketch_get(ws, 1, &vb);
+        /* the anchored sketches are the table's, byte for byte and run for run */
+        assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, nb, &xb, s), NDD_OK);
+        same_sketches(ws, ws2);
         assert_true(ua >= va.len);
         assert_true(ub >= vb.len);
         assert_true(ua <= na && ub <= nb);
@@ -212,6 +233,58 @@ static void test_anchors_bound(void **state)
     free(mark);
     free(scratch);
     ndd_sketch_ws_free(ws);
+    ndd_sketch_ws_free(ws2);
+}
+
+/* The anchored sketches on texts that defeat the lookup (one k-gram
+ * anchored all over the other text: the budget runs out and the table takes
+ * over), on windows too wide for the offsets (w > 255: the table), on
+ * anchors made for another text or window (the table), and on real text:
+ * always the table's sketches. */
+static void test_anchored_cases(void **state)
+{
+    (void)state;
+    ndd_sketch_ws_t *ws, *ws2;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    assert_int_equal(ndd_sketch_ws_create(&ws2), NDD_OK);
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0, n = 20000;
+    char *a = malloc(n), *b = malloc(n);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int round = 0; round < 6; round++) {
+        size_t s = round == 4 ? 300 : 16, na = n, nb = n;
+        for (size_t i = 0; i < n; i++) {
+            if (round == 0) { /* periodic: the same anchor every period */
+                a[i] = "abcdefghij"[i % 10];
+                b[i] = "abcdefghij"[(i * 7 / 3) % 10];
+            } else if (round == 1) { /* long runs of one byte with rare breaks */
+                a[i] = i % 997 ? 'x' : 'y';
+                b[i] = i % 991 ? 'x' : 'z';
+            } else {
+                a[i] = (char)('a' + rndn(round == 2 ? 2 : 26));
+                b[i] = i > 500 && i < 9000 ? a[i - 300] : (char)('a' + rndn(26));
+            }
+        }
+        assert_int_equal(ndd_anchors_make(&xa, a, na, s, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
+        if (round == 5) /* anchors of another text: refused, the table answers */
+            nb -= 7;
+        assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
+        assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, nb, &xb, s), NDD_OK);
+        same_sketches(ws, ws2);
+        assert_int_equal(ndd_sketch_filter(ws, b, nb, a, na, s), NDD_OK);
+        assert_int_equal(ndd_sketch_filter_anchored(ws2, b, nb, &xb, a, na, &xa, s), NDD_OK);
+        same_sketches(ws, ws2);
+    }
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(scratch);
+    free(a);
+    free(b);
+    ndd_sketch_ws_free(ws);
+    ndd_sketch_ws_free(ws2);
 }
 
 /* Repetitive input: every window identical; must stay linear and exact. */
@@ -311,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_repetitive),
         cmocka_unit_test(test_anchors_bound),
+        cmocka_unit_test(test_anchored_cases),
         cmocka_unit_test(test_clough),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
