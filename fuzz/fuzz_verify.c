@@ -5,7 +5,8 @@
  * (compare(B, A) gives the same numbers), and for short inputs Myers' edit
  * distance against a dynamic-programming LCS (exact oracle). The formulaic
  * check runs on every duplicate. The anchor bound (what ndd run tries before
- * the sketches) is never below either sketch and never above the text. */
+ * the sketches) is never below either sketch and never above the text, and
+ * the sketches made from the anchors equal the table's. */
 #include "fuzz_common.h"
 #include "ndd_verify.h"
 
@@ -63,6 +64,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(ndd_anchors_make(&xb, b, nb, tp.window, &scratch, &scratch_cap) == NDD_OK);
         FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub) == NDD_OK);
         FUZZ_CHECK(ua >= r1.sketch_a && ub >= r1.sketch_b && ua <= na && ub <= nb);
+        /* the sketches from the anchors are the table's, byte for byte */
+        static ndd_sketch_ws_t *s1, *s2;
+        if (!s1 && (ndd_sketch_ws_create(&s1) || ndd_sketch_ws_create(&s2)))
+            abort();
+        FUZZ_CHECK(ndd_sketch_filter(s1, a, na, b, nb, tp.window) == NDD_OK);
+        FUZZ_CHECK(ndd_sketch_filter_anchored(s2, a, na, &xa, b, nb, &xb, tp.window) == NDD_OK);
+        for (int w = 0; w < 2; w++) {
+            ndd_sketch_view_t u, v;
+            ndd_sketch_get(s1, w, &u);
+            ndd_sketch_get(s2, w, &v);
+            FUZZ_CHECK(u.len == v.len && u.nruns == v.nruns && (!u.len || !memcmp(u.bytes, v.bytes, u.len)));
+            for (size_t k = 0; k < u.nruns; k++)
+                FUZZ_CHECK(u.runs[k].pos == v.runs[k].pos && u.runs[k].len == v.runs[k].len);
+        }
     }
     FUZZ_CHECK(ndd_tlcs_compare(ws, &tp, b, nb, a, na, &r2) == NDD_OK);
     FUZZ_CHECK(r1.tlcs == r2.tlcs && r1.duplicate == r2.duplicate && r1.lcs == r2.lcs);
