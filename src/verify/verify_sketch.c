@@ -356,7 +356,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
         size_t m = SIZE_MAX;
         if (next < we && E[next + S - 1] == D[j + S - 1]) {
             m = next;
-        } else if (on_diag && j + diag < we && sk_same(E + j + diag, D + j, S)) {
+        } else if (on_diag && j + diag < we && sk_same(E + (j + diag), D + j, S)) {
             m = j + diag; /* back on the diagonal of the last match (after a substitution) */
         } else {
             size_t p = j + ad->off[j], q0 = p - j;
