@@ -88,8 +88,20 @@ int ndd_text_sentences(const char *text, size_t n, size_t min_len,
     *nspans = 0;
     if (n > UINT32_MAX)
         return NDD_ERR_LIMIT;
+    /* bytes that may end a sentence: '\n', . ! ? ; and lead bytes of CJK
+     * terminators (>= 0xE3); all others are skipped in a tight loop */
+    static const uint8_t stop[256] = {
+        ['\n'] = 1, ['.'] = 1, ['!'] = 1, ['?'] = 1, [';'] = 1,
+        [0xE3] = 1, [0xE4] = 1, [0xE5] = 1, [0xE6] = 1, [0xE7] = 1, [0xE8] = 1, [0xE9] = 1, [0xEA] = 1,
+        [0xEB] = 1, [0xEC] = 1, [0xED] = 1, [0xEE] = 1, [0xEF] = 1, [0xF0] = 1, [0xF1] = 1, [0xF2] = 1,
+        [0xF3] = 1, [0xF4] = 1, [0xF5] = 1, [0xF6] = 1, [0xF7] = 1, [0xF8] = 1, [0xF9] = 1, [0xFA] = 1,
+        [0xFB] = 1, [0xFC] = 1, [0xFD] = 1, [0xFE] = 1, [0xFF] = 1};
     size_t start = 0, i = 0;
     while (i < n) {
+        while (i < n && !stop[s[i]])
+            i++;
+        if (i == n)
+            break;
         unsigned c = s[i];
         size_t k, tl;
         if (c == '\n') {
