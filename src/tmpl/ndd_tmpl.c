@@ -26,36 +26,44 @@ static void trim(const char **s, size_t *n)
 
 uint64_t ndd_tmpl_block_hash(const char *s, size_t n, uint32_t max_short)
 {
+    /* the block with its spaces collapsed and ASCII letters lowered, hashed
+     * with XXH3 in one call when it fits the buffer (most lines), else
+     * streamed; XXH3's streaming and one-shot forms give the same hash */
     XXH3_state_t st;
-    char buf[256];
+    char buf[4096];
     size_t k = 0, len = 0;
-    int space = 0;
+    int space = 0, streaming = 0;
     trim(&s, &n);
-    XXH3_64bits_reset(&st);
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
+        unsigned char c = (unsigned char)s[i];
         if (c == ' ' || c == '\t' || c == '\r') {
             space = 1;
             continue;
+        }
+        if (k + 2 > sizeof buf) {
+            if (!streaming) {
+                XXH3_64bits_reset(&st);
+                streaming = 1;
+            }
+            XXH3_64bits_update(&st, buf, k);
+            k = 0;
         }
         if (space) {
             buf[k++] = ' ';
             len++;
             space = 0;
-            if (k == sizeof buf) {
-                XXH3_64bits_update(&st, buf, k);
-                k = 0;
-            }
         }
-        buf[k++] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+        buf[k++] = (char)((unsigned)(c - 'A') < 26u ? c + 32 : c);
         len++;
-        if (k == sizeof buf) {
-            XXH3_64bits_update(&st, buf, k);
-            k = 0;
-        }
     }
-    XXH3_64bits_update(&st, buf, k);
-    uint64_t h = XXH3_64bits_digest(&st) & ~NDD_TMPL_SHORT_BIT;
+    uint64_t h;
+    if (streaming) {
+        XXH3_64bits_update(&st, buf, k);
+        h = XXH3_64bits_digest(&st);
+    } else {
+        h = XXH3_64bits(buf, k);
+    }
+    h &= ~NDD_TMPL_SHORT_BIT;
     if (!h)
         h = 1;
     return len <= max_short ? h | NDD_TMPL_SHORT_BIT : h;

@@ -7,6 +7,8 @@
 #include "ndd_test.h"
 #include "ndd_tmpl.h"
 
+#include <xxhash.h>
+
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
@@ -34,6 +36,52 @@ static void test_block_hash(void **state)
     assert_true(H("") != 0);
     /* non-ASCII bytes are kept as they are (no case folding outside ASCII) */
     assert_true(H("版权所有") != H("版權所有"));
+}
+
+/* The block hash against its definition, written out: trim spaces, tabs and
+ * CRs, collapse their runs to one space, lower ASCII letters, XXH3-64 of the
+ * result in one call (top bit = short), 0 -> 1. Random blocks of 0..10,000
+ * bytes over a small alphabet with upper case, spaces, tabs, CRs and high
+ * bytes, so that both the buffered and the streamed hashing are crossed. */
+static uint64_t block_hash_brute(const char *s, size_t n, uint32_t max_short)
+{
+    char *t = malloc(n + 1);
+    assert_non_null(t);
+    size_t a = 0, b = n, k = 0;
+    while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r'))
+        a++;
+    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r'))
+        b--;
+    for (size_t i = a; i < b; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            if (t[k - 1] != ' ')
+                t[k++] = ' ';
+            continue;
+        }
+        t[k++] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+    }
+    uint64_t h = XXH3_64bits(t, k) & ~NDD_TMPL_SHORT_BIT;
+    free(t);
+    if (!h)
+        h = 1;
+    return k <= max_short ? h | NDD_TMPL_SHORT_BIT : h;
+}
+
+static void test_block_hash_brute(void **state)
+{
+    (void)state;
+    static const char alpha[] = "aAbZz \t\r\xe4\xb8\x80.";
+    char *s = malloc(10001);
+    assert_non_null(s);
+    for (int r = 0; r < 400; r++) {
+        size_t n = r < 200 ? rnd() % 300 : rnd() % 10001;
+        for (size_t i = 0; i < n; i++)
+            s[i] = alpha[rnd() % (sizeof alpha - 1)];
+        uint32_t ms = (uint32_t)(rnd() % 200);
+        assert_true(ndd_tmpl_block_hash(s, n, ms) == block_hash_brute(s, n, ms));
+    }
+    free(s);
 }
 
 static void test_page_key(void **state)
@@ -286,7 +334,7 @@ static void test_corpus(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_block_hash),   cmocka_unit_test(test_page_key), cmocka_unit_test(test_doc_occ),
+        cmocka_unit_test(test_block_hash),   cmocka_unit_test(test_block_hash_brute),   cmocka_unit_test(test_page_key), cmocka_unit_test(test_doc_occ),
         cmocka_unit_test(test_decide_brute), cmocka_unit_test(test_strip),    cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
