@@ -137,7 +137,7 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
         }
         int kind = digit ? TK_NUM : (c >= 'A' && c <= 'Z' && !sent) ? TK_NAME : TK_WORD;
         for (size_t w = 0; !digit && w < sizeof numw / sizeof numw[0]; w++)
-            if (strlen(numw[w]) == l && !memcmp(numw[w], low, l)) {
+            if (numw[w][0] == low[0] && strlen(numw[w]) == l && !memcmp(numw[w], low, l)) {
                 l = (size_t)snprintf(low, sizeof low, "%zu", w + 1);
                 kind = TK_NUM;
                 break;
