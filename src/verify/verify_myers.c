@@ -207,15 +207,25 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
                 y += s;
             }
             fv[k] = (int32_t)x;
-            if (odd && bmin <= k && k <= bmax && bv[k] <= x) {
-                size_t dd = (size_t)(2 * c - 1);
-                if (dd > dlim)
-                    return NDD_ERR_LIMIT;
-                *sx = (size_t)x;
-                *sy = (size_t)y;
-                *D = dd;
-                return NDD_OK;
-            }
+        }
+        /* overlap with the backward paths, checked after the round from the
+         * highest diagonal down: the first hit is the one an in-loop check
+         * would have returned (each F[k] is written once per round and B
+         * does not change during it) */
+        if (odd) {
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - fmax) & 1) != 0)
+                hi--; /* the forward round's parity */
+            for (int64_t k = hi; k >= lo; k -= 2)
+                if (bv[k] <= fv[k]) {
+                    size_t dd = (size_t)(2 * c - 1);
+                    if (dd > dlim)
+                        return NDD_ERR_LIMIT;
+                    *sx = (size_t)fv[k];
+                    *sy = (size_t)(fv[k] - k);
+                    *D = dd;
+                    return NDD_OK;
+                }
         }
         /* backward */
         if (bmin > dmin)
@@ -238,15 +248,21 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
                 y -= s;
             }
             bv[k] = (int32_t)x;
-            if (!odd && fmin <= k && k <= fmax && x <= fv[k]) {
-                size_t dd = (size_t)(2 * c);
-                if (dd > dlim)
-                    return NDD_ERR_LIMIT;
-                *sx = (size_t)x;
-                *sy = (size_t)y;
-                *D = dd;
-                return NDD_OK;
-            }
+        }
+        if (!odd) { /* as above, for the backward round */
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - bmax) & 1) != 0)
+                hi--;
+            for (int64_t k = hi; k >= lo; k -= 2)
+                if (bv[k] <= fv[k]) {
+                    size_t dd = (size_t)(2 * c);
+                    if (dd > dlim)
+                        return NDD_ERR_LIMIT;
+                    *sx = (size_t)bv[k];
+                    *sy = (size_t)(bv[k] - k);
+                    *D = dd;
+                    return NDD_OK;
+                }
         }
     }
     return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
