@@ -199,6 +199,158 @@ static void test_random_vs_dp(void **state)
     ndd_myers_ws_free(ws);
 }
 
+/* ---- the reference bisection: GNU diff's diag() without heuristics, the
+ * overlap checked on every diagonal as it is written, the plainest form of
+ * what verify_myers.c computes. TLCS reads the script's shape (which of the
+ * minimal scripts), not only D, so a faster Myers must give this script. ---- */
+typedef struct ref_ws {
+    ndd_edit_t e[4096];
+    size_t n;
+    int32_t v1[4200], v2[4200];
+} ref_ws_t;
+
+static void ref_emit(ref_ws_t *w, int op, size_t a, size_t b, size_t len)
+{
+    if (!len)
+        return;
+    if (w->n) {
+        ndd_edit_t *l = &w->e[w->n - 1];
+        if (l->op == op && ((op == NDD_EDIT_EQ && l->a + l->len == a && l->b + l->len == b) ||
+                            (op == NDD_EDIT_DEL && l->a + l->len == a && l->b == b) ||
+                            (op == NDD_EDIT_INS && l->a == a && l->b + l->len == b))) {
+            l->len += len;
+            return;
+        }
+    }
+    assert_true(w->n < sizeof w->e / sizeof w->e[0]);
+    w->e[w->n++] = (ndd_edit_t){op, a, b, len};
+}
+
+static void ref_bisect(ref_ws_t *w, const uint8_t *A, int64_t n, const uint8_t *B, int64_t m, int64_t *sx, int64_t *sy)
+{
+    const int64_t delta = n - m, off = (n + m + 1) / 2 + 2;
+    const int odd = (delta & 1) != 0;
+    assert_true(2 * off + 3 < 4200);
+    int32_t *fv = w->v1 + off, *bv = w->v2 + off - delta;
+    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
+    fv[0] = 0;
+    bv[delta] = (int32_t)n;
+    for (int64_t c = 1;; c++) {
+        if (fmin > -m)
+            fv[--fmin - 1] = -1;
+        else
+            ++fmin;
+        if (fmax < n)
+            fv[++fmax + 1] = -1;
+        else
+            --fmax;
+        for (int64_t k = fmax; k >= fmin; k -= 2) {
+            int64_t tlo = fv[k - 1], thi = fv[k + 1], x = tlo < thi ? thi : tlo + 1, y = x - k;
+            while (x < n && y < m && A[x] == B[y])
+                x++, y++;
+            fv[k] = (int32_t)x;
+            if (odd && bmin <= k && k <= bmax && bv[k] <= x) {
+                *sx = x, *sy = y;
+                return;
+            }
+        }
+        if (bmin > -m)
+            bv[--bmin - 1] = INT32_MAX;
+        else
+            ++bmin;
+        if (bmax < n)
+            bv[++bmax + 1] = INT32_MAX;
+        else
+            --bmax;
+        for (int64_t k = bmax; k >= bmin; k -= 2) {
+            int64_t tlo = bv[k - 1], thi = bv[k + 1], x = tlo < thi ? tlo : thi - 1, y = x - k;
+            while (x > 0 && y > 0 && A[x - 1] == B[y - 1])
+                x--, y--;
+            bv[k] = (int32_t)x;
+            if (!odd && fmin <= k && k <= fmax && x <= fv[k]) {
+                *sx = x, *sy = y;
+                return;
+            }
+        }
+    }
+}
+
+static void ref_rec(ref_ws_t *w, const uint8_t *A, size_t a0, size_t a1, const uint8_t *B, size_t b0, size_t b1)
+{
+    size_t p = 0, s = 0;
+    while (a0 + p < a1 && b0 + p < b1 && A[a0 + p] == B[b0 + p])
+        p++;
+    ref_emit(w, NDD_EDIT_EQ, a0, b0, p);
+    a0 += p, b0 += p;
+    while (a1 - s > a0 && b1 - s > b0 && A[a1 - s - 1] == B[b1 - s - 1])
+        s++;
+    a1 -= s, b1 -= s;
+    if (a0 == a1 || b0 == b1) {
+        ref_emit(w, NDD_EDIT_DEL, a0, b0, a1 - a0);
+        ref_emit(w, NDD_EDIT_INS, a1, b0, b1 - b0);
+    } else {
+        int64_t x, y;
+        ref_bisect(w, A + a0, (int64_t)(a1 - a0), B + b0, (int64_t)(b1 - b0), &x, &y);
+        ref_rec(w, A, a0, a0 + (size_t)x, B, b0, b0 + (size_t)y);
+        ref_rec(w, A, a0 + (size_t)x, a1, B, b0 + (size_t)y, b1);
+    }
+    ref_emit(w, NDD_EDIT_EQ, a1, b1, s);
+}
+
+/* Scripts equal the reference's, run for run, on random pairs over small
+ * and large alphabets and on texts whose blocks were reordered and edited
+ * (large D, where the bisection's choices matter most). */
+static void test_script_vs_reference(void **state)
+{
+    (void)state;
+    static ref_ws_t w;
+    ndd_myers_ws_t *ws;
+    assert_int_equal(ndd_myers_ws_create(&ws), NDD_OK);
+    static const char words[] = "the of and to in a is that for it as with was on be by company said "
+                                "pct shares year market oil bank trade dollar prices ";
+    uint8_t a[1100], b[1300];
+    for (int round = 0; round < 3000; round++) {
+        size_t na, nb;
+        if (round % 2) {
+            unsigned alpha = (unsigned[]){2, 3, 4, 26}[round / 2 % 4];
+            na = rndn(300);
+            gen_random(a, na, alpha);
+            nb = round % 6 == 1 ? mutate(a, na, b, sizeof b, alpha, 20) : rndn(300);
+            if (round % 6 != 1)
+                gen_random(b, nb, alpha);
+        } else { /* word text, cut into 5 blocks, reordered, every 40th byte changed */
+            na = 200 + rndn(800);
+            for (size_t i = 0; i < na; i++)
+                a[i] = (uint8_t)words[(i * 7 + rndn(3) * 13 + (size_t)round) % (sizeof words - 1)];
+            size_t cut[6] = {0, na / 5, 2 * na / 5, 3 * na / 5, 4 * na / 5, na};
+            int perm[5] = {0, 1, 2, 3, 4};
+            for (int i = 4; i > 0; i--) {
+                int j = (int)rndn((size_t)i + 1), t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            nb = 0;
+            for (int q = 0; q < 5; q++)
+                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
+                    b[nb++] = rndn(40) ? a[i] : (uint8_t)'#';
+        }
+        ndd_myers_out_t o;
+        assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, SIZE_MAX, &o), NDD_OK);
+        w.n = 0;
+        ref_rec(&w, a, 0, na, b, 0, nb);
+        size_t n;
+        const ndd_edit_t *e = ndd_myers_script(ws, &n);
+        assert_int_equal(n, w.n);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(e[i].op, w.e[i].op);
+            assert_int_equal(e[i].a, w.e[i].a);
+            assert_int_equal(e[i].b, w.e[i].b);
+            assert_int_equal(e[i].len, w.e[i].len);
+        }
+    }
+    ndd_myers_ws_free(ws);
+}
+
 /* Longer real-ish sequences: the script must still rebuild B and be minimal
  * (checked by DP on 3 KB x 3 KB), and the limit must bound the run. */
 static void test_longer(void **state)
@@ -272,6 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paper_example),
         cmocka_unit_test(test_random_vs_dp),
+        cmocka_unit_test(test_script_vs_reference),
         cmocka_unit_test(test_longer),
         cmocka_unit_test(test_auto_limit),
     };
