@@ -24,23 +24,37 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
+/* SWAR helpers on 8 bytes: the high bit of each byte that equals b. */
+#define NDD_ONES 0x0101010101010101ULL
+#define NDD_HIGH 0x8080808080808080ULL
+static inline uint64_t bytes_eq(uint64_t x, unsigned char b)
+{
+    uint64_t t = x ^ (NDD_ONES * b);
+    return ~(((t & ~NDD_HIGH) + ~NDD_HIGH) | t | ~NDD_HIGH);
+}
+
+/* x with its ASCII capitals lowered. */
+static inline uint64_t lower8(uint64_t x)
+{
+    uint64_t h = x & ~NDD_HIGH, ge_a = h + NDD_ONES * (0x80 - 'A'), gt_z = h + NDD_ONES * (0x80 - 'Z' - 1);
+    return x | ((ge_a & ~gt_z & ~x & NDD_HIGH) >> 2);
+}
+
 uint64_t ndd_tmpl_block_hash(const char *s, size_t n, uint32_t max_short)
 {
-    /* the block with its spaces collapsed and ASCII letters lowered, hashed
-     * with XXH3 in one call when it fits the buffer (most lines), else
-     * streamed; XXH3's streaming and one-shot forms give the same hash */
+    /* the block trimmed, each run of spaces, tabs and CRs made one space
+     * (runs lie between other bytes after the trim), ASCII letters lowered;
+     * hashed with XXH3 in one call when it fits the buffer (most lines),
+     * else streamed (XXH3's streaming and one-shot forms give one hash).
+     * 8 bytes at a time while they hold no tab, CR or second space of a
+     * run: then they are the output, lowered. */
     XXH3_state_t st;
     char buf[4096];
     size_t k = 0, len = 0;
-    int space = 0, streaming = 0;
+    int streaming = 0, prev_ws = 0;
     trim(&s, &n);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == ' ' || c == '\t' || c == '\r') {
-            space = 1;
-            continue;
-        }
-        if (k + 2 > sizeof buf) {
+    for (size_t i = 0; i < n;) {
+        if (k + 8 > sizeof buf) {
             if (!streaming) {
                 XXH3_64bits_reset(&st);
                 streaming = 1;
@@ -48,13 +62,39 @@ uint64_t ndd_tmpl_block_hash(const char *s, size_t n, uint32_t max_short)
             XXH3_64bits_update(&st, buf, k);
             k = 0;
         }
-        if (space) {
-            buf[k++] = ' ';
-            len++;
-            space = 0;
+        if (i + 8 <= n) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            uint64_t sp = bytes_eq(x, ' ');
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* little-endian: byte q + 1 sits 8 bits above byte q */
+            int plain = !(bytes_eq(x, '\t') | bytes_eq(x, '\r') | (sp & (sp << 8))) && !(prev_ws && (sp & 0x80));
+            if (plain) {
+                x = lower8(x);
+                memcpy(buf + k, &x, 8);
+                k += 8;
+                len += 8;
+                prev_ws = (sp >> 63) != 0;
+                i += 8;
+                continue;
+            }
+#endif
         }
-        buf[k++] = (char)((unsigned)(c - 'A') < 26u ? c + 32 : c);
-        len++;
+        size_t e = i + 8 < n ? i + 8 : n;
+        for (; i < e; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (c == ' ' || c == '\t' || c == '\r') {
+                if (!prev_ws) {
+                    buf[k++] = ' ';
+                    len++;
+                }
+                prev_ws = 1;
+            } else {
+                buf[k++] = (char)((unsigned)(c - 'A') < 26u ? c + 32 : c);
+                len++;
+                prev_ws = 0;
+            }
+        }
     }
     uint64_t h;
     if (streaming) {

@@ -42,7 +42,9 @@ static void test_block_hash(void **state)
  * CRs, collapse their runs to one space, lower ASCII letters, XXH3-64 of the
  * result in one call (top bit = short), 0 -> 1. Random blocks of 0..10,000
  * bytes over a small alphabet with upper case, spaces, tabs, CRs and high
- * bytes, so that both the buffered and the streamed hashing are crossed. */
+ * bytes, and over letters (@ [ ` { beside A-Z and a-z) with single spaces,
+ * so that the buffered and the streamed hashing, and the 8-byte and the
+ * byte-by-byte paths, are all crossed. */
 static uint64_t block_hash_brute(const char *s, size_t n, uint32_t max_short)
 {
     char *t = malloc(n + 1);
@@ -71,13 +73,17 @@ static uint64_t block_hash_brute(const char *s, size_t n, uint32_t max_short)
 static void test_block_hash_brute(void **state)
 {
     (void)state;
+    /* the second alphabet is mostly letters and single spaces: the 8-byte
+     * path, crossed now and then by a tab, a CR or a second space */
     static const char alpha[] = "aAbZz \t\r\xe4\xb8\x80.";
+    static const char text[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@[`{  \xc3\xa9";
     char *s = malloc(10001);
     assert_non_null(s);
-    for (int r = 0; r < 400; r++) {
-        size_t n = r < 200 ? rnd() % 300 : rnd() % 10001;
+    for (int r = 0; r < 800; r++) {
+        size_t n = r % 400 < 200 ? rnd() % 300 : rnd() % 10001;
         for (size_t i = 0; i < n; i++)
-            s[i] = alpha[rnd() % (sizeof alpha - 1)];
+            s[i] = r < 400 ? alpha[rnd() % (sizeof alpha - 1)]
+                           : rnd() % 97 == 0 ? "\t\r "[rnd() % 3] : text[rnd() % (sizeof text - 1)];
         uint32_t ms = (uint32_t)(rnd() % 200);
         assert_true(ndd_tmpl_block_hash(s, n, ms) == block_hash_brute(s, n, ms));
     }
