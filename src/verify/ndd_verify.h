@@ -66,8 +66,9 @@ typedef struct ndd_anchors {
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
 /* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
- * reused; start from a zeroed struct): 8 bytes per anchor, about 1.6 bytes
- * per text byte for S = 16. *scratch (*scratch_cap entries) is grown to
+ * reused; start from a zeroed struct): 8 bytes per anchor, a byte per
+ * window and the filter's 2 bytes per anchor, about 2.7 bytes per text
+ * byte for S = 16. *scratch (*scratch_cap entries) is grown to
  * 2 (n - k + 1) entries and may be shared by all documents. */
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);
