@@ -274,6 +274,9 @@ typedef struct {
     size_t keys_cap, *off, off_cap, tl_cap, tl_cap2;
     const char **texts;
     size_t *lens;
+    const float **fps;  /* LSI: each verified member's fingerprint and SimHash */
+    uint64_t *sims;
+    size_t fp_cap, sim_cap;
 } vws_t;
 
 static int key_dropped(const run_t *r, uint64_t key)
@@ -293,7 +296,9 @@ static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
 {
     vws_t *w = user;
     int rc = ndd_verifier_pair(w->vf, i, j, v);
-    if (!rc && w->r->cfg->verifier == NDD_VERIFIER_TLCS) {
+    if (!rc && v->conceptual && v->duplicate)
+        w->r->c.lsi_accepted++;
+    if (!rc && (w->r->cfg->verifier == NDD_VERIFIER_TLCS || w->r->cfg->verifier == NDD_VERIFIER_TLCS_LSI)) {
         w->r->c.sketch_pairs++;
         w->r->c.strain_away_micro += (uint64_t)(v->strain_away * 1e6 + 0.5);
     }
@@ -311,8 +316,14 @@ static int hook_scored(void *user, uint32_t i, uint32_t j, const ndd_vres_t *v)
     vws_t *w = user;
     const ndd_docrec_t *a = &w->m[i], *b = &w->m[j];
     ndd_verifier_kind_t k = w->r->cfg->verifier;
-    ndd_cols_t cols = k == NDD_VERIFIER_TLCS ? NDD_COLS_TLCS : k == NDD_VERIFIER_SIGNCD ? NDD_COLS_SIGNCD : NDD_COLS_SCORE;
-    int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, ndd_verifier_name(w->vf), v);
+    ndd_cols_t cols = k == NDD_VERIFIER_TLCS || k == NDD_VERIFIER_TLCS_LSI ? NDD_COLS_TLCS
+                      : k == NDD_VERIFIER_SIGNCD                           ? NDD_COLS_SIGNCD
+                                                                           : NDD_COLS_SCORE;
+    /* the combined verifier names the rule that accepted the pair */
+    const char *vname = k != NDD_VERIFIER_TLCS_LSI || !v->duplicate ? ndd_verifier_name(w->vf)
+                        : v->conceptual                           ? "lsi"
+                                                                  : "tlcs";
+    int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, vname, v);
     if (rc || (rc = ndd_buf_puts(&w->line, v->duplicate ? "\t1\n" : "\t0\n")) ||
         (rc = emit(w, NDD_ROWS_SCORES, a->g, b->g)) || !v->duplicate)
         return rc;
@@ -353,6 +364,22 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
             uint64_t k = mk ? mk[s] : ndd_sig_key(&w->sigs[s]);
             if (!key_dropped(r, k))
                 w->keys[nk++] = k;
+        }
+        if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier)) { /* the fingerprint's LSH keys (run_lsi.c) */
+            uint64_t sim = 0, lk[256];
+            size_t nl = 0;
+            const float *fp = ndd_lsi_find(r, m[i].g, &sim);
+            if ((rc = ndd_array_grow((void **)&w->fps, &w->fp_cap, i + 1, sizeof *w->fps)) ||
+                (rc = ndd_array_grow((void **)&w->sims, &w->sim_cap, i + 1, sizeof *w->sims)))
+                return rc;
+            w->fps[i] = fp;
+            w->sims[i] = sim;
+            ndd_lsi_add_keys(r, fp, lk, &nl);
+            if ((rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nl, sizeof *w->keys)))
+                return rc;
+            for (size_t s = 0; s < nl; s++)
+                if (!key_dropped(r, lk[s]))
+                    w->keys[nk++] = lk[s];
         }
         w->off[i + 1] = nk;
         w->texts[i] = m[i].text;
@@ -415,6 +442,8 @@ static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
     r->c.verify_work += nc + nf;
     if ((rc = ndd_verifier_set_begin(w->vf, nreal, w->texts, w->lens)))
         return rc;
+    if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier))
+        ndd_verifier_set_lsi(w->vf, w->fps, w->sims, r->lsi_k);
     ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member};
     return ndd_set_verify(cand, nc, nreal, w->texts, w->lens, w->fol_rep, nf, r->cfg->verify_all,
                           r->cfg->keep == NDD_KEEP_LONGEST, &hooks, &r->c);
@@ -441,6 +470,8 @@ static void vws_free(vws_t *w)
     free(w->off);
     free(w->texts);
     free(w->lens);
+    free(w->fps);
+    free(w->sims);
 }
 
 /* mem[0..nm) holds P runs, each ordered by (label, g) (every source sent its
@@ -535,6 +566,7 @@ int ndd_stage_verify(run_t *r)
     int rc = !dest_of || !raw || !z || !send[0] || !send[1] || !send[2] ? NDD_ERR_NOMEM : NDD_OK;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(place_sets(r, dest_of));
+    NDD_TRY(ndd_lsi_send(r, dest_of));
     NDD_TRY(shuffle_texts(r, dest_of, raw, z));
     r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;
     t0 = ndd_now();

@@ -15,17 +15,18 @@ void ndd_lsi_params_default(ndd_lsi_params_t *p)
     p->power = 2;
     p->bucket_bits = 16;
     p->cjk_gram = 2;
+    p->bigrams = 1;
     p->seed = 1;
     p->th1 = 32;
-    p->th4 = 0.5;
-    p->lsh_bands = 16;
-    p->lsh_bits = 12;
+    p->th4 = 0.25;
+    p->lsh_bands = 64;
+    p->lsh_bits = 6;
 }
 
 int ndd_lsi_params_check(const ndd_lsi_params_t *p)
 {
     if (!p || p->k < 1 || p->k > 4096 || p->oversample > 4096 || p->power > 16 || p->bucket_bits < 8 ||
-        p->bucket_bits > 20 || p->cjk_gram < 1 || p->cjk_gram > 4 || !(p->th1 >= 0 && p->th1 <= 64) ||
+        p->bucket_bits > 20 || p->cjk_gram < 1 || p->cjk_gram > 4 || p->bigrams > 1 || !(p->th1 >= 0 && p->th1 <= 64) ||
         !(p->th4 >= -1 && p->th4 <= 1) || p->lsh_bands > 256 || p->lsh_bits < 1 || p->lsh_bits > 64)
         return NDD_ERR_INVAL;
     return NDD_OK;
@@ -77,9 +78,31 @@ static int next_cp(const unsigned char *s, size_t n, size_t *len)
 #define WORD_SEED 0x4C5349574F524431ull /* distinct hash families for words and n-grams */
 #define GRAM_SEED 0x4C534943474D3031ull
 
+#define PAIR_SEED 0x4C534950414952ull
+
+/* Every term, and with p->bigrams each pair of consecutive terms. */
+typedef struct {
+    void (*fn)(void *user, uint64_t h);
+    void *user;
+    uint64_t prev;
+    int have, bigrams;
+} emit_t;
+
+static void emit(emit_t *e, uint64_t h)
+{
+    e->fn(e->user, h);
+    if (e->bigrams && e->have) {
+        uint64_t x[2] = {e->prev, h};
+        e->fn(e->user, XXH3_64bits_withSeed(x, sizeof x, PAIR_SEED));
+    }
+    e->prev = h;
+    e->have = 1;
+}
+
 int ndd_lsi_terms(const ndd_lsi_params_t *p, const char *text, size_t len, void (*fn)(void *user, uint64_t h),
                   void *user)
 {
+    emit_t e = {fn, user, 0, 0, p ? (int)p->bigrams : 0};
     const unsigned char *s = (const unsigned char *)text;
     char word[256];
     size_t cpos[5]; /* byte offsets of the last cjk_gram + 1 characters of a CJK run */
@@ -106,7 +129,7 @@ int ndd_lsi_terms(const ndd_lsi_params_t *p, const char *text, size_t len, void 
                 i += l;
             }
             if (nchar > 1 || !ascii)
-                fn(user, XXH3_64bits_withSeed(word, wl < sizeof word ? wl : sizeof word, WORD_SEED));
+                emit(&e, XXH3_64bits_withSeed(word, wl < sizeof word ? wl : sizeof word, WORD_SEED));
             continue;
         }
         /* a CJK run: its character n-grams */
@@ -121,10 +144,10 @@ int ndd_lsi_terms(const ndd_lsi_params_t *p, const char *text, size_t len, void 
             nrun++;
             i += l;
             if (nrun >= n)
-                fn(user, XXH3_64bits_withSeed(s + cpos[0], i - cpos[0], GRAM_SEED));
+                emit(&e, XXH3_64bits_withSeed(s + cpos[0], i - cpos[0], GRAM_SEED));
         }
         if (nrun < n)
-            fn(user, XXH3_64bits_withSeed(s + cpos[0], i - cpos[0], GRAM_SEED));
+            emit(&e, XXH3_64bits_withSeed(s + cpos[0], i - cpos[0], GRAM_SEED));
     }
     return NDD_OK;
 }
@@ -244,8 +267,10 @@ static void shingle(void *user, uint64_t h)
 uint64_t ndd_lsi_simhash(const ndd_lsi_params_t *p, const char *text, size_t len)
 {
     shingle_t s;
+    ndd_lsi_params_t q = *p;
+    q.bigrams = 0; /* shingles of the words themselves */
     memset(&s, 0, sizeof s);
-    if (ndd_lsi_terms(p, text, len, shingle, &s) || s.n < 3)
+    if (ndd_lsi_terms(&q, text, len, shingle, &s) || s.n < 3)
         return 0;
     uint64_t f = 0;
     for (int b = 0; b < 64; b++)

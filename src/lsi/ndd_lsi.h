@@ -31,11 +31,12 @@ typedef struct ndd_lsi_params {
     unsigned power;       /* power iterations (default 2) */
     unsigned bucket_bits; /* terms hashed into 2^bits columns, 8..20 (default 16) */
     unsigned cjk_gram;    /* character n-gram in runs of CJK characters, 1..4 (default 2) */
+    unsigned bigrams;     /* 1: pairs of consecutive terms are terms too (default 1) */
     uint64_t seed;        /* the shared random test matrix and hyperplanes (default 1) */
     double th1;           /* textual gate: SimHash similarity (64 - Hamming) >= th1 (default 32) */
-    double th4;           /* conceptual duplicate: cosine of fingerprints >= th4 (default 0.5) */
-    unsigned lsh_bands;   /* cosine LSH: bands (default 16; 0 = no LSH keys) */
-    unsigned lsh_bits;    /* hyperplanes per band, 1..64 (default 12) */
+    double th4;           /* conceptual duplicate: cosine of fingerprints >= th4 (default 0.25) */
+    unsigned lsh_bands;   /* cosine LSH: bands (default 64; 0 = no LSH keys) */
+    unsigned lsh_bits;    /* hyperplanes per band, 1..64 (default 6) */
 } ndd_lsi_params_t;
 
 void ndd_lsi_params_default(ndd_lsi_params_t *p);

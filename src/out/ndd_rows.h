@@ -24,6 +24,7 @@ typedef struct ndd_vres {
     int pruned_by_bound, hit_cost_limit;
     double strain_away;              /* TLCS: 1 - (sketch_a + sketch_b) / (len_a + len_b) */
     int formulaic;                   /* TLCS: rejected by the formulaic-text check (added last) */
+    int conceptual;                  /* accepted by LSI's conceptual rule (paper 001 th1/th4), not textually */
 } ndd_vres_t;
 
 /* Which score columns a verifier fills. */

@@ -382,6 +382,7 @@ static void test_tfidf_fingerprints_ranks(void **state)
     ref->p.k = 6;
     ref->p.oversample = 4;
     ref->p.bucket_bits = 10;
+    ref->p.bigrams = 0; /* at most 64 distinct columns for the brute force */
     assert_int_equal(ndd_comm_local_run(1, text_rank, ref, NULL), 0);
     assert_true(ref->ncols[0] > 20 && ref->ncols[0] <= 64);
     static double want[NTEXTS][64];
@@ -412,12 +413,20 @@ static void test_terms(void **state)
     (void)state;
     ndd_lsi_params_t p;
     ndd_lsi_params_default(&p);
+    p.bigrams = 0;
     hashes_t a = {.n = 0}, b = {.n = 0}, c = {.n = 0}, d = {.n = 0};
     const char *t1 = "Hello, WORLD a \xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97 x";  /* 中文字 */
     assert_int_equal(ndd_lsi_terms(&p, t1, strlen(t1), add_hash, &a), 0);
     assert_int_equal(a.n, 4); /* hello, world, 中文, 文字 ("a", "x" dropped) */
     assert_int_equal(ndd_lsi_terms(&p, "hello world", 11, add_hash, &b), 0);
     assert_int_equal(b.n, 2);
+    /* with bigrams: hello, world, then the pair (hello world) */
+    hashes_t bg = {.n = 0};
+    p.bigrams = 1;
+    assert_int_equal(ndd_lsi_terms(&p, "hello world", 11, add_hash, &bg), 0);
+    assert_int_equal(bg.n, 3);
+    assert_true(bg.h[0] == b.h[0] && bg.h[1] == b.h[1] && bg.h[2] != b.h[0] && bg.h[2] != b.h[1]);
+    p.bigrams = 0;
     assert_true(a.h[0] == b.h[0] && a.h[1] == b.h[1]);
     assert_int_equal(ndd_lsi_terms(&p, "\xe6\x96\x87\xe5\xad\x97", 6, add_hash, &c), 0); /* 文字 */
     assert_int_equal(c.n, 1);
