@@ -114,6 +114,9 @@ static void run_help(void)
         "      --lsi-th1 F          LSI: textual gate, SimHash similarity 64 - Hamming >= F (default %.0f)\n"
         "      --lsi-th4 F          LSI: conceptual duplicate when the cosine of the fingerprints\n"
         "                           >= F (default %.2f)\n"
+        "      --lsi-gate F         tlcs+lsi: LSI adds a pair only when its TLCS resemblance >= F\n"
+        "                           (default %.2f)\n"
+        "      --lsi-seed N         LSI: seed of the random test matrix and the LSH hyperplanes (default %llu)\n"
         "      --lsi-lsh BxR        LSI: cosine LSH candidate keys, B bands of R hyperplanes\n"
         "                           (default %ux%u; 0x0: none) - see docs/lsi.md\n"
         "      --verify-all         verify every candidate pair, also pairs already joined by\n"
@@ -147,14 +150,14 @@ static void run_help(void)
         d.postings.site_docs, d.postings.site_share, d.postings.site_top,
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
         d.cand.all_pairs_upto, d.cand.min_shared, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau,
-        d.lsi.k, d.lsi.oversample, d.lsi.power, d.lsi.th1, d.lsi.th4, d.lsi.lsh_bands, d.lsi.lsh_bits);
+        d.lsi.k, d.lsi.oversample, d.lsi.power, d.lsi.th1, d.lsi.th4, d.lsi.gate, (unsigned long long)d.lsi.seed, d.lsi.lsh_bands, d.lsi.lsh_bits);
 }
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
     O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
-    O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH
+    O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED
 };
 
 static const char *const run_cmd = "run";
@@ -432,15 +435,21 @@ static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
             return NDD_EXIT_USAGE;
         *(ch == O_LSIK ? &c->lsi.k : ch == O_LSIOVER ? &c->lsi.oversample : &c->lsi.power) = (unsigned)l;
         return 0;
+    case O_LSISEED:
+        if (run_opt_whole(argv, 0, 2147483647L, &l))
+            return NDD_EXIT_USAGE;
+        c->lsi.seed = (uint64_t)l;
+        return 0;
     case O_LSITH1:
         if (run_opt_number(argv, 64.0, &f))
             return NDD_EXIT_USAGE;
         c->lsi.th1 = f;
         return 0;
     case O_LSITH4:
+    case O_LSIGATE:
         if (run_opt_number(argv, 1.0, &f))
             return NDD_EXIT_USAGE;
-        c->lsi.th4 = f;
+        *(ch == O_LSITH4 ? &c->lsi.th4 : &c->lsi.gate) = f;
         return 0;
     case O_LSILSH: {
         unsigned b, r;
@@ -606,7 +615,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"formulaic", required_argument, 0, O_FORMULA},
         {"lsi-k", required_argument, 0, O_LSIK}, {"lsi-oversample", required_argument, 0, O_LSIOVER},
         {"lsi-power", required_argument, 0, O_LSIPOWER}, {"lsi-th1", required_argument, 0, O_LSITH1},
-        {"lsi-th4", required_argument, 0, O_LSITH4}, {"lsi-lsh", required_argument, 0, O_LSILSH},
+        {"lsi-th4", required_argument, 0, O_LSITH4}, {"lsi-gate", required_argument, 0, O_LSIGATE},
+        {"lsi-seed", required_argument, 0, O_LSISEED}, {"lsi-lsh", required_argument, 0, O_LSILSH},
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},

@@ -31,7 +31,7 @@ struct ndd_verifier {
     const float *const *fps;
     const uint64_t *sims;
     unsigned lk;
-    double th1, th4;
+    double th1, th4, gate;
 };
 
 int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs)
@@ -58,6 +58,7 @@ int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t
     v->method = cfg->vmethod;
     v->th1 = cfg->lsi.th1;
     v->th4 = cfg->lsi.th4;
+    v->gate = cfg->lsi.gate;
     if (v->kind == NDD_VERIFIER_LSI)
         rc = NDD_OK;
     else if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI)
@@ -187,9 +188,10 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->strain_away = v->tr.strain_away;
         r->hit_cost_limit = v->tr.hit_cost_limit;
         if (v->kind == NDD_VERIFIER_TLCS_LSI) { /* LSI adds conceptual duplicates TLCS did not accept
-                                                 * (never one the formulaic check rejected) */
+                                                 * (never one the formulaic check rejected); the
+                                                 * textual gate is also TLCS's resemblance */
             double cosine;
-            int concept = lsi_pair(v, i, j, &cosine);
+            int concept = lsi_pair(v, i, j, &cosine) && r->resemblance >= v->gate;
             r->score = cosine;
             if (!r->duplicate && !r->formulaic && concept)
                 r->duplicate = r->conceptual = 1;

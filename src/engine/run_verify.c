@@ -277,6 +277,9 @@ typedef struct {
     const float **fps;  /* LSI: each verified member's fingerprint and SimHash */
     uint64_t *sims;
     size_t fp_cap, sim_cap;
+    ndd_cand_t *lc;     /* --verifier lsi: the set's pairs by fingerprint cosine */
+    struct lsi_pair *lp;
+    size_t lc_cap, lp_cap;
 } vws_t;
 
 static int key_dropped(const run_t *r, uint64_t key)
@@ -394,6 +397,52 @@ static int cmp_rec_g(const void *key, const void *elem)
     return g < h ? -1 : g > h;
 }
 
+/* --verifier lsi: inside a set of at most --giant members, the candidate
+ * pairs are every pair whose fingerprints' cosine reaches th4 (brute force:
+ * n^2/2 cosines of k floats, no text), strongest first, then (i, j). */
+typedef struct lsi_pair {
+    double cos;
+    uint32_t i, j;
+} lsi_pair_t;
+
+static int cmp_lsi_pair(const void *a, const void *b)
+{
+    const lsi_pair_t *x = a, *y = b;
+    if (x->cos != y->cos)
+        return x->cos > y->cos ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int lsi_candidates(vws_t *w, size_t n, const ndd_cand_t **out, size_t *nout)
+{
+    run_t *r = w->r;
+    size_t nc = 0;
+    int rc = NDD_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!w->fps[i])
+            continue;
+        for (size_t j = i + 1; j < n && !rc; j++) {
+            if (!w->fps[j])
+                continue;
+            double c = ndd_lsi_cosine(w->fps[i], w->fps[j], r->lsi_k);
+            if (c < r->cfg->lsi.th4)
+                continue;
+            if (!(rc = ndd_array_grow((void **)&w->lp, &w->lp_cap, nc + 1, sizeof *w->lp)))
+                w->lp[nc++] = (lsi_pair_t){c, (uint32_t)i, (uint32_t)j};
+        }
+    }
+    if (rc || (rc = ndd_array_grow((void **)&w->lc, &w->lc_cap, nc + 1, sizeof *w->lc)))
+        return rc;
+    ndd_qsort(w->lp, nc, sizeof *w->lp, cmp_lsi_pair);
+    for (size_t q = 0; q < nc; q++)
+        w->lc[q] = (ndd_cand_t){w->lp[q].i, w->lp[q].j, 0};
+    *out = w->lc;
+    *nout = nc;
+    return NDD_OK;
+}
+
 /* Puts the verified members of m[0..n) first (in order), then the exact
  * followers with their representatives' indices; *nreal = verified ones. */
 static int split_followers(vws_t *w, const ndd_docrec_t *m, size_t n, size_t *nreal, size_t *nf)
@@ -436,7 +485,11 @@ static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
         ndd_topsets_note(&r->top, nreal, w->m[0].label, w->m[0].id, w->m[0].idlen);
     if ((rc = member_keys(w, w->m, nreal)))
         return rc;
-    if (nreal >= 2 && (rc = ndd_cand_select(w->cws, &r->cfg->cand, nreal, w->keys, w->off, &cand, &nc)))
+    if (nreal >= 2 && r->cfg->verifier == NDD_VERIFIER_LSI && nreal <= r->cfg->giant_set)
+        rc = lsi_candidates(w, nreal, &cand, &nc);
+    else if (nreal >= 2)
+        rc = ndd_cand_select(w->cws, &r->cfg->cand, nreal, w->keys, w->off, &cand, &nc);
+    if (rc)
         return rc;
     r->c.cand_pairs += nc;
     r->c.verify_work += nc + nf;
@@ -472,6 +525,8 @@ static void vws_free(vws_t *w)
     free(w->lens);
     free(w->fps);
     free(w->sims);
+    free(w->lc);
+    free(w->lp);
 }
 
 /* mem[0..nm) holds P runs, each ordered by (label, g) (every source sent its

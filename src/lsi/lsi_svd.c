@@ -10,8 +10,15 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* LAPACK runs single-threaded and one call at a time: OpenBLAS's threaded
+ * kernels gave different bits from run to run (ranks disagreed on LSH keys),
+ * and in-process ranks call it concurrently. The matrices are small (l x l). */
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+static pthread_mutex_t lapack_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define FX_HI 1048576.0              /* 2^20 */
 #define FX_LO 68719476736.0          /* 2^36 */
@@ -21,7 +28,7 @@ static inline void fx_add(uint64_t *hi, uint64_t *lo, double v)
 {
     double s = v * FX_HI, f = floor(s);
     *hi += (uint64_t)(int64_t)f;
-    *lo += (uint64_t)(int64_t)llround((s - f) * FX_LO);
+    *lo += (uint64_t)(int64_t)((s - f) * FX_LO + 0.5); /* s - f in [0, 1): rounds half up */
 }
 
 static inline double fx_get(uint64_t hi, uint64_t lo)
@@ -109,7 +116,11 @@ static int sym_svd(double *g, int r, double *s, double *w)
     double *superb = malloc((r > 1 ? (size_t)r : 2) * sizeof *superb);
     if (!superb)
         return NDD_ERR_NOMEM;
+    pthread_mutex_lock(&lapack_lock);
+    if (openblas_set_num_threads)
+        openblas_set_num_threads(1);
     lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'N', r, r, g, r, s, w, r, NULL, 1, superb);
+    pthread_mutex_unlock(&lapack_lock);
     free(superb);
     return info ? NDD_ERR_INTERNAL : NDD_OK;
 }
@@ -185,11 +196,11 @@ static int orth(ndd_comm_t *c, double *x, size_t n, size_t *r)
         }
         for (size_t i = 0; i < n; i++) { /* row i of x W (stride rr -> keep, in place) */
             const double *xi = x + i * rr;
-            for (size_t j = 0; j < keep; j++) {
-                double v = 0;
-                for (size_t a = 0; a < rr; a++)
-                    v += xi[a] * w[a * rr + j];
-                row[j] = v;
+            memset(row, 0, keep * sizeof *row);
+            for (size_t a = 0; a < rr; a++) {
+                const double xa = xi[a], *wa = w + a * rr;
+                for (size_t j = 0; j < keep; j++)
+                    row[j] += xa * wa[j];
             }
             memcpy(x + i * keep, row, keep * sizeof *row);
         }
@@ -247,7 +258,11 @@ int ndd_lsi_svd(ndd_comm_t *c, const ndd_lsi_mat_t *m, size_t ncols, const ndd_l
     memset(sigma, 0, p->k * sizeof *sigma);
     if (u)
         memset(u, 0, n * p->k * sizeof *u);
-    if (!ncols)
+    uint64_t N = n;
+    NDD_TRY(ndd_comm_allreduce(c, &N, 1, NDD_TY_U64, NDD_RED_SUM));
+    if (l > N) /* the rank is at most the number of documents */
+        l = r = (size_t)N;
+    if (!ncols || !l)
         return NDD_OK;
     y = malloc((n * l + 1) * sizeof *y);
     z = malloc((ncols * l + 1) * sizeof *z);
@@ -288,11 +303,10 @@ int ndd_lsi_svd(ndd_comm_t *c, const ndd_lsi_mat_t *m, size_t ncols, const ndd_l
         sigma[j] = sqrt(s[j]);
     if (u)
         for (size_t i = 0; i < n; i++)
-            for (unsigned j = 0; j < k; j++) {
-                double v = 0;
-                for (size_t a = 0; a < r; a++)
-                    v += y[i * r + a] * w[a * r + j];
-                u[i * p->k + j] = v;
+            for (size_t a = 0; a < r; a++) {
+                const double ya = y[i * r + a], *wa = w + a * r;
+                for (unsigned j = 0; j < k; j++)
+                    u[i * p->k + j] += ya * wa[j];
             }
     *kk = k;
 out:

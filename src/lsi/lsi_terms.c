@@ -19,6 +19,7 @@ void ndd_lsi_params_default(ndd_lsi_params_t *p)
     p->seed = 1;
     p->th1 = 32;
     p->th4 = 0.25;
+    p->gate = 0.02;
     p->lsh_bands = 64;
     p->lsh_bits = 6;
 }
@@ -27,7 +28,7 @@ int ndd_lsi_params_check(const ndd_lsi_params_t *p)
 {
     if (!p || p->k < 1 || p->k > 4096 || p->oversample > 4096 || p->power > 16 || p->bucket_bits < 8 ||
         p->bucket_bits > 20 || p->cjk_gram < 1 || p->cjk_gram > 4 || p->bigrams > 1 || !(p->th1 >= 0 && p->th1 <= 64) ||
-        !(p->th4 >= -1 && p->th4 <= 1) || p->lsh_bands > 256 || p->lsh_bits < 1 || p->lsh_bits > 64)
+        !(p->th4 >= -1 && p->th4 <= 1) || !(p->gate >= 0 && p->gate <= 1) || p->lsh_bands > 256 || p->lsh_bits < 1 || p->lsh_bits > 64)
         return NDD_ERR_INVAL;
     return NDD_OK;
 }

@@ -35,6 +35,7 @@ typedef struct ndd_lsi_params {
     uint64_t seed;        /* the shared random test matrix and hyperplanes (default 1) */
     double th1;           /* textual gate: SimHash similarity (64 - Hamming) >= th1 (default 32) */
     double th4;           /* conceptual duplicate: cosine of fingerprints >= th4 (default 0.25) */
+    double gate;          /* --verifier tlcs+lsi: also TLCS resemblance >= gate (default 0.02) */
     unsigned lsh_bands;   /* cosine LSH: bands (default 64; 0 = no LSH keys) */
     unsigned lsh_bits;    /* hyperplanes per band, 1..64 (default 6) */
 } ndd_lsi_params_t;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# ndd run --verifier lsi and --verifier tlcs+lsi (paper 001's LSI: TF-IDF,
+# the distributed randomized SVD, fingerprints, LSH keys; src/lsi,
+# src/engine/run_lsi.c) on the in-process engine: every output byte-identical
+# on 1-4 ranks, on a generated crawl and (when present) on the Clough corpus;
+# the combined mode names the rule that accepted each pair (tlcs or lsi).
+set -euo pipefail
+: "${NDD_BIN:?}" "${NDD_SOURCE_DIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+python3 "$NDD_SOURCE_DIR/datasets/gencrawl.py" --source builtin --seed 11 --datasets /nonexistent \
+  --file-size 150KB -q -o "$tmp/corpus" >/dev/null
+rm -f "$tmp/corpus/gold.tsv" "$tmp/corpus/edits.tsv" "$tmp/corpus/manifest.json"
+inputs=(crawl)
+data=${NDD_DATASETS:-$NDD_SOURCE_DIR/../shared/datasets}
+if [ -d "$data/clough" ]; then
+  python3 "$NDD_SOURCE_DIR/datasets/clough2jsonl.py" "$data/clough" "$tmp/clough.jsonl" "$tmp/clough-gold.tsv"
+  inputs+=(clough)
+else
+  echo "clough: real dataset $data/clough absent, only the generated crawl is checked"
+fi
+
+for in in "${inputs[@]}"; do
+  src="$tmp/corpus"; [ $in = clough ] && src="$tmp/clough.jsonl"
+  for v in lsi tlcs+lsi; do
+    for p in 1 2 3 4; do
+      "$NDD_BIN" run --engine "local:$p" -q --verifier "$v" -o "$tmp/$in.$v.$p" "$src" ||
+        fail "ndd run --engine local:$p --verifier $v ($in)"
+      [ $p = 1 ] || bash "$NDD_SOURCE_DIR/scripts/check-identical.sh" compare --ranks "$tmp/$in.$v.1" "$tmp/$in.$v.$p" ||
+        fail "$in, $v: outputs differ between 1 and $p in-process ranks"
+    done
+    n=$(($(wc -l < "$tmp/$in.$v.1/pairs.tsv") - 1))
+    [ "$n" -gt 0 ] || fail "$in, $v: no pair found"
+    rules=$(tail -n +2 "$tmp/$in.$v.1/pairs.tsv" | cut -f3 | sort -u | tr '\n' ' ')
+    if [ $v = lsi ]; then
+      [ "$rules" = "lsi " ] || fail "$in, lsi: rule column holds '$rules'"
+    else
+      [[ "$rules" =~ ^(lsi |tlcs |lsi tlcs )$ ]] || fail "$in, tlcs+lsi: rule column holds '$rules'"
+    fi
+    concepts=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['lsi']['concepts'])" "$tmp/$in.$v.1/stats.json")
+    [ "$concepts" -gt 0 ] || fail "$in, $v: the SVD found no concept"
+    echo "$in, $v: identical on 1-4 in-process ranks ($n pairs; rules: $rules; $concepts concepts)"
+  done
+done
