@@ -40,6 +40,8 @@ for in in "${inputs[@]}"; do
       [[ "$rules" =~ ^(lsi |tlcs |lsi tlcs )$ ]] || fail "$in, tlcs+lsi: rule column holds '$rules'"
     fi
     concepts=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['lsi']['concepts'])" "$tmp/$in.$v.1/stats.json")
+    vname=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['verifier'])" "$tmp/$in.$v.1/stats.json")
+    [ "$vname" = "$v" ] || fail "$in, $v: stats.json names the verifier '$vname'"
     [ "$concepts" -gt 0 ] || fail "$in, $v: the SVD found no concept"
     echo "$in, $v: identical on 1-4 in-process ranks ($n pairs; rules: $rules; $concepts concepts)"
   done
