@@ -26,7 +26,11 @@ static pthread_mutex_t lapack_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static inline void fx_add(uint64_t *hi, uint64_t *lo, double v)
 {
-    double s = v * FX_HI, f = floor(s);
+    /* floor without a libm call (the x86-64 baseline has no SSE4.1 roundsd):
+     * truncation, one less for a negative non-integer; exact for |s| < 2^63 */
+    double s = v * FX_HI;
+    int64_t t = (int64_t)s;
+    double f = (double)t - ((double)t > s);
     *hi += (uint64_t)(int64_t)f;
     *lo += (uint64_t)(int64_t)((s - f) * FX_LO + 0.5); /* s - f in [0, 1): rounds half up */
 }
@@ -213,23 +217,37 @@ static int orth(ndd_comm_t *c, double *x, size_t n, size_t *r)
     return rc;
 }
 
-/* z (ncols x r) = A^T q summed across ranks (q: this rank's n x r rows). */
+/* Rows of Z summed per Allreduce: the fixed-point buffer stays near 16 MiB
+ * (the same chunks on every rank: they depend on ncols and r only). */
+#define AT_CHUNK_BYTES ((size_t)16 << 20)
+
+/* z (ncols x r) = A^T q summed across ranks (q: this rank's n x r rows),
+ * in chunks of columns; each row's entries are sorted by column, so a cursor
+ * per row walks them chunk by chunk. */
 static int at_times(ndd_comm_t *c, const ndd_lsi_mat_t *m, size_t ncols, const double *q, size_t r, double *z)
 {
-    size_t nz = ncols * r;
-    uint64_t *fx = calloc(2 * nz + 1, sizeof *fx);
-    int rc = ndd_comm_agree(c, fx ? NDD_OK : NDD_ERR_NOMEM);
-    if (rc)
-        return rc;
-    for (size_t i = 0; i < m->n; i++)
-        for (size_t k = m->off[i]; k < m->off[i + 1]; k++) {
-            size_t base = (size_t)m->col[k] * r;
-            double v = m->val[k];
-            for (size_t j = 0; j < r; j++)
-                fx_add(&fx[base + j], &fx[nz + base + j], v * q[i * r + j]);
-        }
-    rc = fx_reduce(c, fx, nz, z);
+    size_t rows = AT_CHUNK_BYTES / (16 * r) ? AT_CHUNK_BYTES / (16 * r) : 1;
+    if (rows > ncols)
+        rows = ncols;
+    uint64_t *fx = malloc((2 * rows * r + 1) * sizeof *fx);
+    size_t *cur = malloc((m->n + 1) * sizeof *cur);
+    int rc = ndd_comm_agree(c, fx && cur ? NDD_OK : NDD_ERR_NOMEM);
+    for (size_t i = 0; i < m->n && !rc; i++)
+        cur[i] = m->off[i];
+    for (size_t lo = 0; lo < ncols && !rc; lo += rows) {
+        size_t hi = lo + rows < ncols ? lo + rows : ncols, nz = (hi - lo) * r;
+        memset(fx, 0, 2 * nz * sizeof *fx);
+        for (size_t i = 0; i < m->n; i++)
+            for (size_t k = cur[i]; k < m->off[i + 1] && m->col[k] < hi; k = ++cur[i]) {
+                size_t base = ((size_t)m->col[k] - lo) * r;
+                double v = m->val[k];
+                for (size_t j = 0; j < r; j++)
+                    fx_add(&fx[base + j], &fx[nz + base + j], v * q[i * r + j]);
+            }
+        rc = fx_reduce(c, fx, nz, z + lo * r);
+    }
     free(fx);
+    free(cur);
     return rc;
 }
 

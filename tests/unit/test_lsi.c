@@ -233,6 +233,34 @@ static void test_svd_truncated(void **state)
     }
 }
 
+/* Many columns: A^T Q is summed over ranks in chunks of columns (two here);
+ * still LAPACK's SVD, and the same bits on 1-4 ranks. */
+static void test_svd_wide(void **state)
+{
+    (void)state;
+    dense_t d;
+    dense_random_sparse(&d, 30, 60000, 0.002, 77);
+    ndd_lsi_params_t p;
+    ndd_lsi_params_default(&p);
+    p.k = 5;
+    p.oversample = 40; /* l capped by the 30 rows: the whole range */
+    p.power = 1;
+    check_against_lapack(&d, &p, 1e-10, 1e-8);
+    double s1[256], sP[256];
+    double *u1 = calloc(d.n * p.k, sizeof *u1), *uP = calloc(d.n * p.k, sizeof *uP);
+    unsigned k1, kP;
+    run_svd(&d, &p, 1, 0, s1, u1, &k1);
+    for (int P = 2; P <= MAXP; P++) {
+        run_svd(&d, &p, P, 1, sP, uP, &kP);
+        assert_int_equal(kP, k1);
+        assert_memory_equal(sP, s1, p.k * sizeof *s1);
+        assert_memory_equal(uP, u1, d.n * p.k * sizeof *u1);
+    }
+    free(u1);
+    free(uP);
+    free(d.a);
+}
+
 /* The same singular values and U bit for bit on 1-4 ranks, even and skewed splits. */
 static void test_svd_rank_identical(void **state)
 {
@@ -554,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_svd_exact_range),
         cmocka_unit_test(test_svd_truncated),
         cmocka_unit_test(test_svd_rank_identical),
+        cmocka_unit_test(test_svd_wide),
         cmocka_unit_test(test_tfidf_fingerprints_ranks),
         cmocka_unit_test(test_lsh),
     };
