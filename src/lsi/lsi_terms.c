@@ -220,7 +220,7 @@ int ndd_lsi_mat_add_text(ndd_lsi_mat_t *m, const ndd_lsi_params_t *p, const char
     int rc = ndd_lsi_terms(p, text, len, collect, &c);
     if (!rc)
         rc = c.rc;
-    if (!rc)
+    if (!rc && c.n) /* (no term: c.b is NULL, which qsort must not get) */
         qsort(c.b, c.n, sizeof *c.b, cmp_u32);
     size_t u = 0;
     for (size_t k = 0; k < c.n; k++)

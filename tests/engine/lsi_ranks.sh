@@ -13,6 +13,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 python3 "$NDD_SOURCE_DIR/datasets/gencrawl.py" --source builtin --seed 11 --datasets /nonexistent \
   --file-size 150KB -q -o "$tmp/corpus" >/dev/null
 rm -f "$tmp/corpus/gold.tsv" "$tmp/corpus/edits.tsv" "$tmp/corpus/manifest.json"
+# edge cases: a text without terms (one letter), an empty one (rejected), exact copies
+printf '%s\n' '{"id": "zz-noterm", "text": "x"}' '{"id": "zz-empty", "text": ""}' \
+  '{"id": "zz-copy1", "text": "Copies of one short text are grouped by the exact pass."}' \
+  '{"id": "zz-copy2", "text": "Copies of one short text are grouped by the exact pass."}' > "$tmp/corpus/zz-edge.jsonl"
 inputs=(crawl)
 data=${NDD_DATASETS:-$NDD_SOURCE_DIR/../shared/datasets}
 if [ -d "$data/clough" ]; then
@@ -43,6 +47,9 @@ for in in "${inputs[@]}"; do
     vname=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['verifier'])" "$tmp/$in.$v.1/stats.json")
     [ "$vname" = "$v" ] || fail "$in, $v: stats.json names the verifier '$vname'"
     [ "$concepts" -gt 0 ] || fail "$in, $v: the SVD found no concept"
+    if [ $in = crawl ]; then
+      grep -q '^zz-copy1	zz-copy2	' "$tmp/$in.$v.1/pairs.tsv" || fail "$in, $v: the exact copies are no pair"
+    fi
     echo "$in, $v: identical on 1-4 in-process ranks ($n pairs; rules: $rules; $concepts concepts)"
   done
 done

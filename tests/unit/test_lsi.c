@@ -469,6 +469,15 @@ static void test_terms(void **state)
     assert_true(ndd_lsi_simhash(&p, "one two three four", 18) == ndd_lsi_simhash(&p, "One two three four", 18));
     assert_true(ndd_lsi_simhash(&p, "one two", 7) == 0);
     assert_int_equal(ndd_lsi_textsim(0, ~0ull), 0);
+    /* rows: a text without terms is an empty row; counts of repeated terms */
+    ndd_lsi_mat_t m = NDD_LSI_MAT_INIT;
+    assert_int_equal(ndd_lsi_mat_add_text(&m, &p, "x", 1), 0);
+    assert_int_equal(ndd_lsi_mat_add_text(&m, &p, "ab ab cd", 8), 0);
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.off[1], 0);
+    assert_int_equal(m.off[2], 2);
+    assert_true((m.val[0] == 2 && m.val[1] == 1) || (m.val[0] == 1 && m.val[1] == 2));
+    ndd_lsi_mat_free(&m);
 }
 
 /* ---- cosine LSH against brute-force cosines ---- */
