@@ -3,7 +3,9 @@
 # the distributed randomized SVD, fingerprints, LSH keys; src/lsi,
 # src/engine/run_lsi.c) on the in-process engine: every output byte-identical
 # on 1-4 ranks, on a generated crawl and (when present) on the Clough corpus;
-# the combined mode names the rule that accepted each pair (tlcs or lsi).
+# the combined mode names the rule that accepted each pair (tlcs or lsi); a run
+# stopped after verification and resumed, or whose verification is redone on
+# resume, gives the same outputs.
 set -euo pipefail
 : "${NDD_BIN:?}" "${NDD_SOURCE_DIR:?}"
 tmp=$(mktemp -d)
@@ -53,3 +55,18 @@ for in in "${inputs[@]}"; do
     echo "$in, $v: identical on 1-4 in-process ranks ($n pairs; rules: $rules; $concepts concepts)"
   done
 done
+
+# checkpoints: stopped after verification on 3 ranks and resumed on 2; a lost
+# verification checkpoint redone (the LSI stage again) on 3 ranks: the same outputs
+"$NDD_BIN" run --engine local:3 -q --verifier lsi --work-dir "$tmp/w" --stop-after verify "$tmp/corpus" ||
+  fail "--stop-after verify"
+"$NDD_BIN" run --engine local:2 -q --verifier lsi --resume "$tmp/w" -o "$tmp/resumed" || fail "--resume"
+bash "$NDD_SOURCE_DIR/scripts/check-identical.sh" compare --ranks "$tmp/crawl.lsi.1" "$tmp/resumed" ||
+  fail "lsi: stopped on 3 ranks, resumed on 2: outputs differ"
+"$NDD_BIN" run --engine local:4 -q --verifier lsi --work-dir "$tmp/w2" --stop-after verify "$tmp/corpus" ||
+  fail "--stop-after verify (2)"
+rm -rf "$tmp/w2/verify" && mkdir "$tmp/w2/verify"
+"$NDD_BIN" run --engine local:3 -q --verifier lsi --resume "$tmp/w2" -o "$tmp/redone" || fail "--resume (2)"
+bash "$NDD_SOURCE_DIR/scripts/check-identical.sh" compare --ranks "$tmp/crawl.lsi.1" "$tmp/redone" ||
+  fail "lsi: verification redone on resume: outputs differ"
+echo "lsi: resumed runs identical"
