@@ -8,17 +8,46 @@
  * stay below 2^43 and a sum may hold up to 2^27 documents. Collective. */
 #include "ndd_lsi.h"
 
+#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* LAPACK runs single-threaded and one call at a time: OpenBLAS's threaded
- * kernels gave different bits from run to run (ranks disagreed on LSH keys),
- * and in-process ranks call it concurrently. The matrices are small (l x l). */
-extern void openblas_set_num_threads(int n) __attribute__((weak));
+/* LAPACK is loaded on first use (dlopen), like the MPI plugin: linked into
+ * ndd, LAPACKE + OpenBLAS (+ gfortran) cost every ndd command ~3.5 ms of
+ * start-up (OpenBLAS starts its thread pool when loaded; scripts/bench-startup.sh
+ * went from within its 1.5 ms goal to 4.3 ms). It runs single-threaded and one
+ * call at a time: OpenBLAS's threaded kernels gave different bits from run to
+ * run (ranks disagreed on LSH keys), and in-process ranks call it concurrently.
+ * The matrices are small (l x l). */
+typedef lapack_int (*dgesvd_fn)(int, char, char, lapack_int, lapack_int, double *, lapack_int, double *, double *,
+                                lapack_int, double *, lapack_int, double *);
 static pthread_mutex_t lapack_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t lapack_once = PTHREAD_ONCE_INIT;
+static dgesvd_fn lapack_dgesvd;
+static void (*lapack_threads)(int);
+
+static void lapack_load(void)
+{
+    static const char *const names[] = {"liblapacke.so.3", "liblapacke.so"};
+    for (size_t i = 0; i < sizeof names / sizeof *names && !lapack_dgesvd; i++) {
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            continue;
+        *(void **)&lapack_dgesvd = dlsym(h, "LAPACKE_dgesvd");
+        *(void **)&lapack_threads = dlsym(h, "openblas_set_num_threads"); /* NULL without OpenBLAS */
+        if (!lapack_dgesvd)
+            dlclose(h);
+    }
+}
+
+int ndd_lsi_lapack_available(void)
+{
+    pthread_once(&lapack_once, lapack_load);
+    return lapack_dgesvd != NULL;
+}
 
 #define FX_HI 1048576.0              /* 2^20 */
 #define FX_LO 68719476736.0          /* 2^36 */
@@ -120,10 +149,14 @@ static int sym_svd(double *g, int r, double *s, double *w)
     double *superb = malloc((r > 1 ? (size_t)r : 2) * sizeof *superb);
     if (!superb)
         return NDD_ERR_NOMEM;
+    if (!ndd_lsi_lapack_available()) {
+        free(superb);
+        return NDD_ERR_UNSUPPORTED;
+    }
     pthread_mutex_lock(&lapack_lock);
-    if (openblas_set_num_threads)
-        openblas_set_num_threads(1);
-    lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'N', r, r, g, r, s, w, r, NULL, 1, superb);
+    if (lapack_threads)
+        lapack_threads(1);
+    lapack_int info = lapack_dgesvd(LAPACK_ROW_MAJOR, 'A', 'N', r, r, g, r, s, w, r, NULL, 1, superb);
     pthread_mutex_unlock(&lapack_lock);
     free(superb);
     return info ? NDD_ERR_INTERNAL : NDD_OK;
@@ -269,7 +302,10 @@ int ndd_lsi_svd(ndd_comm_t *c, const ndd_lsi_mat_t *m, size_t ncols, const ndd_l
 {
     size_t l = (size_t)p->k + p->oversample, r = l, n = m->n;
     double *y = NULL, *z = NULL, *g = NULL, *w = NULL, *s = NULL;
-    int rc = ndd_comm_agree(c, ndd_lsi_params_check(p));
+    int rc = ndd_lsi_params_check(p);
+    if (!rc && !ndd_lsi_lapack_available())
+        rc = NDD_ERR_UNSUPPORTED;
+    rc = ndd_comm_agree(c, rc);
     *kk = 0;
     if (rc)
         return rc;

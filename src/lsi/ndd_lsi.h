@@ -15,7 +15,8 @@
  * paper: docs/lsi.md.
  *
  * Errors: NDD_ERR_INVAL (bad parameter), NDD_ERR_NOMEM, NDD_ERR_INTERNAL
- * (LAPACK failure), and the transport's codes. Functions taking an
+ * (LAPACK failure), NDD_ERR_UNSUPPORTED (no LAPACK to load), and the
+ * transport's codes. Functions taking an
  * ndd_comm_t are Collective on it; the others are Local. */
 #ifndef NDD_LSI_H
 #define NDD_LSI_H
@@ -87,6 +88,9 @@ int ndd_lsi_tfidf(ndd_comm_t *c, ndd_lsi_mat_t *m, unsigned bucket_bits, size_t 
  * sigma[0..*kk) the singular values (decreasing); u (m->n x k, row-major,
  * may be NULL) this rank's rows of U (columns *kk..k-1 zero). The result
  * does not depend on the number of ranks or on the split of the rows. */
+/* Local: 1 when LAPACK (liblapacke.so.3, loaded on first use with dlopen) is
+ * there; ndd_lsi_svd fails with NDD_ERR_UNSUPPORTED otherwise. */
+int ndd_lsi_lapack_available(void);
 int ndd_lsi_svd(ndd_comm_t *c, const ndd_lsi_mat_t *m, size_t ncols, const ndd_lsi_params_t *p, double *sigma,
                 double *u, unsigned *kk);
 
