@@ -79,6 +79,13 @@ int ndd_stage_lsi(run_t *r)
     if (!NDD_VERIFIER_HAS_LSI(cfg->verifier))
         return NDD_OK;
     double t0 = ndd_now();
+    if (!ndd_lsi_lapack_available()) {
+        if (r->me == 0)
+            ndd_run_log(r, 0, "--verifier %s needs LAPACK: liblapacke.so.3 could not be loaded (Debian: "
+                              "apt-get install liblapacke libopenblas0)", cfg->verifier == NDD_VERIFIER_LSI ? "lsi" : "tlcs+lsi");
+        rc = NDD_ERR_UNSUPPORTED;
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
     /* exact followers are rows without terms: their representative stands for them */
     for (size_t i = 0; i < n && !rc; i++)
         rc = ndd_exact_is_follower(r, i) ? ndd_lsi_mat_add_row(&m, NULL, NULL, 0)
