@@ -82,9 +82,11 @@ static void run_help(void)
         "                           documents is refused (default %zu)\n"
         "      --no-giant-guard     keep giant sets whole (report only)\n"
         "verification:\n"
-        "      --verifier V         tlcs (trustable LCS, paper 002), signcd (paper 000), or a baseline:\n"
-        "                           simhash (Hamming), minhash|jaccard (shingle Jaccard), spotsigs,\n"
-        "                           qgram (doc_q), imatch (equal digest), cosine (TF-IDF)\n"
+        "      --verifier V         tlcs (trustable LCS, paper 002), signcd (paper 000), lsi (conceptual\n"
+        "                           duplicates, paper 001's LSI), tlcs+lsi (TLCS decides textual\n"
+        "                           duplicates, LSI adds conceptual ones; pairs.tsv names the rule),\n"
+        "                           or a baseline: simhash (Hamming), minhash|jaccard (shingle Jaccard),\n"
+        "                           spotsigs, qgram (doc_q), imatch (equal digest), cosine (TF-IDF)\n"
         "                           (default: tlcs; with --candidates M, M's own verifier)\n"
         "      --candidates C       sentence (paper 002 signatures, default), or a baseline's candidate\n"
         "                           generator: simhash (Manku tables), minhash (LSH bands), spotsigs,\n"
@@ -106,6 +108,17 @@ static void run_help(void)
         "                           (the same formula about another company or day) is rejected\n"
         "                           (default on; docs/verify.md)\n"
         "      --tau F              SigNCD: duplicate when SigNCD <= F (default %.2f)\n"
+        "      --lsi-k N            LSI: concept dimensions of the truncated SVD (default %u)\n"
+        "      --lsi-oversample N   LSI: extra random directions of the range finder (default %u)\n"
+        "      --lsi-power N        LSI: power iterations (default %u)\n"
+        "      --lsi-th1 F          LSI: textual gate, SimHash similarity 64 - Hamming >= F (default %.0f)\n"
+        "      --lsi-th4 F          LSI: conceptual duplicate when the cosine of the fingerprints\n"
+        "                           >= F (default %.2f)\n"
+        "      --lsi-gate F         tlcs+lsi: LSI adds a pair only when its TLCS resemblance >= F\n"
+        "                           (default %.2f)\n"
+        "      --lsi-seed N         LSI: seed of the random test matrix and the LSH hyperplanes (default %llu)\n"
+        "      --lsi-lsh BxR        LSI: cosine LSH candidate keys, B bands of R hyperplanes\n"
+        "                           (default %ux%u; 0x0: none) - see docs/lsi.md\n"
         "      --verify-all         verify every candidate pair, also pairs already joined by\n"
         "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
         "checkpoints (see docs/architecture.md):\n"
@@ -136,13 +149,15 @@ static void run_help(void)
         d.postings.max_share, d.postings.max_share_floor,
         d.postings.site_docs, d.postings.site_share, d.postings.site_top,
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
-        d.cand.all_pairs_upto, d.cand.min_shared, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau);
+        d.cand.all_pairs_upto, d.cand.min_shared, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau,
+        d.lsi.k, d.lsi.oversample, d.lsi.power, d.lsi.th1, d.lsi.th4, d.lsi.gate, (unsigned long long)d.lsi.seed, d.lsi.lsh_bands, d.lsi.lsh_bits);
 }
 
 enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
-    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT
+    O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
+    O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED
 };
 
 static const char *const run_cmd = "run";
@@ -339,6 +354,8 @@ static int run_opt_method(int ch, ndd_run_cfg_t *c, run_given_t *g)
     case O_VERIFIER:
         g->verifier = 1;
         if (!strcmp(optarg, "tlcs")) c->verifier = NDD_VERIFIER_TLCS;
+        else if (!strcmp(optarg, "lsi")) c->verifier = NDD_VERIFIER_LSI;
+        else if (!strcmp(optarg, "tlcs+lsi")) c->verifier = NDD_VERIFIER_TLCS_LSI;
         else if (!strcmp(optarg, "signcd")) c->verifier = NDD_VERIFIER_SIGNCD;
         else if (!strcmp(optarg, "jaccard")) {
             c->verifier = NDD_VERIFIER_METHOD;
@@ -347,8 +364,8 @@ static int run_opt_method(int ch, ndd_run_cfg_t *c, run_given_t *g)
             c->verifier = NDD_VERIFIER_METHOD;
             c->vmethod = m;
         } else
-            return ndd_cli_usage_error(run_cmd, "unknown --verifier '%s' (tlcs, signcd, simhash, minhash, jaccard, "
-                                                "spotsigs, qgram, imatch, cosine)", optarg);
+            return ndd_cli_usage_error(run_cmd, "unknown --verifier '%s' (tlcs, signcd, lsi, tlcs+lsi, simhash, "
+                                                "minhash, jaccard, spotsigs, qgram, imatch, cosine)", optarg);
         return 0;
     case O_CANDIDATES:
         if (!strcmp(optarg, "sentence")) c->candidates = 0;
@@ -411,6 +428,39 @@ static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
         else c->tau = f;
         return 0;
     case O_VERIFYALL: c->verify_all = 1; return 0;
+    case O_LSIK:
+    case O_LSIOVER:
+    case O_LSIPOWER:
+        if (run_opt_whole(argv, ch == O_LSIK ? 1 : 0, ch == O_LSIPOWER ? 16 : 4096, &l))
+            return NDD_EXIT_USAGE;
+        *(ch == O_LSIK ? &c->lsi.k : ch == O_LSIOVER ? &c->lsi.oversample : &c->lsi.power) = (unsigned)l;
+        return 0;
+    case O_LSISEED:
+        if (run_opt_whole(argv, 0, 2147483647L, &l))
+            return NDD_EXIT_USAGE;
+        c->lsi.seed = (uint64_t)l;
+        return 0;
+    case O_LSITH1:
+        if (run_opt_number(argv, 64.0, &f))
+            return NDD_EXIT_USAGE;
+        c->lsi.th1 = f;
+        return 0;
+    case O_LSITH4:
+    case O_LSIGATE:
+        if (run_opt_number(argv, 1.0, &f))
+            return NDD_EXIT_USAGE;
+        *(ch == O_LSITH4 ? &c->lsi.th4 : &c->lsi.gate) = f;
+        return 0;
+    case O_LSILSH: {
+        unsigned b, r;
+        char tail;
+        if (sscanf(optarg, "%ux%u%c", &b, &r, &tail) != 2 || b > 256 || (b && (r < 1 || r > 64)) || (!b && r))
+            return ndd_cli_usage_error(run_cmd, "--lsi-lsh takes BxR: 1..256 bands of 1..64 hyperplanes, or 0x0 (%s)",
+                                       optarg);
+        c->lsi.lsh_bands = b;
+        c->lsi.lsh_bits = b ? r : 1;
+        return 0;
+    }
     default: return run_opt_method(ch, c, g);
     }
 }
@@ -563,6 +613,10 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"template-pages", required_argument, 0, O_TPAGES}, {"template-sites", required_argument, 0, O_TSITES},
         {"template-short", required_argument, 0, O_TSHORT}, {"substitutions", required_argument, 0, O_SUBST},
         {"formulaic", required_argument, 0, O_FORMULA},
+        {"lsi-k", required_argument, 0, O_LSIK}, {"lsi-oversample", required_argument, 0, O_LSIOVER},
+        {"lsi-power", required_argument, 0, O_LSIPOWER}, {"lsi-th1", required_argument, 0, O_LSITH1},
+        {"lsi-th4", required_argument, 0, O_LSITH4}, {"lsi-gate", required_argument, 0, O_LSIGATE},
+        {"lsi-seed", required_argument, 0, O_LSISEED}, {"lsi-lsh", required_argument, 0, O_LSILSH},
         {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},

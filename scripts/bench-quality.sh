@@ -12,6 +12,7 @@
 # and extracted-text JSONL have (issue 11).
 #   SIZE_EN=20MB SIZE_ZH=5MB RANKS=2 BENCH_DIR=/tmp/ndd-quality BUILD=build
 #   METHODS="tlcs signcd" CORPORA="en en-text" (default: all methods, all corpora:
+#   methods include lsi and tlcs+lsi: paper 001's LSI alone and combined with TLCS, docs/lsi.md;
 #   en en-text en-wet zh zh-text clough)
 #   ENGINE=mpi|local (default mpi: mpirun -n RANKS; local: --engine local:RANKS)
 set -euo pipefail
@@ -56,7 +57,7 @@ with open(sys.argv[2], "w") as f:
 PY
 fi
 
-all_methods="tlcs:sentence:tlcs:resemblance=0.05:0.95:0.05 signcd:sentence:signcd:ncd=0.30:0.95:0.05 cosine:sentence:cosine:score=0.50:1.00:0.025 simhash:simhash:simhash:score=48:64:1 minhash:minhash:minhash:score=0.10:0.95:0.05 spotsigs:spotsigs:spotsigs:score=0.10:0.95:0.05 qgram:qgram:qgram:score=0.10:0.95:0.05 imatch:imatch:imatch:score=1:1:1"
+all_methods="tlcs:sentence:tlcs:resemblance=0.05:0.95:0.05 signcd:sentence:signcd:ncd=0.30:0.95:0.05 cosine:sentence:cosine:score=0.50:1.00:0.025 simhash:simhash:simhash:score=48:64:1 minhash:minhash:minhash:score=0.10:0.95:0.05 spotsigs:spotsigs:spotsigs:score=0.10:0.95:0.05 qgram:qgram:qgram:score=0.10:0.95:0.05 imatch:imatch:imatch:score=1:1:1 lsi:sentence:lsi:score=0.10:0.99:0.01 tlcs+lsi:sentence:tlcs+lsi:resemblance=0.05:0.95:0.05"
 methods=""
 for m in $all_methods; do
   [ -z "${METHODS:-}" ] || [[ " $METHODS " == *" ${m%%:*} "* ]] && methods+=" $m"

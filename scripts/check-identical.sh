@@ -104,7 +104,8 @@ run_cases() {
           for text in $texts; do
             topts=(); [ "$text" = page ] && topts=(--boilerplate off); [ $corpus = zh ] && topts+=(--soft-wrap on)
             for m in tlcs:sentence:tlcs signcd:sentence:signcd cosine:sentence:cosine simhash:simhash:simhash \
-                     minhash:minhash:minhash spotsigs:spotsigs:spotsigs qgram:qgram:qgram imatch:imatch:imatch; do
+                     minhash:minhash:minhash spotsigs:spotsigs:spotsigs qgram:qgram:qgram imatch:imatch:imatch \
+                     lsi:sentence:lsi tlcs+lsi:sentence:tlcs+lsi; do
               IFS=: read -r name cand ver <<<"$m"
               one "q-$corpus-$text-$name" --verify-all --candidates "$cand" --verifier "$ver" "${topts[@]}" "${inputs[@]}"
             done

@@ -12,6 +12,7 @@ PACKAGES=(
   libssl-dev                           # MD5 from OpenSSL libcrypto
   zlib1g-dev                           # gzip inputs (JSONL.gz, WARC.gz)
   libcmocka-dev                        # unit tests
+  liblapacke-dev libopenblas-dev       # LSI: randomized SVD's small dense factorisations (src/lsi)
   clang libclang-rt-14-dev             # libFuzzer harnesses (scripts/fuzz.sh, fuzz/)
   libgumbo-dev                         # HTML5 reference parser (extractor agreement test)
   diffutils                            # GNU diff --minimal (LCS oracle)

@@ -6,6 +6,9 @@ foreach(t ${NDD_UNIT_TESTS})
   get_filename_component(name ${t} NAME_WE)
   add_executable(${name} ${t})
   target_link_libraries(${name} PRIVATE ndd_core PkgConfig::CMOCKA)
+  if(name STREQUAL "test_lsi") # LAPACKE_dgesvd as the dense oracle
+    target_link_libraries(${name} PRIVATE ${LAPACKE_LIBRARY})
+  endif()
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
   target_compile_definitions(${name} PRIVATE
     NDD_DATASETS="${NDD_SHARED_DATASETS}"

@@ -11,13 +11,23 @@
 #include "ndd_baselines.h"
 #include "ndd_cluster.h"
 #include "ndd_comm.h"
+#include "ndd_lsi.h"
 #include "ndd_reader.h"
 #include "ndd_rows.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 #include "ndd_tmpl.h"
 
-typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD, NDD_VERIFIER_METHOD } ndd_verifier_kind_t;
+/* NDD_VERIFIER_LSI: paper 001's conceptual duplicates alone; NDD_VERIFIER_TLCS_LSI:
+ * TLCS decides textual duplicates and LSI adds conceptual ones (src/lsi, run_lsi.c). */
+typedef enum {
+    NDD_VERIFIER_TLCS = 0,
+    NDD_VERIFIER_SIGNCD,
+    NDD_VERIFIER_METHOD,
+    NDD_VERIFIER_LSI,
+    NDD_VERIFIER_TLCS_LSI
+} ndd_verifier_kind_t;
+#define NDD_VERIFIER_HAS_LSI(k) ((k) == NDD_VERIFIER_LSI || (k) == NDD_VERIFIER_TLCS_LSI)
 typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
 
 /* Log sink: level 0 error, 1 info, 2 debug; msg has no newline. */
@@ -62,6 +72,8 @@ typedef struct ndd_run_cfg {
     int subst;                 /* 1: TLCS small-substitution rule (0: paper 002's curve) */
     /* SigNCD */
     double tau;
+    /* LSI (paper 001): --verifier lsi | tlcs+lsi */
+    ndd_lsi_params_t lsi;
     int verify_all;            /* verify every candidate pair, also those already joined */
     ndd_keep_t keep;
     const char *write_dedup;   /* NULL or FILE.jsonl.zst */
@@ -106,6 +118,9 @@ const char *ndd_verifier_name(const ndd_verifier_t *v);
 /* Starts a perhaps-similar set of n members (texts stay owned by the caller
  * until the next set_begin). */
 int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts, const size_t *lens);
+/* LSI kinds: the current set's conceptual fingerprints (k floats each) and
+ * textual SimHashes, after set_begin (borrowed until the next set_begin). */
+void ndd_verifier_set_lsi(ndd_verifier_t *v, const float *const *fps, const uint64_t *sims, unsigned k);
 int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r);
 /* The result recorded for two identical texts of length len (no verification). */
 void ndd_verifier_identical(const ndd_verifier_t *v, size_t len, ndd_vres_t *r);

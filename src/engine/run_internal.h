@@ -53,6 +53,15 @@ typedef struct run {
     size_t ndfs;
     ndd_method_ctx_t *mctx; /* baseline candidate keys */
     ndd_prog_t prog;     /* the stage reporting progress (one at a time) */
+    /* LSI (run_lsi.c): this rank's documents' fingerprints and SimHashes, then
+     * those of the documents verified here (by number) */
+    unsigned lsi_k;      /* coordinates per fingerprint (the same on every rank) */
+    float *lsi_fp;
+    uint64_t *lsi_sim;
+    ndd_lsi_lsh_t *lsh;
+    size_t lsi_rn;
+    uint64_t *lsi_rg, *lsi_rsim;
+    float *lsi_rfp;
 } run_t;
 
 /* run_main.c */
@@ -89,6 +98,18 @@ int ndd_request_by_owner(run_t *r, const uint64_t *ids, size_t n, ndd_answer_fn 
 
 /* run_verify.c: placement, shuffle 2, verification, rows to their writers. */
 int ndd_stage_verify(run_t *r);
+
+/* run_lsi.c: TF-IDF, the distributed SVD, fingerprints and SimHashes of
+ * this rank's documents, their LSH keys added to the candidate keys (with
+ * an LSI verifier; after ndd_stage_exact, before the postings). */
+int ndd_stage_lsi(run_t *r);
+/* After the placement: every set member's fingerprint to its set's rank. */
+int ndd_lsi_send(run_t *r, const uint32_t *dest_of);
+/* Local: the fingerprint and SimHash of document g received by ndd_lsi_send (NULL if none). */
+const float *ndd_lsi_find(const run_t *r, uint64_t g, uint64_t *sim);
+/* Local: appends the LSH keys of fingerprint fp to keys[*n..] (room for lsh_bands more). */
+void ndd_lsi_add_keys(const run_t *r, const float *fp, uint64_t *keys, size_t *n);
+void ndd_lsi_state_free(run_t *r);
 
 /* run_output.c */
 int ndd_stage_outputs(run_t *r);

@@ -45,6 +45,7 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
     c->tau = 0.7;
     c->keep = NDD_KEEP_LONGEST;
     ndd_method_params_default(&c->mparams);
+    ndd_lsi_params_default(&c->lsi);
 }
 
 void ndd_run_log(const run_t *r, int level, const char *fmt, ...)
@@ -77,6 +78,7 @@ void ndd_run_state_free(run_t *r)
     for (size_t k = 0; k < r->ndfs; k++)
         ndd_df_free(r->dfs[k]);
     ndd_method_ctx_free(r->mctx);
+    ndd_lsi_state_free(r);
     memset(r, 0, sizeof *r);
 }
 
@@ -341,6 +343,7 @@ static int reduce_stage(run_t *r, job_t *j)
     NDD_TRY(ndd_stage_templates(r));
     NDD_TRY(ndd_stage_exact(r));
     NDD_TRY(ndd_stage_baselines(r));
+    NDD_TRY(ndd_stage_lsi(r));
     NDD_TRY(ndd_stage_postings(r));
     NDD_TRY(ndd_stage_components(r));
     NDD_TRY(ndd_stage_exact_attach(r));

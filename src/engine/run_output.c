@@ -168,9 +168,11 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
     if (r->me == 0) {
         ndd_stats_in_t in = {
             NDD_VERSION, r->P, wall,
-            cfg->verifier == NDD_VERIFIER_TLCS     ? "tlcs"
-            : cfg->verifier == NDD_VERIFIER_SIGNCD ? "signcd"
-                                                   : ndd_method_name(cfg->vmethod),
+            cfg->verifier == NDD_VERIFIER_TLCS       ? "tlcs"
+            : cfg->verifier == NDD_VERIFIER_SIGNCD   ? "signcd"
+            : cfg->verifier == NDD_VERIFIER_LSI      ? "lsi"
+            : cfg->verifier == NDD_VERIFIER_TLCS_LSI ? "tlcs+lsi"
+                                                     : ndd_method_name(cfg->vmethod),
             cfg->candidates ? ndd_method_name((ndd_method_t)cfg->candidates) : "sentence",
             cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks};
         rc = ndd_stats_json(&b, &in);

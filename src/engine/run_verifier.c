@@ -34,6 +34,11 @@ struct ndd_verifier {
     size_t anc_cap;
     uint64_t *mark, *scratch;
     size_t mark_cap, scratch_cap;
+    /* LSI: the current set's fingerprints and SimHashes, paper 001's gates */
+    const float *const *fps;
+    const uint64_t *sims;
+    unsigned lk;
+    double th1, th4, gate;
 };
 
 /* Anchor arrays kept between sets up to this many entries each (a member
@@ -64,7 +69,12 @@ int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t
     ndd_formula_params_default(&v->fp);
     v->formula = cfg->formula;
     v->method = cfg->vmethod;
-    if (v->kind == NDD_VERIFIER_TLCS)
+    v->th1 = cfg->lsi.th1;
+    v->th4 = cfg->lsi.th4;
+    v->gate = cfg->lsi.gate;
+    if (v->kind == NDD_VERIFIER_LSI)
+        rc = NDD_OK;
+    else if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI)
         rc = ndd_tlcs_ws_create(&v->tws);
     else if (v->kind == NDD_VERIFIER_SIGNCD)
         rc = ndd_ncd_ctx_create(&v->ncd, 0);
@@ -103,7 +113,11 @@ void ndd_verifier_free(ndd_verifier_t *v)
 
 const char *ndd_verifier_name(const ndd_verifier_t *v)
 {
-    return v->kind == NDD_VERIFIER_TLCS ? "tlcs" : v->kind == NDD_VERIFIER_SIGNCD ? "signcd" : ndd_method_name(v->method);
+    return v->kind == NDD_VERIFIER_TLCS       ? "tlcs"
+           : v->kind == NDD_VERIFIER_SIGNCD   ? "signcd"
+           : v->kind == NDD_VERIFIER_LSI      ? "lsi"
+           : v->kind == NDD_VERIFIER_TLCS_LSI ? "tlcs+lsi"
+                                              : ndd_method_name(v->method);
 }
 
 int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts, const size_t *lens)
@@ -111,7 +125,9 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
     v->n = n;
     v->texts = texts;
     v->lens = lens;
-    if (v->kind == NDD_VERIFIER_TLCS) {
+    v->fps = NULL;
+    v->sims = NULL;
+    if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) { /* anchors: bound and sketches */
         if (n > v->anc_cap) {
             ndd_anchors_t *a = realloc(v->anc, n * sizeof *a);
             if (!a)
@@ -163,17 +179,41 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
     return NDD_OK;
 }
 
+void ndd_verifier_set_lsi(ndd_verifier_t *v, const float *const *fps, const uint64_t *sims, unsigned k)
+{
+    v->fps = fps;
+    v->sims = sims;
+    v->lk = k;
+}
+
+/* paper 001's conceptual rule: textual similarity (SimHash of 3-shingles,
+ * 64 - Hamming) >= th1 and cosine of the fingerprints >= th4. */
+static int lsi_pair(const ndd_verifier_t *v, size_t i, size_t j, double *cosine)
+{
+    const float *a = v->fps ? v->fps[i] : NULL, *b = v->fps ? v->fps[j] : NULL;
+    *cosine = a && b ? ndd_lsi_cosine(a, b, v->lk) : 0.0;
+    return a && b && ndd_lsi_textsim(v->sims[i], v->sims[j]) >= v->th1 && *cosine >= v->th4;
+}
+
 int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
 {
     int rc;
+    r->conceptual = 0;
+    r->sketched = 0;
+    if (v->kind == NDD_VERIFIER_LSI) {
+        r->ncd = r->resemblance = r->containment = r->strain_away = 0;
+        r->tlcs = 0;
+        r->pruned_by_bound = r->hit_cost_limit = r->formulaic = 0;
+        r->duplicate = r->conceptual = lsi_pair(v, i, j, &r->score);
+        return NDD_OK;
+    }
     r->ncd = 0;
     r->score = 0;
     r->tlcs = 0;
     r->resemblance = r->containment = 0;
     r->pruned_by_bound = r->hit_cost_limit = r->formulaic = 0;
     r->strain_away = 0;
-    r->sketched = 0;
-    if (v->kind == NDD_VERIFIER_TLCS) {
+    if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) {
         if (!v->tp.exact) {
             /* the anchor bound: >= both sketch lengths, so a pair it stops
              * would be stopped by the sketches' bound too (same verdict,
@@ -189,13 +229,16 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
             }
             size_t ua, ub;
             double ru, cu;
-            if ((rc = ndd_anchors_bound(&v->anc[i], &v->anc[j], &v->mark, &v->mark_cap, &ua, &ub)))
-                return rc;
-            ndd_tlcs_scores(ua < ub ? ua : ub, v->lens[i], v->lens[j], &ru, &cu);
-            if (!ndd_tlcs_verdict(&v->tp, ru, cu)) {
-                r->duplicate = 0;
-                r->pruned_by_bound = 1;
-                return NDD_OK;
+            /* (not in the combined mode: LSI reads TLCS's resemblance of every pair) */
+            if (v->kind == NDD_VERIFIER_TLCS) {
+                if ((rc = ndd_anchors_bound(&v->anc[i], &v->anc[j], &v->mark, &v->mark_cap, &ua, &ub)))
+                    return rc;
+                ndd_tlcs_scores(ua < ub ? ua : ub, v->lens[i], v->lens[j], &ru, &cu);
+                if (!ndd_tlcs_verdict(&v->tp, ru, cu)) {
+                    r->duplicate = 0;
+                    r->pruned_by_bound = 1;
+                    return NDD_OK;
+                }
             }
         }
         r->sketched = 1;
@@ -219,6 +262,15 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->pruned_by_bound = v->tr.pruned_by_bound;
         r->strain_away = v->tr.strain_away;
         r->hit_cost_limit = v->tr.hit_cost_limit;
+        if (v->kind == NDD_VERIFIER_TLCS_LSI) { /* LSI adds conceptual duplicates TLCS did not accept
+                                                 * (never one the formulaic check rejected); the
+                                                 * textual gate is also TLCS's resemblance */
+            double cosine;
+            int concept = lsi_pair(v, i, j, &cosine) && r->resemblance >= v->gate;
+            r->score = cosine;
+            if (!r->duplicate && !r->formulaic && concept)
+                r->duplicate = r->conceptual = 1;
+        }
         return NDD_OK;
     }
     if (v->kind == NDD_VERIFIER_METHOD)
@@ -242,7 +294,7 @@ void ndd_verifier_identical(const ndd_verifier_t *v, size_t len, ndd_vres_t *r)
     r->resemblance = r->containment = 1.0;
     r->ncd = 0.0;
     r->tlcs = len;
-    r->score = v->kind == NDD_VERIFIER_TLCS     ? 1.0
+    r->score = v->kind == NDD_VERIFIER_TLCS || NDD_VERIFIER_HAS_LSI(v->kind) ? 1.0
                : v->kind == NDD_VERIFIER_SIGNCD ? 0.0
                : v->method == NDD_METHOD_SIMHASH ? 64.0
                                                  : 1.0;

@@ -274,6 +274,12 @@ typedef struct {
     size_t keys_cap, *off, off_cap, tl_cap, tl_cap2;
     const char **texts;
     size_t *lens;
+    const float **fps;  /* LSI: each verified member's fingerprint and SimHash */
+    uint64_t *sims;
+    size_t fp_cap, sim_cap;
+    ndd_cand_t *lc;     /* --verifier lsi: the set's pairs by fingerprint cosine */
+    struct lsi_pair *lp;
+    size_t lc_cap, lp_cap;
 } vws_t;
 
 static int key_dropped(const run_t *r, uint64_t key)
@@ -293,7 +299,10 @@ static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
 {
     vws_t *w = user;
     int rc = ndd_verifier_pair(w->vf, i, j, v);
-    if (!rc && w->r->cfg->verifier == NDD_VERIFIER_TLCS && v->sketched) {
+    if (!rc && v->conceptual && v->duplicate)
+        w->r->c.lsi_accepted++;
+    if (!rc && (w->r->cfg->verifier == NDD_VERIFIER_TLCS || w->r->cfg->verifier == NDD_VERIFIER_TLCS_LSI) &&
+        v->sketched) {
         w->r->c.sketch_pairs++;
         w->r->c.strain_away_micro += (uint64_t)(v->strain_away * 1e6 + 0.5);
     } else if (!rc && w->r->cfg->verifier == NDD_VERIFIER_TLCS) {
@@ -313,8 +322,14 @@ static int hook_scored(void *user, uint32_t i, uint32_t j, const ndd_vres_t *v)
     vws_t *w = user;
     const ndd_docrec_t *a = &w->m[i], *b = &w->m[j];
     ndd_verifier_kind_t k = w->r->cfg->verifier;
-    ndd_cols_t cols = k == NDD_VERIFIER_TLCS ? NDD_COLS_TLCS : k == NDD_VERIFIER_SIGNCD ? NDD_COLS_SIGNCD : NDD_COLS_SCORE;
-    int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, ndd_verifier_name(w->vf), v);
+    ndd_cols_t cols = k == NDD_VERIFIER_TLCS || k == NDD_VERIFIER_TLCS_LSI ? NDD_COLS_TLCS
+                      : k == NDD_VERIFIER_SIGNCD                           ? NDD_COLS_SIGNCD
+                                                                           : NDD_COLS_SCORE;
+    /* the combined verifier names the rule that accepted the pair */
+    const char *vname = k != NDD_VERIFIER_TLCS_LSI || !v->duplicate ? ndd_verifier_name(w->vf)
+                        : v->conceptual                           ? "lsi"
+                                                                  : "tlcs";
+    int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, vname, v);
     if (rc || (rc = ndd_buf_puts(&w->line, v->duplicate ? "\t1\n" : "\t0\n")) ||
         (rc = emit(w, NDD_ROWS_SCORES, a->g, b->g)) || !v->duplicate)
         return rc;
@@ -356,6 +371,22 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
             if (!key_dropped(r, k))
                 w->keys[nk++] = k;
         }
+        if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier)) { /* the fingerprint's LSH keys (run_lsi.c) */
+            uint64_t sim = 0, lk[256];
+            size_t nl = 0;
+            const float *fp = ndd_lsi_find(r, m[i].g, &sim);
+            if ((rc = ndd_array_grow((void **)&w->fps, &w->fp_cap, i + 1, sizeof *w->fps)) ||
+                (rc = ndd_array_grow((void **)&w->sims, &w->sim_cap, i + 1, sizeof *w->sims)))
+                return rc;
+            w->fps[i] = fp;
+            w->sims[i] = sim;
+            ndd_lsi_add_keys(r, fp, lk, &nl);
+            if ((rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nl, sizeof *w->keys)))
+                return rc;
+            for (size_t s = 0; s < nl; s++)
+                if (!key_dropped(r, lk[s]))
+                    w->keys[nk++] = lk[s];
+        }
         w->off[i + 1] = nk;
         w->texts[i] = m[i].text;
         w->lens[i] = m[i].textlen;
@@ -367,6 +398,52 @@ static int cmp_rec_g(const void *key, const void *elem)
 {
     uint64_t g = *(const uint64_t *)key, h = ((const ndd_docrec_t *)elem)->g;
     return g < h ? -1 : g > h;
+}
+
+/* --verifier lsi: inside a set of at most --giant members, the candidate
+ * pairs are every pair whose fingerprints' cosine reaches th4 (brute force:
+ * n^2/2 cosines of k floats, no text), strongest first, then (i, j). */
+typedef struct lsi_pair {
+    double cos;
+    uint32_t i, j;
+} lsi_pair_t;
+
+static int cmp_lsi_pair(const void *a, const void *b)
+{
+    const lsi_pair_t *x = a, *y = b;
+    if (x->cos != y->cos)
+        return x->cos > y->cos ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int lsi_candidates(vws_t *w, size_t n, const ndd_cand_t **out, size_t *nout)
+{
+    run_t *r = w->r;
+    size_t nc = 0;
+    int rc = NDD_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!w->fps[i])
+            continue;
+        for (size_t j = i + 1; j < n && !rc; j++) {
+            if (!w->fps[j])
+                continue;
+            double c = ndd_lsi_cosine(w->fps[i], w->fps[j], r->lsi_k);
+            if (c < r->cfg->lsi.th4)
+                continue;
+            if (!(rc = ndd_array_grow((void **)&w->lp, &w->lp_cap, nc + 1, sizeof *w->lp)))
+                w->lp[nc++] = (lsi_pair_t){c, (uint32_t)i, (uint32_t)j};
+        }
+    }
+    if (rc || (rc = ndd_array_grow((void **)&w->lc, &w->lc_cap, nc + 1, sizeof *w->lc)))
+        return rc;
+    ndd_qsort(w->lp, nc, sizeof *w->lp, cmp_lsi_pair);
+    for (size_t q = 0; q < nc; q++)
+        w->lc[q] = (ndd_cand_t){w->lp[q].i, w->lp[q].j, 0};
+    *out = w->lc;
+    *nout = nc;
+    return NDD_OK;
 }
 
 /* Puts the verified members of m[0..n) first (in order), then the exact
@@ -411,12 +488,18 @@ static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
         ndd_topsets_note(&r->top, nreal, w->m[0].label, w->m[0].id, w->m[0].idlen);
     if ((rc = member_keys(w, w->m, nreal)))
         return rc;
-    if (nreal >= 2 && (rc = ndd_cand_select(w->cws, &r->cfg->cand, nreal, w->keys, w->off, &cand, &nc)))
+    if (nreal >= 2 && r->cfg->verifier == NDD_VERIFIER_LSI && nreal <= r->cfg->giant_set)
+        rc = lsi_candidates(w, nreal, &cand, &nc);
+    else if (nreal >= 2)
+        rc = ndd_cand_select(w->cws, &r->cfg->cand, nreal, w->keys, w->off, &cand, &nc);
+    if (rc)
         return rc;
     r->c.cand_pairs += nc;
     r->c.verify_work += nc + nf;
     if ((rc = ndd_verifier_set_begin(w->vf, nreal, w->texts, w->lens)))
         return rc;
+    if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier))
+        ndd_verifier_set_lsi(w->vf, w->fps, w->sims, r->lsi_k);
     ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member};
     return ndd_set_verify(cand, nc, nreal, w->texts, w->lens, w->fol_rep, nf, r->cfg->verify_all,
                           r->cfg->keep == NDD_KEEP_LONGEST, &hooks, &r->c);
@@ -443,6 +526,10 @@ static void vws_free(vws_t *w)
     free(w->off);
     free(w->texts);
     free(w->lens);
+    free(w->fps);
+    free(w->sims);
+    free(w->lc);
+    free(w->lp);
 }
 
 /* mem[0..nm) holds P runs, each ordered by (label, g) (every source sent its
@@ -537,6 +624,7 @@ int ndd_stage_verify(run_t *r)
     int rc = !dest_of || !raw || !z || !send[0] || !send[1] || !send[2] ? NDD_ERR_NOMEM : NDD_OK;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(place_sets(r, dest_of));
+    NDD_TRY(ndd_lsi_send(r, dest_of));
     NDD_TRY(shuffle_texts(r, dest_of, raw, z));
     r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;
     t0 = ndd_now();

@@ -62,6 +62,10 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(verify_work, NULL, "verify_work", NDD_CST_REDUCE)                                  \
     X(sketch_pairs, "sketch", "pairs", NDD_CST_REDUCE)                                   \
     X(strain_away_micro, NULL, "strain_away_micro", NDD_CST_REDUCE)                      \
+    X(lsi_terms, "lsi", "terms", NDD_CST_REDUCE)                                         \
+    X(lsi_rank, "lsi", "concepts", NDD_CST_REDUCE)                                       \
+    X(lsi_keys, "lsi", "lsh_keys", NDD_CST_REDUCE)                                       \
+    X(lsi_accepted, "lsi", "conceptual_accepted", NDD_CST_REDUCE)                        \
     X(clusters, "clusters", "clusters", NDD_CST_REDUCE)                                  \
     X(docs_in_clusters, "clusters", "docs_in_clusters", NDD_CST_REDUCE)                  \
     X(docs_removed, "clusters", "docs_removed", NDD_CST_REDUCE)                          \

@@ -26,6 +26,7 @@ typedef struct ndd_vres {
     int formulaic;                   /* TLCS: rejected by the formulaic-text check (added last) */
     int sketched;                    /* TLCS: the sketches were made (strain_away is theirs); 0 when
                                         the anchor bound stopped the pair first */
+    int conceptual;                  /* accepted by LSI's conceptual rule (paper 001 th1/th4), not textually */
 } ndd_vres_t;
 
 /* Which score columns a verifier fills. */

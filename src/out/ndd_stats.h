@@ -36,7 +36,7 @@ typedef struct ndd_stats_in {
     const char *version;         /* NDD_VERSION */
     int ranks;
     double wall_seconds;
-    const char *verifier;        /* "tlcs", "signcd" or a baseline's name */
+    const char *verifier;        /* "tlcs", "signcd", "lsi", "tlcs+lsi" or a baseline's name */
     const char *candidates;      /* "sentence" or a baseline's name */
     uint64_t min_link_signatures, giant_threshold, components_rounds;
     const ndd_counters_t *sum;   /* summed over ranks */

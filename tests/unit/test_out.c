@@ -15,21 +15,21 @@ static void test_fmt_pair(void **state)
 {
     (void)state;
     ndd_buf_t line = NDD_BUF_INIT;
-    ndd_vres_t v = {1, 0.5, 0.75, 0.0, 0.5, 123, 0, 0, 0.1, 0, 1};
+    ndd_vres_t v = {1, 0.5, 0.75, 0.0, 0.5, 123, 0, 0, 0.1, 0, 1, 0};
     ndd_buf_puts(&line, "old contents are cleared");
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_TLCS, "a\tb", 3, "c\\d", 3, "tlcs", &v), NDD_OK);
     assert_string_equal(line.data, "a\\tb\tc\\\\d\ttlcs\t0.500000\t0.750000\t-\t123\t0.500000");
 
-    ndd_vres_t s = {0, 0.9, 0.9, 0.1234567, 0.1234567, 0, 0, 0, 0, 0, 0};
+    ndd_vres_t s = {0, 0.9, 0.9, 0.1234567, 0.1234567, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_SIGNCD, "x", 1, "y\n", 2, "signcd", &s), NDD_OK);
     assert_string_equal(line.data, "x\ty\\n\tsigncd\t-\t-\t0.123457\t0\t0.123457");
 
-    ndd_vres_t b = {1, 0, 0, 0, 64.0, 18446744073709551615ull, 0, 0, 0, 0, 0};
+    ndd_vres_t b = {1, 0, 0, 0, 64.0, 18446744073709551615ull, 0, 0, 0, 0, 0, 0};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_SCORE, "p", 1, "q", 1, "simhash", &b), NDD_OK);
     assert_string_equal(line.data, "p\tq\tsimhash\t-\t-\t-\t18446744073709551615\t64.000000");
 
     /* ids are not NUL-terminated: only idalen / idblen bytes count */
-    ndd_vres_t r = {0, 1.0 / 3, 2.0 / 3, 0, 1.0 / 3, 7, 0, 0, 0, 0, 1};
+    ndd_vres_t r = {0, 1.0 / 3, 2.0 / 3, 0, 1.0 / 3, 7, 0, 0, 0, 0, 1, 0};
     assert_int_equal(ndd_rows_fmt_pair(&line, NDD_COLS_TLCS, "doc-1XYZ", 5, "doc-2XYZ", 5, "tlcs", &r), NDD_OK);
     assert_string_equal(line.data, "doc-1\tdoc-2\ttlcs\t0.333333\t0.666667\t-\t7\t0.333333");
     ndd_buf_free(&line);
@@ -294,8 +294,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
  * for golden_input(): docs = 50 - 2; average 30/12; trustable 20/30 (near
  * clusters only, since issue 12); strain 8.512345/34; duplicate 16/48;
  * per_doc 24752/48; medians of 2 ranks. The exact section, the exact stage
- * and the removed_exact/removed_near split were added by hand (issue 12), and
- * pruned_by_anchor_bound (issue 13). */
+ * and the removed_exact/removed_near split were added by hand (issue 12),
+ * pruned_by_anchor_bound (issue 13) and the lsi section (issue 16) too. */
 static const char golden[] =
     "{\n"
     "  \"version\": \"0.1.0\",\n"
@@ -370,6 +370,12 @@ static const char golden[] =
     "    \"pairs\": 34,\n"
     "    \"strain_away\": 0.2504,\n"
     "    \"reserve\": null\n"
+    "  },\n"
+    "  \"lsi\": {\n"
+    "    \"terms\": 0,\n"
+    "    \"concepts\": 0,\n"
+    "    \"lsh_keys\": 0,\n"
+    "    \"conceptual_accepted\": 0\n"
     "  },\n"
     "  \"clusters\": {\n"
     "    \"clusters\": 9,\n"
