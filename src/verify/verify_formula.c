@@ -179,13 +179,16 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
 {
     long n = (long)nx, m = (long)ny, dmax = (long)(max_d < nx + ny ? max_d : nx + ny);
     long off = dmax + 1, w = 2 * dmax + 3;
-    int *trace = malloc((size_t)(dmax + 1) * (size_t)w * sizeof *trace), *v = malloc((size_t)w * sizeof *v);
+    /* trace row d keeps V on diagonals -d-1 .. d+1 only (what the walk back
+     * reads of it), at TROW(d) = d^2 + 2d: the rows grow with the D found,
+     * not with max_d (a max_d x max_d table was a multi-MB allocation and
+     * a copy of 2 max_d + 3 entries per round for every formulaic check) */
+#define TROW(d) ((size_t)(d) * (size_t)(d) + 2 * (size_t)(d))
+    int *trace = NULL, *v = malloc((size_t)w * sizeof *v);
+    size_t tcap = 0;
     long dfound = -1;
-    if (!trace || !v) {
-        free(trace);
-        free(v);
+    if (!v)
         return NDD_ERR_NOMEM;
-    }
     for (long i = 0; i < w; i++)
         v[i] = -1;
     v[off + 1] = 0;
@@ -201,7 +204,13 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
             if (xx >= n && yy >= m)
                 dfound = d;
         }
-        memcpy(trace + d * w, v, (size_t)w * sizeof *v);
+        if (ndd_array_grow((void **)&trace, &tcap, TROW(d + 1), sizeof *trace)) {
+            free(trace);
+            free(v);
+            return NDD_ERR_NOMEM;
+        }
+        /* diagonals -d-1 .. d+1 (within v: d <= dmax) */
+        memcpy(trace + TROW(d), v + off - d - 1, (size_t)(2 * d + 3) * sizeof *v);
     }
     if (dfound < 0) {
         free(trace);
@@ -215,10 +224,12 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
     long xx = n, yy = m;
     long gap_x1 = n, gap_y1 = m; /* the current gap's end (exclusive) in x and y */
     for (long d = dfound; d >= 0; d--) {
-        const int *vp = d ? trace + (d - 1) * w : NULL; /* the round before: where round d came from */
+        /* the round before (where round d came from): row d - 1 starts at
+         * diagonal -d, so diagonal k is vp[k + d] */
+        const int *vp = d ? trace + TROW(d - 1) : NULL;
         long k = xx - yy;
-        long pk = d == 0 ? 0 : (k == -d || (k != d && vp[off + k - 1] < vp[off + k + 1])) ? k + 1 : k - 1;
-        long px = d == 0 ? 0 : vp[off + pk], py = px - pk;
+        long pk = d == 0 ? 0 : (k == -d || (k != d && vp[k - 1 + d] < vp[k + 1 + d])) ? k + 1 : k - 1;
+        long px = d == 0 ? 0 : vp[pk + d], py = px - pk;
         long sx = d == 0 ? 0 : (pk == k + 1 ? px : px + 1); /* where the snake of round d starts */
         long sy = sx - k;
         if (xx > sx) { /* a snake (matches) [sx, xx): it closes the gap after it */
@@ -237,6 +248,7 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
     free(trace);
     free(v);
     return 1;
+#undef TROW
 }
 
 int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
