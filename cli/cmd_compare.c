@@ -148,12 +148,12 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *cmd = "compare";
-    int ch, rc;
+    int ch, rc, longidx;
     long l;
     size_t z;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((longidx = -1, ch = getopt_long(argc, argv, ":h", opts, &longidx)) != -1) {
         switch (ch) {
         case 'h':
             cmp_help();
@@ -197,7 +197,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case O_FORMULA: {
             int v = !strcmp(optarg, "on") ? 1 : !strcmp(optarg, "off") ? 0 : -1;
             if (v < 0)
-                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", argv[optind - 1], optarg);
+                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", ndd_cli_optname(opts, longidx, ch), optarg);
             if (ch == O_BOILER)
                 c->text.boilerplate = v;
             else if (ch == O_SOFTWRAP)
@@ -214,7 +214,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case O_MINIT:
             if (ndd_cli_parse_size(optarg, &z))
                 return ndd_cli_usage_error(cmd, "%s wants a byte count (K/M/G suffixes allowed), not '%s'",
-                                           argv[optind - 1], optarg);
+                                           ndd_cli_optname(opts, longidx, ch), optarg);
             if (ch == O_MAXDOC)
                 c->text.max_bytes = z;
             else if (ch == O_MAXFILE)
@@ -252,7 +252,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
                 return rc;
             break;
         case O_TAU:
-            if ((rc = cmp_double(argv[optind - 1], optarg, 0.0, 1.0, &c->tau)))
+            if ((rc = cmp_double(ndd_cli_optname(opts, longidx, ch), optarg, 0.0, 1.0, &c->tau)))
                 return rc;
             break;
         case ':':

@@ -14,6 +14,7 @@
 #include "ndd_util.h"
 #include "ndd_wire.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,11 +491,11 @@ static int sig_job(ndd_comm_t *comm, void *arg)
     const char *what = "reading the inputs";
     double t0 = ndd_now();
 
-    int rc = ndd_input_expand(cfg.inputs, cfg.ninputs, cfg.format, &in, &nin, &bad);
+    int rc = ndd_input_expand(cfg.inputs, cfg.ninputs, cfg.format, &in, &nin, &bad), err = errno;
     rc = ndd_comm_agree(comm, rc);
     if (rc) {
         if (me == 0)
-            fprintf(stderr, "ndd sig: cannot read input '%s': %s\n", bad ? bad : "?", ndd_strerror(rc));
+            fprintf(stderr, "ndd sig: cannot read input '%s': %s\n", bad ? bad : "?", ndd_cli_why(rc, err));
         what = NULL;
         goto out;
     }

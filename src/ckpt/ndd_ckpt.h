@@ -48,6 +48,9 @@ typedef struct ndd_manifest {
     size_t ninputs;
     const char *const *pins;   /* one line per expanded input file (ndd_input_pin), owned after _read */
     size_t npins;
+    const char *const *opts;   /* more map-stage options as "KEY VALUE" lines ("opt" lines: field paths,
+                                * filters), owned after _read */
+    size_t nopts;
     void *store_;           /* private */
 } ndd_manifest_t;
 

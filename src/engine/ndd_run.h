@@ -36,6 +36,8 @@ typedef struct ndd_run_cfg {
     const char *const *inputs;
     size_t ninputs;
     ndd_format_t format;
+    ndd_fields_t fields;       /* JSONL field paths (dotted; NULL members: the defaults, ndd_reader.h) */
+    int allow_empty;           /* 1: a run that reads no document succeeds (else NDD_ERR_EMPTY) */
     ndd_text_opts_t text;
     int templates;             /* 1: the template pass (src/tmpl) before signatures and verification */
     ndd_tmpl_params_t tmpl;
@@ -64,7 +66,9 @@ typedef struct ndd_run_cfg {
     double tau;
     int verify_all;            /* verify every candidate pair, also those already joined */
     ndd_keep_t keep;
-    const char *write_dedup;   /* NULL or FILE.jsonl.zst */
+    const char *write_dedup;   /* NULL or the corpus without the removed documents: each kept record as it
+                                * was read (JSONL line, WARC record); FILE.warc[.gz|.zst] for WARC,
+                                * else JSONL; .zst / .gz compress it (ndd_dedup_kind) */
     /* checkpoints (docs/architecture.md) */
     const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
     const char *resume;        /* work dir of an earlier run to continue */

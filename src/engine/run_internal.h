@@ -79,6 +79,9 @@ int ndd_exact_is_follower(const run_t *r, size_t i);
 int ndd_stage_baselines(run_t *r);
 /* --write-dedup: the second pass over this rank's shard. */
 int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin);
+/* The --write-dedup file's kind from its name: *warc (1: WARC, 0: JSONL),
+ * *comp (0 none, 1 gzip, 2 zstd). Local. */
+void ndd_dedup_kind(const char *path, int *warc, int *comp);
 
 /* run_sets.c */
 int ndd_stage_postings(run_t *r);

@@ -12,10 +12,14 @@
 #include "ndd_ckpt.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 void ndd_run_cfg_default(ndd_run_cfg_t *c)
 {
@@ -99,6 +103,56 @@ static void manifest_of(const ndd_run_cfg_t *cfg, int nshards, ndd_manifest_t *m
     m->ninputs = cfg->ninputs;
 }
 
+/* The map-stage options kept as "opt KEY VALUE" lines of the manifest. */
+typedef struct {
+    const char *key;
+    size_t off; /* of a const char * in ndd_run_cfg_t */
+} run_sopt_t;
+static const run_sopt_t run_sopts[] = {
+    {"field.id", offsetof(ndd_run_cfg_t, fields.id)},       {"field.text", offsetof(ndd_run_cfg_t, fields.text)},
+    {"field.html", offsetof(ndd_run_cfg_t, fields.html)},   {"field.url", offsetof(ndd_run_cfg_t, fields.url)},
+    {"field.date", offsetof(ndd_run_cfg_t, fields.date)},
+};
+#define RUN_NSOPTS (sizeof run_sopts / sizeof run_sopts[0])
+
+static const char **sopt_at(const ndd_run_cfg_t *cfg, size_t i)
+{
+    return (const char **)((char *)(uintptr_t)cfg + run_sopts[i].off);
+}
+
+/* "KEY VALUE" lines of the options set (lines[] freed by the caller). */
+static int opts_lines(const ndd_run_cfg_t *cfg, ndd_buf_t *lines, const char **v, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < RUN_NSOPTS; i++) {
+        const char *val = *sopt_at(cfg, i);
+        if (!val)
+            continue;
+        ndd_buf_clear(&lines[*n]);
+        ndd_buf_puts(&lines[*n], run_sopts[i].key);
+        ndd_buf_putc(&lines[*n], ' ');
+        if (ndd_buf_puts(&lines[*n], val))
+            return NDD_ERR_NOMEM;
+        v[*n] = lines[*n].data;
+        (*n)++;
+    }
+    return NDD_OK;
+}
+
+/* The options of the "opt" lines back into cfg (pointers into the manifest). */
+static void opts_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
+{
+    for (size_t i = 0; i < RUN_NSOPTS; i++)
+        *sopt_at(cfg, i) = NULL;
+    for (size_t k = 0; k < m->nopts; k++) {
+        const char *sp = strchr(m->opts[k], ' ');
+        for (size_t i = 0; sp && i < RUN_NSOPTS; i++)
+            if (strlen(run_sopts[i].key) == (size_t)(sp - m->opts[k]) &&
+                !memcmp(m->opts[k], run_sopts[i].key, (size_t)(sp - m->opts[k])))
+                *sopt_at(cfg, i) = sp + 1;
+    }
+}
+
 /* The options a resumed run takes from the manifest. */
 static void cfg_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
 {
@@ -115,6 +169,7 @@ static void cfg_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
     cfg->candidates = m->candidates;
     cfg->inputs = m->inputs;
     cfg->ninputs = m->ninputs;
+    opts_from_manifest(cfg, m);
 }
 
 /* The manifest with one pin line per expanded input (ndd_input_pin). Local. */
@@ -127,13 +182,21 @@ static int write_manifest(const ndd_run_cfg_t *cfg, int nshards, const char *wd,
     for (size_t i = 0; i < nin && !rc; i++)
         if (!(rc = ndd_input_pin(&in[i], &lines[i])))
             pins[i] = lines[i].data;
+    ndd_buf_t olines[RUN_NSOPTS];
+    const char *ov[RUN_NSOPTS];
+    memset(olines, 0, sizeof olines);
     manifest_of(cfg, nshards, &m);
     m.pins = pins;
     m.npins = nin;
     if (!rc)
+        rc = opts_lines(cfg, olines, ov, &m.nopts);
+    m.opts = ov;
+    if (!rc)
         rc = ndd_ckpt_manifest_write(wd, &m);
     for (size_t i = 0; lines && i < nin; i++)
         ndd_buf_free(&lines[i]);
+    for (size_t i = 0; i < RUN_NSOPTS; i++)
+        ndd_buf_free(&olines[i]);
     free(lines);
     free(pins);
     return rc;
@@ -240,7 +303,107 @@ typedef struct {
     ndd_manifest_t manifest; /* of a resumed run */
     ndd_input_t *in;
     size_t nin;
+    char **spool;            /* per input argument: the file standard input or a pipe was copied to, or NULL */
+    const char **paths;      /* the arguments as read: spooled ones replaced */
 } job_t;
+
+/* 1 when input argument a is read as a stream: "-" (standard input), a
+ * pipe or a character device such as /dev/stdin. */
+static int is_stream(const char *a)
+{
+    struct stat st;
+    if (!strcmp(a, "-"))
+        return 1;
+    return stat(a, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+/* Copies the stream input a to the file path. Local (rank 0). */
+static int spool_copy(run_t *r, const char *a, const char *path)
+{
+    char buf[1 << 16];
+    int in = !strcmp(a, "-") ? 0 : open(a, O_RDONLY | O_CLOEXEC);
+    int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int rc = NDD_OK;
+    if (in < 0 || out < 0) {
+        ndd_run_log(r, 0, "cannot %s %s: %s", in < 0 ? "open input" : "create", in < 0 ? a : path, strerror(errno));
+        rc = NDD_ERR_IO;
+    }
+    while (!rc) {
+        ssize_t got = read(in, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            ndd_run_log(r, 0, "cannot read %s: %s", !strcmp(a, "-") ? "standard input" : a, strerror(errno));
+            rc = NDD_ERR_IO;
+        }
+        if (got <= 0)
+            break;
+        for (ssize_t off = 0; off < got && !rc;) {
+            ssize_t w = write(out, buf + off, (size_t)(got - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                ndd_run_log(r, 0, "cannot write %s (a full disk?): %s", path, strerror(errno));
+                rc = NDD_ERR_IO;
+            }
+            off += w > 0 ? w : 0;
+        }
+    }
+    if (in > 0)
+        close(in);
+    if (out >= 0 && close(out) && !rc) {
+        ndd_run_log(r, 0, "cannot write %s (a full disk?): %s", path, strerror(errno));
+        rc = NDD_ERR_IO;
+    }
+    return rc;
+}
+
+/* Standard input ("-") and pipes cannot be read twice or by several ranks:
+ * rank 0 copies each to WORK/stdin-I (I: the argument's position) and
+ * every rank reads that file; a resumed run reads the copy. */
+static int spool_inputs(run_t *r, const ndd_run_cfg_t *cfg, job_t *j)
+{
+    int rc = NDD_OK;
+    j->spool = calloc(cfg->ninputs ? cfg->ninputs : 1, sizeof *j->spool);
+    j->paths = calloc(cfg->ninputs ? cfg->ninputs : 1, sizeof *j->paths);
+    NDD_TRY(ndd_comm_agree(r->comm, j->spool && j->paths ? NDD_OK : NDD_ERR_NOMEM));
+    for (size_t i = 0; i < cfg->ninputs; i++) {
+        j->paths[i] = cfg->inputs[i];
+        char path[4200];
+        snprintf(path, sizeof path, "%s/stdin-%zu", j->wd, i);
+        struct stat st;
+        int have = stat(path, &st) == 0;
+        if (!(cfg->resume && have) && !(cfg->resume ? !strcmp(cfg->inputs[i], "-") : is_stream(cfg->inputs[i])))
+            continue;
+        if (!(j->spool[i] = strdup(path)))
+            rc = NDD_ERR_NOMEM;
+        else
+            j->paths[i] = j->spool[i];
+        if (!rc && cfg->resume && !have) {
+            if (r->me == 0)
+                ndd_run_log(r, 0, "cannot resume: %s read standard input, and its copy %s is gone", j->wd, path);
+            rc = NDD_ERR_INVAL;
+        } else if (!rc && !cfg->resume && r->me == 0) {
+            if (mkdir(j->wd, 0777) && errno != EEXIST) {
+                ndd_run_log(r, 0, "cannot create the work directory %s: %s", j->wd, strerror(errno));
+                rc = NDD_ERR_IO;
+            } else {
+                rc = spool_copy(r, cfg->inputs[i], path);
+            }
+        }
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    return rc;
+}
+
+static void job_free(job_t *j, size_t ninputs)
+{
+    for (size_t i = 0; j->spool && i < ninputs; i++)
+        free(j->spool[i]);
+    free(j->spool);
+    free((void *)j->paths);
+}
 
 /* The work directory: given, resumed, or a default one removed on success;
  * the output directory; the inputs. */
@@ -276,14 +439,27 @@ static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
         ndd_run_log(r, 0, "cannot create output directory %s: %s", cfg->outdir, strerror(errno));
         rc = NDD_ERR_IO;
     }
+    if (!rc && r->me == 0 && !cfg->resume && j->default_wd)
+        ndd_ckpt_remove(j->wd); /* a stale default work dir of a failed run */
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_input_expand(cfg->inputs, cfg->ninputs, cfg->format, &j->in, &j->nin, &bad);
+    NDD_TRY(spool_inputs(r, cfg, j));
+    rc = ndd_input_expand(j->paths, cfg->ninputs, cfg->format, &j->in, &j->nin, &bad);
     if (rc && r->me == 0)
-        ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?", ndd_strerror(rc));
+        ndd_run_log(r, 0, "cannot read input %s: %s", bad ? bad : "?",
+                    rc == NDD_ERR_IO && errno ? strerror(errno) : ndd_strerror(rc));
+    for (size_t k = 0; !rc && k < j->nin; k++) /* a spooled input keeps its name ("-") */
+        for (size_t i = 0; i < cfg->ninputs; i++)
+            if (j->spool[i] && !strcmp(j->in[k].name, j->spool[i])) {
+                char *name = strdup(cfg->inputs[i]);
+                if (!name) {
+                    rc = NDD_ERR_NOMEM;
+                    break;
+                }
+                free(j->in[k].name);
+                j->in[k].name = name;
+            }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     if (r->me == 0 && !cfg->resume) {
-        if (j->default_wd)
-            ndd_ckpt_remove(j->wd); /* a stale default work dir of a failed run */
         if ((rc = write_manifest(cfg, j->nshards, j->wd, j->in, j->nin)))
             ndd_run_log(r, 0, "cannot write the work directory %s: %s", j->wd, ndd_strerror(rc));
     } else if (r->me == 0) {
@@ -311,6 +487,20 @@ static int map_stage(run_t *r, job_t *j)
         NDD_TRY(ndd_comm_agree(r->comm, rc));
     }
     NDD_TRY(ndd_comm_global_ranges(r->comm, r->d.n, &r->first, &r->starts));
+    if (r->starts[r->P] == 0 && !r->cfg->allow_empty) {
+        uint64_t nrej = r->c.rejected;
+        NDD_TRY(ndd_comm_allreduce(r->comm, &nrej, 1, NDD_TY_U64, NDD_RED_SUM));
+        if (r->me == 0) {
+            const char *nl = r->rejects.data ? strchr(r->rejects.data, '\n') : NULL;
+            int first = nl ? (int)(nl - r->rejects.data) : 0;
+            ndd_run_log(r, 0, "no document read from the inputs: %llu record%s rejected%s%.*s%s (--allow-empty "
+                        "accepts an empty run and writes rejects.tsv)", (unsigned long long)nrej, nrej == 1 ? "" : "s",
+                        first ? " (the first: " : "", first > 300 ? 300 : first, first ? r->rejects.data : "",
+                        first ? ")" : "");
+        }
+        rc = NDD_ERR_EMPTY;
+        goto out;
+    }
     r->removed = calloc(r->d.n ? r->d.n : 1, 1);
     rc = ndd_comm_agree(r->comm, r->removed ? NDD_OK : NDD_ERR_NOMEM);
 out:
@@ -397,6 +587,7 @@ out:
         *sum = s;
     ndd_run_state_free(r);
     ndd_input_free(j.in, j.nin);
+    job_free(&j, cfg.ninputs);
     if (cfg.resume)
         ndd_ckpt_manifest_free(&j.manifest);
     return rc;

@@ -4,7 +4,9 @@
 #include "run_internal.h"
 #include "ndd_wire.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 static void on_reject(void *user, const ndd_reject_t *rej)
@@ -73,6 +75,10 @@ static int map_piece(run_t *r, map_ws_t *w, const ndd_piece_t *piece, ndd_prog_t
         ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
         on_reject(r, &rej);
         return NDD_OK;
+    }
+    if ((rc = ndd_reader_set_fields(rd, &r->cfg->fields))) {
+        ndd_reader_free(rd);
+        return rc;
     }
     ndd_doc_t doc;
     while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
@@ -204,9 +210,52 @@ out:
 
 /* ------------------------------------------------------------------ */
 
-/* This rank's shard again, as JSONL lines of the full visible text (no
- * --max-doc-bytes cut); loff[i] .. loff[i+1] is document i's line. */
-static int dedup_lines(run_t *r, const ndd_input_t *in, size_t nin, ndd_buf_t *lines, size_t **loff, size_t *ndocs)
+/* The --write-dedup file's kind from its name: WARC for .warc / .warc.gz /
+ * .warc.zst (also .wet), else JSONL; compressed by zstd for .zst, by gzip
+ * for .gz. */
+void ndd_dedup_kind(const char *path, int *warc, int *comp)
+{
+    size_t n = strlen(path);
+    *comp = 0;
+    if (n >= 4 && !strcmp(path + n - 4, ".zst")) {
+        *comp = 2;
+        n -= 4;
+    } else if (n >= 3 && !strcmp(path + n - 3, ".gz")) {
+        *comp = 1;
+        n -= 3;
+    }
+    *warc = (n >= 5 && !strncmp(path + n - 5, ".warc", 5)) || (n >= 4 && !strncmp(path + n - 4, ".wet", 4));
+}
+
+/* One gzip member of in[0..n) appended to out. */
+static int gz_member(const char *in, size_t n, ndd_buf_t *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return NDD_ERR_COMPRESS;
+    size_t bound = deflateBound(&z, (uLong)n) + 32;
+    int rc = ndd_buf_reserve(out, bound);
+    if (!rc) {
+        z.next_in = (Bytef *)(uintptr_t)in;
+        z.avail_in = (uInt)n;
+        z.next_out = (Bytef *)out->data + out->len;
+        z.avail_out = (uInt)bound;
+        rc = deflate(&z, Z_FINISH) == Z_STREAM_END ? NDD_OK : NDD_ERR_COMPRESS;
+        if (!rc)
+            out->len += bound - z.avail_out;
+    }
+    deflateEnd(&z);
+    return rc;
+}
+
+/* This rank's shard again: each document as the record the output keeps
+ * (rec[i] .. rec[i+1]): the record as read (a JSONL line to a JSONL file, a
+ * WARC record to a WARC file), else, for a JSONL file, a line of id, url and
+ * the full visible text (no --max-doc-bytes cut). Only the documents the
+ * read stage numbered (ndd_doc_admitted). */
+static int dedup_records(run_t *r, const ndd_input_t *in, size_t nin, int warc, ndd_buf_t *recs, size_t **roff,
+                         size_t *ndocs)
 {
     ndd_piece_t *pieces = NULL;
     size_t npieces = 0, lcap = 0;
@@ -218,24 +267,33 @@ static int dedup_lines(run_t *r, const ndd_input_t *in, size_t nin, ndd_buf_t *l
     for (size_t p = 0; p < npieces && !rc; p++) {
         if (ndd_reader_open(&rd, pieces[p].in, pieces[p].lo, pieces[p].hi, NULL, NULL))
             continue;
+        int copy = pieces[p].in->format == (warc ? NDD_FMT_WARC : NDD_FMT_JSONL);
         ndd_doc_t doc;
-        while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+        rc = ndd_reader_set_fields(rd, &r->cfg->fields);
+        while (!rc && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
             if ((rc = doc_text(&doc, &full, &text)))
                 break;
             if (text.len == 0) /* rejected in the read stage: no number */
                 continue;
-            if ((rc = ndd_array_grow((void **)loff, &lcap, *ndocs + 2, sizeof **loff)))
+            if ((rc = ndd_array_grow((void **)roff, &lcap, *ndocs + 2, sizeof **roff)))
                 break;
-            (*loff)[*ndocs] = lines->len;
-            ndd_buf_puts(lines, "{\"id\":");
-            ndd_json_append_string(lines, doc.id, strlen(doc.id));
-            ndd_buf_puts(lines, ",\"url\":");
-            ndd_json_append_string(lines, doc.url, strlen(doc.url));
-            ndd_buf_puts(lines, ",\"text\":");
-            ndd_json_append_string(lines, text.data, text.len);
-            rc = ndd_buf_puts(lines, "}\n");
+            (*roff)[*ndocs] = recs->len;
+            if (copy && doc.raw) {
+                ndd_buf_append(recs, doc.raw, doc.raw_len);
+                rc = ndd_buf_append(recs, doc.raw_tail, doc.raw_tail_len);
+            } else if (warc) {
+                rc = NDD_ERR_INTERNAL; /* ndd_run refuses non-WARC inputs for a WARC output */
+            } else {
+                ndd_buf_puts(recs, "{\"id\":");
+                ndd_json_append_string(recs, doc.id, strlen(doc.id));
+                ndd_buf_puts(recs, ",\"url\":");
+                ndd_json_append_string(recs, doc.url, strlen(doc.url));
+                ndd_buf_puts(recs, ",\"text\":");
+                ndd_json_append_string(recs, text.data, text.len);
+                rc = ndd_buf_puts(recs, "}\n");
+            }
             (*ndocs)++;
-            (*loff)[*ndocs] = lines->len;
+            (*roff)[*ndocs] = recs->len;
         }
         if (rc == NDD_ERR_EOF)
             rc = NDD_OK;
@@ -262,17 +320,21 @@ static int zstd_frame(const ndd_buf_t *in, ndd_buf_t *z)
     return NDD_OK;
 }
 
-/* Every document that was not removed, as JSONL (id, url, full visible
- * text), one zstd frame per rank (frames concatenate into one valid .zst
- * stream). The shard's documents are numbered by an exclusive scan and
- * their removed flags asked from their owners, so this works for any rank
- * count, also after --resume. */
+/* Every document that was not removed, as the record it was read from (see
+ * dedup_records), in document order. A .zst file gets one zstd frame per
+ * rank, a .gz file one gzip member per rank (JSONL) or per record (WARC, as
+ * WARC files are usually compressed): frames and members concatenate into
+ * one valid file. The shard's documents are numbered by an exclusive scan
+ * and their removed flags asked from their owners, so this works for any
+ * rank count, also after --resume. */
 int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
 {
-    ndd_buf_t lines = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
-    size_t *loff = NULL, ndocs = 0;
-    uint64_t *ids = NULL, *flags = NULL, first = 0, total = 0;
-    int rc = ndd_comm_agree(r->comm, dedup_lines(r, in, nin, &lines, &loff, &ndocs));
+    ndd_buf_t recs = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
+    size_t *roff = NULL, ndocs = 0;
+    uint64_t *ids = NULL, *flags = NULL, first = 0, total = 0, kept = 0, kept_before = 0, kept_total = 0;
+    int warc, comp;
+    ndd_dedup_kind(r->cfg->write_dedup, &warc, &comp);
+    int rc = ndd_comm_agree(r->comm, dedup_records(r, in, nin, warc, &recs, &roff, &ndocs));
     if (rc)
         goto out;
     NDD_TRY(ndd_comm_exscan_u64(r->comm, ndocs, &first, &total));
@@ -282,18 +344,32 @@ int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
     for (size_t i = 0; i < ndocs; i++)
         ids[i] = first + i;
     NDD_TRY(ndd_request_by_owner(r, ids, ndocs, answer_removed, flags));
-    for (size_t i = 0; i < ndocs && !rc; i++)
-        if (!flags[i])
-            rc = ndd_buf_append(&out, lines.data + loff[i], loff[i + 1] - loff[i]);
-    if (!rc && (out.len || r->me == 0))
+    for (size_t i = 0; i < ndocs; i++)
+        kept += !flags[i];
+    NDD_TRY(ndd_comm_exscan_u64(r->comm, kept, &kept_before, &kept_total));
+    for (size_t i = 0; i < ndocs && !rc; i++) {
+        if (flags[i])
+            continue;
+        if (comp == 1 && warc)
+            rc = gz_member(recs.data + roff[i], roff[i + 1] - roff[i], &z);
+        else
+            rc = ndd_buf_append(&out, recs.data + roff[i], roff[i + 1] - roff[i]);
+    }
+    /* an empty corpus is still a valid compressed file: rank 0 writes an empty frame or member */
+    if (!rc && comp == 2 && (out.len || r->me == 0))
         rc = zstd_frame(&out, &z);
+    else if (!rc && comp == 1 && !warc && (out.len || (r->me == 0 && !kept_total)))
+        rc = gz_member(out.data ? out.data : "", out.len, &z);
+    else if (!rc && comp == 1 && warc && r->me == 0 && !kept_total)
+        rc = gz_member("", 0, &z);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_write_output(r, r->cfg->write_dedup, z.data ? z.data : "", z.len);
+    const ndd_buf_t *w = comp ? &z : &out;
+    rc = ndd_write_output(r, r->cfg->write_dedup, w->data ? w->data : "", w->len);
 out:
-    free(loff);
+    free(roff);
     free(ids);
     free(flags);
-    ndd_buf_free(&lines);
+    ndd_buf_free(&recs);
     ndd_buf_free(&out);
     ndd_buf_free(&z);
     return rc;

@@ -658,6 +658,17 @@ static int w_take_record(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_
     /* a good record: the window holds [pos, pos + next) */
     char *rec = ndd_rstream_ptr(s);
     s->pos += next;
+    /* the trailer as written (CRLF CRLF, LF LF, or what the data held of it
+     * at its end), saved before the body check ends the block with a NUL */
+    size_t tl = next - bend;
+    if (tl >= 4 && memcmp(rec + bend, "\r\n\r\n", 4) == 0)
+        tl = 4;
+    else if (tl >= 2 && rec[bend] == '\n' && rec[bend + 1] == '\n')
+        tl = 2;
+    else if (tl > 4)
+        tl = 4;
+    memcpy(r->rtail, rec + bend, tl);
+    r->rtail_len = tl;
     const char *why = NULL;
     rc = w_record(r, rec, h, rec + blk, (size_t)h->clen, doc, &why);
     if (rc == 1)
@@ -668,6 +679,10 @@ static int w_take_record(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_
     }
     if (rc)
         return rc;
+    doc->raw = rec;
+    doc->raw_len = blk + (size_t)h->clen;
+    doc->raw_tail = r->rtail;
+    doc->raw_tail_len = r->rtail_len;
     return w_doc_fields(r, h, rec, ord, rec_off, doc);
 }
 

@@ -83,7 +83,8 @@ static void test_manifest(void **state)
     (void)state;
     const char *inputs[] = {"/data/a.jsonl", "/data/b c.warc.gz", "rel/dir"};
     const char *pins[] = {"123 1700000000000000001 00000000deadbeef /data/a.jsonl", "skip rel/dir/loop"};
-    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, pins, 2, NULL}, r;
+    const char *opts[] = {"field.url metadata.url", "field.id doc id"};
+    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, pins, 2, opts, 2, NULL}, r;
     assert_false(ndd_ckpt_exists(wd));
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_ERR_IO);
     assert_int_equal(ndd_ckpt_manifest_write(wd, &m), NDD_OK);
@@ -93,7 +94,8 @@ static void test_manifest(void **state)
     assert_string_equal(text, "ndd-work 3\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
                               "keep_title 1\ntemplates 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
                               "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n"
-                              "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n");
+                              "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n"
+                              "opt field.url metadata.url\nopt field.id doc id\n");
     memset(&r, 0, sizeof r);
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_OK);
     assert_int_equal(r.nshards, 7);
@@ -107,6 +109,9 @@ static void test_manifest(void **state)
     assert_int_equal(r.npins, 2);
     for (size_t i = 0; i < 2; i++)
         assert_string_equal(r.pins[i], pins[i]);
+    assert_int_equal(r.nopts, 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(r.opts[i], opts[i]);
     ndd_ckpt_manifest_free(&r);
     assert_null(r.inputs);
     assert_null(r.pins);
@@ -550,7 +555,7 @@ static void test_remove(void **state)
     char dir[128], path[160];
     snprintf(dir, sizeof dir, "%s/gone", wd);
     const char *in[] = {"x"};
-    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL};
+    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL, 0, NULL};
     assert_int_equal(ndd_ckpt_manifest_write(dir, &m), NDD_OK);
     assert_int_equal(ndd_ckpt_verify_done_write(dir, 1, 1), NDD_OK);
     snprintf(path, sizeof path, "%s/map/extra", dir);
