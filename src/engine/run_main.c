@@ -565,6 +565,18 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
     }
     NDD_TRY(open_job(r, &cfg, &j));
     snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
+    if (cfg.write_dedup) { /* a WARC corpus is written from WARC records only */
+        int warc, comp;
+        ndd_dedup_kind(cfg.write_dedup, &warc, &comp);
+        for (size_t k = 0; warc && k < j.nin && !rc; k++)
+            if (!j.in[k].skip && j.in[k].format != NDD_FMT_WARC) {
+                if (r->me == 0)
+                    ndd_run_log(r, 0, "--write-dedup %s writes WARC records, but input %s is not a WARC file: "
+                                "name the corpus .jsonl[.gz|.zst] to write JSONL", cfg.write_dedup, j.in[k].name);
+                rc = NDD_ERR_INVAL;
+            }
+        NDD_TRY(ndd_comm_agree(comm, rc));
+    }
     NDD_TRY(map_stage(r, &j));
     NDD_TRY(reduce_stage(r, &j));
     if (cfg.stop_after_verify) {
