@@ -528,6 +528,7 @@ static int reduce_stage(run_t *r, job_t *j)
         r->cc_rounds = 0;
         rc = NDD_OK;
     }
+    NDD_TRY(ndd_stage_dup_ids(r));
     NDD_TRY(ndd_stage_templates(r));
     NDD_TRY(ndd_stage_exact(r));
     NDD_TRY(ndd_stage_baselines(r));
