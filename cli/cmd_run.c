@@ -15,6 +15,8 @@ typedef struct run_opts {
     ndd_run_cfg_t cfg;
     int quiet;
     int force;   /* --force: write into a non-empty output directory */
+    ndd_buf_t url_inc, url_exc; /* --url-include / --url-exclude patterns, '\x1f' between them */
+    int url_exc_given;
     ndd_cli_log_t log;
     ndd_cli_engine_t engine;
 } run_opts_t;
@@ -49,6 +51,13 @@ static void run_help(void)
         "                           metadata.url)\n"
         "      --date-field PATH    JSONL: the capture date (default: none; WARC: WARC-Date)\n"
         "      --allow-empty        a run that reads no document succeeds (default: exit 1)\n"
+        "      --content-types LIST media types a document that has one (WARC) may have, separated by\n"
+        "                           commas, * for any (default " NDD_DEFAULT_CONTENT_TYPES ");\n"
+        "                           other records are rejects (images, CSS and scripts always are)\n"
+        "      --url-include GLOB   read only documents whose URL matches one such pattern (fnmatch,\n"
+        "                           * also matches /; repeatable; documents without a URL are read)\n"
+        "      --url-exclude GLOB   do not read documents whose URL matches (repeatable; giving it\n"
+        "                           replaces the default " NDD_DEFAULT_URL_EXCLUDE "; none: exclude nothing)\n"
         "      --max-doc-bytes N    keep the first N bytes of visible text (default %zu, paper 002)\n"
         "      --boilerplate on|off drop navigation/footer/link-list markup before signatures and\n"
         "                           verification (default %s)\n"
@@ -160,7 +169,7 @@ enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
     O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
-    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE
+    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC
 };
 
 static const char *const run_cmd = "run";
@@ -501,6 +510,26 @@ static int run_opt_output(int ch, run_opts_t *o)
                                        NDD_LOCAL_MAX_RANKS, optarg);
         return 0;
     case O_FORCE: o->force = 1; return 0;
+    case O_CTYPES:
+        if (!*optarg || strchr(optarg, '\n'))
+            return ndd_cli_usage_error(run_cmd, "--content-types takes media types separated by commas, such as "
+                                       "text/html,text/plain (or *), not '%s'", optarg);
+        c->content_types = optarg;
+        return 0;
+    case O_URLINC:
+    case O_URLEXC: {
+        ndd_buf_t *b = ch == O_URLINC ? &o->url_inc : &o->url_exc;
+        if (strchr(optarg, '\n') || strchr(optarg, '\x1f') || strlen(optarg) >= 1024)
+            return ndd_cli_usage_error(run_cmd, "%s takes a glob pattern (shorter than 1024 bytes, no newline), "
+                                       "not '%s'", run_optname, optarg);
+        if (ch == O_URLEXC)
+            o->url_exc_given = 1;
+        if (ch == O_URLEXC && !strcmp(optarg, "none"))
+            return 0;
+        if ((b->len && ndd_buf_putc(b, '\x1f')) || ndd_buf_puts(b, optarg))
+            return ndd_cli_usage_error(run_cmd, "out of memory");
+        return 0;
+    }
     case 'q': o->quiet = 1; return 0;
     case 'v': o->log.level = 2; return 0;
     default: return RUN_OPT_NOT_MINE;
@@ -652,6 +681,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"html-field", required_argument, 0, O_FHTML}, {"url-field", required_argument, 0, O_FURL},
         {"date-field", required_argument, 0, O_FDATE}, {"allow-empty", no_argument, 0, O_ALLOWEMPTY},
         {"force", no_argument, 0, O_FORCE},
+        {"content-types", required_argument, 0, O_CTYPES}, {"url-include", required_argument, 0, O_URLINC},
+        {"url-exclude", required_argument, 0, O_URLEXC},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     run_given_t given = {0, 0, 0, 0};
@@ -673,6 +704,10 @@ static int parse(int argc, char **argv, run_opts_t *o)
         if (rc)
             return rc;
     }
+    if (o->url_inc.len)
+        o->cfg.url_include = o->url_inc.data;
+    if (o->url_exc_given)
+        o->cfg.url_exclude = o->url_exc.len ? o->url_exc.data : NULL;
     if (ndd_method_params_check(&o->cfg.mparams))
         return ndd_cli_usage_error(run_cmd, "a --method-param value is out of range (see docs/baselines.md)");
     run_baseline_defaults(&o->cfg, &given);
@@ -731,10 +766,11 @@ int ndd_cmd_run(int argc, char **argv)
     ndd_run_cfg_default(&o.cfg);
     o.log.level = 1;
     int prc = parse(argc, argv, &o);
-    if (prc < 0)
-        return NDD_EXIT_OK; /* --help */
-    if (prc)
-        return prc;
+    if (prc) {
+        ndd_buf_free(&o.url_inc);
+        ndd_buf_free(&o.url_exc);
+        return prc < 0 ? NDD_EXIT_OK : prc; /* -1: --help */
+    }
     o.cfg.log = ndd_cli_log;
     o.cfg.log_user = &o.log;
     o.cfg.progress_fn = o.cfg.progress > 0 ? ndd_cli_progress : NULL;
@@ -743,5 +779,8 @@ int ndd_cmd_run(int argc, char **argv)
         o.engine.kind = NDD_ENGINE_LOCAL;
         o.engine.ranks = 1;
     }
-    return ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    int rc = ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    ndd_buf_free(&o.url_inc);
+    ndd_buf_free(&o.url_exc);
+    return rc;
 }

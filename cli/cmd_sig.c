@@ -264,7 +264,7 @@ static int sig_file(const sig_cfg_t *c, const ndd_input_t *in, ndd_sig_ctx_t *ct
     int rc = ndd_reader_open(&r, in, 0, UINT64_MAX, sig_on_reject, f);
     if (rc) {
         /* an input that cannot be opened is a reject, as in 'ndd run' */
-        ndd_reject_t rej = {in->name, in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
+        ndd_reject_t rej = {in->name, in->file_index, UINT64_MAX, 0, ndd_strerror(rc), NULL, NULL};
         sig_on_reject(f, &rej);
         cnt->rejected++;
         return NDD_OK;

@@ -38,6 +38,12 @@ typedef struct ndd_run_cfg {
     ndd_format_t format;
     ndd_fields_t fields;       /* JSONL field paths (dotted; NULL members: the defaults, ndd_reader.h) */
     int allow_empty;           /* 1: a run that reads no document succeeds (else NDD_ERR_EMPTY) */
+    /* archive controls (a document outside them is a reject; src/engine/run_read.c ndd_doc_admit) */
+    const char *content_types; /* comma-separated media types a document with one (WARC) may have;
+                                * NULL: NDD_DEFAULT_CONTENT_TYPES */
+    const char *url_include;   /* NULL, or glob patterns (fnmatch) separated by '\x1f': a document with a
+                                * URL must match one */
+    const char *url_exclude;   /* the same: a URL matching one is not read (default NDD_DEFAULT_URL_EXCLUDE) */
     ndd_text_opts_t text;
     int templates;             /* 1: the template pass (src/tmpl) before signatures and verification */
     ndd_tmpl_params_t tmpl;
@@ -80,6 +86,9 @@ typedef struct ndd_run_cfg {
     ndd_progress_fn progress_fn; /* may be NULL */
     void *progress_user;
 } ndd_run_cfg_t;
+
+#define NDD_DEFAULT_CONTENT_TYPES "text/html,application/xhtml+xml,text/plain"
+#define NDD_DEFAULT_URL_EXCLUDE "*/robots.txt"
 
 void ndd_run_cfg_default(ndd_run_cfg_t *c);
 

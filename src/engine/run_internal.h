@@ -81,6 +81,9 @@ int ndd_exact_is_follower(const run_t *r, size_t i);
 int ndd_stage_baselines(run_t *r);
 /* --write-dedup: the second pass over this rank's shard. */
 int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin);
+/* NULL when doc is within the archive controls of cfg (content type, URL
+ * include / exclude patterns), else the reject reason. Local. */
+const char *ndd_doc_admit(const ndd_run_cfg_t *cfg, const ndd_doc_t *doc);
 /* The --write-dedup file's kind from its name: *warc (1: WARC, 0: JSONL),
  * *comp (0 none, 1 gzip, 2 zstd). Local. */
 void ndd_dedup_kind(const char *path, int *warc, int *comp);

@@ -25,6 +25,7 @@ void ndd_run_cfg_default(ndd_run_cfg_t *c)
 {
     memset(c, 0, sizeof *c);
     c->format = NDD_FMT_AUTO;
+    c->url_exclude = NDD_DEFAULT_URL_EXCLUDE;
     ndd_text_opts_default(&c->text);
     c->text.boilerplate = NDD_SIG_DEFAULT_BOILERPLATE; /* one text for signatures and verification */
     c->templates = 1;
@@ -112,6 +113,8 @@ static const run_sopt_t run_sopts[] = {
     {"field.id", offsetof(ndd_run_cfg_t, fields.id)},       {"field.text", offsetof(ndd_run_cfg_t, fields.text)},
     {"field.html", offsetof(ndd_run_cfg_t, fields.html)},   {"field.url", offsetof(ndd_run_cfg_t, fields.url)},
     {"field.date", offsetof(ndd_run_cfg_t, fields.date)},
+    {"content_types", offsetof(ndd_run_cfg_t, content_types)}, {"url_include", offsetof(ndd_run_cfg_t, url_include)},
+    {"url_exclude", offsetof(ndd_run_cfg_t, url_exclude)},
 };
 #define RUN_NSOPTS (sizeof run_sopts / sizeof run_sopts[0])
 

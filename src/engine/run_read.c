@@ -4,7 +4,9 @@
 #include "run_internal.h"
 #include "ndd_wire.h"
 
+#include <fnmatch.h>
 #include <stdint.h>
+#include <strings.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -12,8 +14,60 @@
 static void on_reject(void *user, const ndd_reject_t *rej)
 {
     run_t *r = user;
-    ndd_rows_fmt_reject(&r->rejects, rej->file, rej->ordinal, rej->offset, rej->reason);
+    ndd_rows_fmt_reject(&r->rejects, rej->file, rej->ordinal, rej->offset, rej->reason, rej->url, rej->ctype);
     r->c.rejected++;
+}
+
+/* 1 when the '\x1f'-separated glob list pats has a pattern matching s. */
+static int glob_any(const char *pats, const char *s)
+{
+    char one[1024];
+    for (const char *p = pats; p && *p;) {
+        const char *e = strchr(p, '\x1f');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (n && fnmatch(one, s, 0) == 0)
+                return 1;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return 0;
+}
+
+/* 1 when media type t is in the comma-separated list (case-insensitive). */
+static int ctype_listed(const char *list, const char *t)
+{
+    size_t tn = strlen(t);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ')
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
+        if (n == tn && !strncasecmp(p, t, n))
+            return 1;
+        if (n == 1 && *p == '*')
+            return 1;
+        p = e ? e + 1 : p + n;
+    }
+    return 0;
+}
+
+const char *ndd_doc_admit(const ndd_run_cfg_t *cfg, const ndd_doc_t *doc)
+{
+    const char *types = cfg->content_types ? cfg->content_types : NDD_DEFAULT_CONTENT_TYPES;
+    if (doc->ctype && *doc->ctype && !ctype_listed(types, doc->ctype))
+        return "content type not selected (--content-types)";
+    if (doc->url && *doc->url) {
+        if (cfg->url_include && !glob_any(cfg->url_include, doc->url))
+            return "URL not included (--url-include)";
+        if (cfg->url_exclude && glob_any(cfg->url_exclude, doc->url))
+            return "URL excluded (--url-exclude)";
+    }
+    return NULL;
 }
 
 /* Visible text of one record (the whole text when max_bytes is 0). */
@@ -38,11 +92,19 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
     ndd_text_opts_t o = cfg->text;
     if (cfg->templates && o.max_bytes) /* room for the main text once the template pass drops blocks */
         o.max_bytes = o.max_bytes > SIZE_MAX / NDD_TMPL_READ_FACTOR ? SIZE_MAX : o.max_bytes * NDD_TMPL_READ_FACTOR;
+    const char *no = ndd_doc_admit(cfg, doc);
+    if (no) {
+        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, no, doc->url, doc->ctype};
+        on_reject(r, &rej);
+        r->c.docs_read--; /* a reject, not a document: read.docs + read.rejected count each record once */
+        return NDD_OK;
+    }
     int rc = doc_text(doc, &o, &w->text);
     if (rc)
         return rc;
     if (w->text.len == 0) {
-        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, "no visible text"};
+        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, "no visible text",
+                            doc->url, doc->ctype};
         on_reject(r, &rej);
         r->c.no_text++;
         return NDD_OK;
@@ -72,7 +134,7 @@ static int map_piece(run_t *r, map_ws_t *w, const ndd_piece_t *piece, ndd_prog_t
     r->c.input_bytes += piece_bytes;
     int rc = ndd_reader_open(&rd, piece->in, piece->lo, piece->hi, on_reject, r);
     if (rc) { /* an input that cannot be opened is a reject, not a failed run */
-        ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
+        ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc), NULL, NULL};
         on_reject(r, &rej);
         return NDD_OK;
     }
@@ -271,6 +333,8 @@ static int dedup_records(run_t *r, const ndd_input_t *in, size_t nin, int warc, 
         ndd_doc_t doc;
         rc = ndd_reader_set_fields(rd, &r->cfg->fields);
         while (!rc && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            if (ndd_doc_admit(r->cfg, &doc)) /* rejected in the read stage: no number */
+                continue;
             if ((rc = doc_text(&doc, &full, &text)))
                 break;
             if (text.len == 0) /* rejected in the read stage: no number */

@@ -12,7 +12,7 @@
 #define NDD_HDR_PAIRS "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n"
 #define NDD_HDR_SCORES "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n"
 #define NDD_HDR_CLUSTERS "id\tcluster\tkeep\turl\n"
-#define NDD_HDR_REJECTS "file\trecord\toffset\treason\n"
+#define NDD_HDR_REJECTS "file\trecord\toffset\treason\turl\tcontent_type\n"
 
 /* One verified pair (the verifier adapter's result). */
 typedef struct ndd_vres {
@@ -40,7 +40,9 @@ int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const ch
                          const char *url, size_t urllen);
 /* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-';
  * file and reason TSV-escaped). */
-int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason);
+/* url and ctype: the record's URL and media type when known, else NULL ("-"). */
+int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason,
+                        const char *url, const char *ctype);
 
 /* ---- keyed records: u64 k1, u64 k2, u32 len, then len bytes (LE) ---- */
 typedef struct ndd_row {

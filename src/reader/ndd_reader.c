@@ -24,6 +24,8 @@ void ndd_reader_reject_emit(ndd_reader_t *r, uint64_t ordinal, uint64_t offset, 
     rej.ordinal = r->ranged ? UINT64_MAX : ordinal;
     rej.offset = offset;
     rej.reason = reason;
+    rej.url = r->rj_set && r->rj_url.len ? r->rj_url.data : NULL;
+    rej.ctype = r->rj_set && r->rj_ct.len ? r->rj_ct.data : NULL;
     r->on_reject(r->user, &rej);
 }
 
@@ -157,6 +159,8 @@ void ndd_reader_free(ndd_reader_t *r)
     ndd_buf_free(&r->body);
     ndd_buf_free(&r->tmp1);
     ndd_buf_free(&r->tmp2);
+    ndd_buf_free(&r->rj_url);
+    ndd_buf_free(&r->rj_ct);
     for (int f = 0; f < 5; f++)
         free(r->fpath[f]);
     free(r->name);
@@ -382,6 +386,7 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
     doc->raw_len = n;
     doc->raw_tail = "\n";
     doc->raw_tail_len = 1;
+    doc->ctype = "";
     return NDD_OK;
 }
 
@@ -512,6 +517,7 @@ static int file_next(ndd_reader_t *r, ndd_doc_t *doc)
     doc->raw_len = 0;
     doc->raw_tail = NULL;
     doc->raw_tail_len = 0;
+    doc->ctype = "";
     doc->file_index = r->file_index;
     doc->ordinal = 0;
     doc->offset = 0;

@@ -71,6 +71,9 @@ typedef struct ndd_doc {
     size_t raw_len;
     const char *raw_tail;
     size_t raw_tail_len;
+    const char *ctype;   /* WARC: the media type of the payload, lower case, without parameters
+                            ("text/html"; the HTTP Content-Type of a response record), or ""; "" for
+                            other formats */
 } ndd_doc_t;
 
 typedef struct ndd_reject {
@@ -80,6 +83,8 @@ typedef struct ndd_reject {
     uint64_t offset;     /* byte offset in the decompressed stream */
     const char *reason;  /* short, stable text, e.g. "malformed JSON", "invalid UTF-8", "truncated gzip member",
                             "WARC record length mismatch", "NUL byte in document", "empty document" */
+    const char *url;     /* the record's URL when known (WARC-Target-URI), else NULL */
+    const char *ctype;   /* its media type when known (as ndd_doc_t.ctype), else NULL */
 } ndd_reject_t;
 
 typedef void (*ndd_reject_fn)(void *user, const ndd_reject_t *rej);

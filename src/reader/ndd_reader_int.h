@@ -36,6 +36,8 @@ struct ndd_reader {
      * '\0' between components, and the component count (0: not read) */
     char *fpath[5];
     int fdepth[5];
+    ndd_buf_t rj_url, rj_ct; /* WARC: URL and media type of the record being read (for rejects, docs) */
+    int rj_set;          /* rj_url / rj_ct describe the current record */
     char rtail[4];       /* WARC: the trailer of the last record (ndd_doc_t.raw_tail) */
     size_t rtail_len;
     z_stream hz;         /* HTTP Content-Encoding decoder */

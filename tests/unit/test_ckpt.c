@@ -199,7 +199,7 @@ static void test_shard_roundtrip(void **state)
     ndd_buf_t rej = NDD_BUF_INIT, rej2 = NDD_BUF_INIT;
     ndd_counters_t c, got, want;
     make_docs(&d);
-    ndd_rows_fmt_reject(&rej, "in/x.jsonl", 3, 99, "no visible text");
+    ndd_rows_fmt_reject(&rej, "in/x.jsonl", 3, 99, "no visible text", NULL, NULL);
     fill_counters(&c, 1000);
     assert_int_equal(ndd_ckpt_shard_write(wd, 4, &d, &rej, &c), NDD_OK);
     uint64_t n = 0;

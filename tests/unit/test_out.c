@@ -46,18 +46,19 @@ static void test_fmt_cluster_reject(void **state)
     ndd_buf_free(&line);
 
     ndd_buf_t b = NDD_BUF_INIT;
-    assert_int_equal(ndd_rows_fmt_reject(&b, "in/a.jsonl", 17, 4096, "no visible text"), NDD_OK);
-    assert_int_equal(ndd_rows_fmt_reject(&b, "in/b\tc.gz", UINT64_MAX, 0, "cannot\nopen"), NDD_OK);
-    assert_int_equal(ndd_rows_fmt_reject(&b, "f", 0, 18446744073709551615ull, "r"), NDD_OK);
-    assert_string_equal(b.data, "in/a.jsonl\t17\t4096\tno visible text\n"
-                                "in/b\\tc.gz\t-\t0\tcannot\\nopen\n"
-                                "f\t0\t18446744073709551615\tr\n");
+    assert_int_equal(ndd_rows_fmt_reject(&b, "in/a.jsonl", 17, 4096, "no visible text", NULL, NULL), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_reject(&b, "in/b\tc.gz", UINT64_MAX, 0, "cannot\nopen", "", ""), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_reject(&b, "f", 0, 18446744073709551615ull, "r", "http://x/\ty", "image/png"),
+                     NDD_OK);
+    assert_string_equal(b.data, "in/a.jsonl\t17\t4096\tno visible text\t-\t-\n"
+                                "in/b\\tc.gz\t-\t0\tcannot\\nopen\t-\t-\n"
+                                "f\t0\t18446744073709551615\tr\thttp://x/\\ty\timage/png\n");
     ndd_buf_free(&b);
     assert_string_equal(NDD_HDR_PAIRS, "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n");
     assert_string_equal(NDD_HDR_SCORES,
                         "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n");
     assert_string_equal(NDD_HDR_CLUSTERS, "id\tcluster\tkeep\turl\n");
-    assert_string_equal(NDD_HDR_REJECTS, "file\trecord\toffset\treason\n");
+    assert_string_equal(NDD_HDR_REJECTS, "file\trecord\toffset\treason\turl\tcontent_type\n");
 }
 
 /* ---- rows: keyed records ---- */
@@ -309,7 +310,8 @@ static const char golden[] =
     "    \"no_visible_text\": 2,\n"
     "    \"docs\": 48,\n"
     "    \"text_bytes\": 800,\n"
-    "    \"docs_without_signatures\": 1\n"
+    "    \"docs_without_signatures\": 1,\n"
+    "    \"duplicate_ids\": 0\n"
     "  },\n"
     "  \"templates\": {\n"
     "    \"blocks\": 900,\n"
