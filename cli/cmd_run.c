@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <sys/stat.h>
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,7 +133,9 @@ static void run_help(void)
         "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
         "checkpoints (see docs/architecture.md):\n"
         "      --work-dir WORK      keep the stage checkpoints here (default: DIR/.ndd-work, removed\n"
-        "                           after a successful run); refused if WORK holds an earlier run\n"
+        "                           after a successful run; when a run of the same command line was\n"
+        "                           interrupted, running it again resumes it there, and says so);\n"
+        "                           refused if WORK holds an earlier run\n"
         "      --resume WORK        continue the run checkpointed in WORK, with any number of ranks:\n"
         "                           missing map shards are redone, a finished verification is reused;\n"
         "                           inputs, text and signature options come from WORK/manifest\n"
@@ -770,6 +773,18 @@ int ndd_cmd_run(int argc, char **argv)
         ndd_buf_free(&o.url_inc);
         ndd_buf_free(&o.url_exc);
         return prc < 0 ? NDD_EXIT_OK : prc; /* -1: --help */
+    }
+    /* what identifies this command: its arguments (an interrupted run's
+     * default work directory is resumed by the same command) */
+    char key[40];
+    XXH3_state_t *x = XXH3_createState();
+    if (x) {
+        XXH3_64bits_reset(x);
+        for (int i = 0; i < argc; i++)
+            XXH3_64bits_update(x, argv[i], strlen(argv[i]) + 1);
+        snprintf(key, sizeof key, "%016llx", (unsigned long long)XXH3_64bits_digest(x));
+        XXH3_freeState(x);
+        o.cfg.command = key;
     }
     o.cfg.log = ndd_cli_log;
     o.cfg.log_user = &o.log;

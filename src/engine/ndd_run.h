@@ -78,6 +78,9 @@ typedef struct ndd_run_cfg {
     /* checkpoints (docs/architecture.md) */
     const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
     const char *resume;        /* work dir of an earlier run to continue */
+    const char *command;       /* NULL, or what identifies this command line (a hash of its arguments): a
+                                * default work directory (OUT/.ndd-work) left by a run of the same command
+                                * on the same inputs is resumed automatically */
     int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (one rank) */
     int stop_after_verify;     /* stop once the verified rows are checkpointed */
     double progress;           /* seconds between progress reports; 0 = off */

@@ -12,6 +12,8 @@
 #include "ndd_ckpt.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -114,7 +116,7 @@ static const run_sopt_t run_sopts[] = {
     {"field.html", offsetof(ndd_run_cfg_t, fields.html)},   {"field.url", offsetof(ndd_run_cfg_t, fields.url)},
     {"field.date", offsetof(ndd_run_cfg_t, fields.date)},
     {"content_types", offsetof(ndd_run_cfg_t, content_types)}, {"url_include", offsetof(ndd_run_cfg_t, url_include)},
-    {"url_exclude", offsetof(ndd_run_cfg_t, url_exclude)},
+    {"url_exclude", offsetof(ndd_run_cfg_t, url_exclude)},  {"command", offsetof(ndd_run_cfg_t, command)},
 };
 #define RUN_NSOPTS (sizeof run_sopts / sizeof run_sopts[0])
 
@@ -303,6 +305,7 @@ out:
 typedef struct {
     char wd[4096];
     int default_wd, nshards;
+    int auto_resume;         /* resuming the default work directory of the same command */
     ndd_manifest_t manifest; /* of a resumed run */
     ndd_input_t *in;
     size_t nin;
@@ -318,6 +321,14 @@ static int is_stream(const char *a)
     if (!strcmp(a, "-"))
         return 1;
     return stat(a, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+/* 1 when work directory wd is outdir/.ndd-work (the same directory). */
+static int same_dir_default(const char *wd, const char *outdir)
+{
+    char a[4200], b[PATH_MAX], c[PATH_MAX];
+    snprintf(a, sizeof a, "%s/.ndd-work", outdir);
+    return realpath(a, b) && realpath(wd, c) && !strcmp(b, c);
 }
 
 /* Copies the stream input a to the file path. Local (rank 0). */
@@ -421,6 +432,30 @@ static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
         snprintf(j->wd, sizeof j->wd, "%s/.ndd-work", cfg->outdir);
         j->default_wd = 1;
     }
+    if (cfg->resume && cfg->outdir && same_dir_default(cfg->resume, cfg->outdir))
+        j->default_wd = 1; /* --resume OUT/.ndd-work: removed after success like any default work directory */
+    if (!cfg->resume && j->default_wd && cfg->command && ndd_ckpt_exists(j->wd)) {
+        /* an interrupted run left its work directory: the same command? (all ranks read it) */
+        ndd_manifest_t m;
+        memset(&m, 0, sizeof m);
+        int stream = 0;
+        for (size_t i = 0; i < cfg->ninputs; i++)
+            stream |= is_stream(cfg->inputs[i]); /* standard input is new data each time */
+        if (!stream && ndd_ckpt_manifest_read(j->wd, &m) == NDD_OK) {
+            ndd_run_cfg_t old = *cfg;
+            opts_from_manifest(&old, &m);
+            if (old.command && !strcmp(old.command, cfg->command))
+                j->auto_resume = 1;
+            ndd_ckpt_manifest_free(&m);
+        }
+        NDD_TRY(ndd_comm_agree(r->comm, NDD_OK));
+        if (j->auto_resume) {
+            cfg->resume = j->wd;
+            if (r->me == 0)
+                ndd_run_log(r, 1, "resuming the interrupted run of this command in %s (its finished stages are "
+                            "kept; the inputs are checked)", j->wd);
+        }
+    }
     if (cfg->resume) {
         if ((rc = ndd_ckpt_manifest_read(j->wd, &j->manifest)) == NDD_ERR_VERSION && r->me == 0)
             ndd_run_log(r, 0, "cannot resume from %s: its checkpoints were written by another ndd version "
@@ -469,6 +504,20 @@ static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
         rc = check_pins(r, j->wd, &j->manifest, j->in, j->nin);
     }
     rc = ndd_comm_agree(r->comm, rc);
+    if (rc == NDD_ERR_INVAL && j->auto_resume) { /* the inputs changed: this run starts again */
+        if (r->me == 0) {
+            ndd_run_log(r, 1, "the inputs changed since the interrupted run: starting again");
+            ndd_ckpt_remove(j->wd);
+            if ((rc = write_manifest(cfg, r->P, j->wd, j->in, j->nin)) != NDD_OK)
+                ndd_run_log(r, 0, "cannot write the work directory %s: %s", j->wd, ndd_strerror(rc));
+        } else {
+            rc = NDD_OK;
+        }
+        cfg->resume = NULL;
+        j->auto_resume = 0;
+        j->nshards = r->P;
+        rc = ndd_comm_agree(r->comm, rc);
+    }
 out:
     return rc;
 }
@@ -493,13 +542,21 @@ static int map_stage(run_t *r, job_t *j)
     if (r->starts[r->P] == 0 && !r->cfg->allow_empty) {
         uint64_t nrej = r->c.rejected;
         NDD_TRY(ndd_comm_allreduce(r->comm, &nrej, 1, NDD_TY_U64, NDD_RED_SUM));
-        if (r->me == 0) {
-            const char *nl = r->rejects.data ? strchr(r->rejects.data, '\n') : NULL;
-            int first = nl ? (int)(nl - r->rejects.data) : 0;
-            ndd_run_log(r, 0, "no document read from the inputs: %llu record%s rejected%s%.*s%s (--allow-empty "
-                        "accepts an empty run and writes rejects.tsv)", (unsigned long long)nrej, nrej == 1 ? "" : "s",
-                        first ? " (the first: " : "", first > 300 ? 300 : first, first ? r->rejects.data : "",
-                        first ? ")" : "");
+        if (r->me == 0) { /* rank 0 read the first file: its first reject row (file, record, offset, reason, ...) */
+            char first[512] = "";
+            const char *f[4] = {NULL, NULL, NULL, NULL}, *p = r->rejects.data;
+            int len[4] = {0, 0, 0, 0};
+            for (int k = 0; p && k < 4; k++) {
+                size_t n = strcspn(p, "\t\n");
+                f[k] = p;
+                len[k] = n > 200 ? 200 : (int)n;
+                p = p[n] == '\t' ? p + n + 1 : NULL;
+            }
+            if (f[3])
+                snprintf(first, sizeof first, " (the first: %.*s, record %.*s at byte %.*s: %.*s)", len[0], f[0], len[1],
+                         f[1], len[2], f[2], len[3], f[3]);
+            ndd_run_log(r, 0, "no document read from the inputs: %llu record%s rejected%s; --allow-empty accepts an "
+                        "empty run and writes rejects.tsv", (unsigned long long)nrej, nrej == 1 ? "" : "s", first);
         }
         rc = NDD_ERR_EMPTY;
         goto out;
@@ -604,7 +661,6 @@ out:
     ndd_run_state_free(r);
     ndd_input_free(j.in, j.nin);
     job_free(&j, cfg.ninputs);
-    if (cfg.resume)
-        ndd_ckpt_manifest_free(&j.manifest);
+    ndd_ckpt_manifest_free(&j.manifest); /* (store_ NULL when none was read) */
     return rc;
 }
