@@ -4,6 +4,7 @@
  * text, boilerplate removal, first --max-doc-bytes), unless --raw. */
 #include "ndd_cli.h"
 #include "ndd_ncd.h"
+#include "ndd_reader.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 #include "ndd_util.h"
@@ -20,7 +21,9 @@
 enum { CMP_FMT_AUTO, CMP_FMT_HTML, CMP_FMT_TEXT };
 
 typedef struct cmp_cfg {
-    int json, raw, signcd, format, no_signature, formula;
+    int json, raw, signcd, format, no_signature, formula, show;
+    const char *corpus;  /* ndd compare CORPUS ID_A ID_B: the documents are records of CORPUS */
+    ndd_fields_t fields; /* its JSONL fields */
     double tau;
     ndd_formula_params_t fp;
     size_t max_file;
@@ -45,9 +48,11 @@ static void cmp_help(void)
     ndd_tlcs_params_default(&p);
     ndd_text_opts_default(&t);
     printf("usage: ndd compare [options] A B\n"
+           "       ndd compare [options] CORPUS ID_A ID_B\n"
            "\n"
-           "Verifies whether the documents A and B (files) are near-duplicates and\n"
-           "explains why. Default verifier: trustable LCS (paper 002): filtered sketches\n"
+           "Verifies whether the documents A and B (files; or the records ID_A and ID_B\n"
+           "of CORPUS, any input of ndd run, e.g. to understand a pair of pairs.tsv) are\n"
+           "near-duplicates and explains why. Default verifier: trustable LCS (paper 002): filtered sketches\n"
            "(common %zu-byte windows) -> Myers LCS of the sketches -> the trustable\n"
            "region of the edit curve (slope <= %.2f, central, longest; repeated on the\n"
            "rest up to --max-iter times) -> resemblance = TLCS / (|A| + |B| - TLCS) and\n"
@@ -72,6 +77,10 @@ static void cmp_help(void)
            "      --boilerplate on|off  drop navigation/header/footer/link lists (default %s, as ndd run)\n"
            "      --soft-wrap on|off    plain text: a single newline is a line wrap (default off, as ndd run)\n"
            "      --max-file-bytes B    refuse larger files (default 1G)\n"
+           "      --show                print both prepared texts with the trustable regions\n"
+           "                            marked [[ ... ]] (TLCS)\n"
+           "      --id-field, --text-field, --html-field, --url-field PATH\n"
+           "                            the fields of a JSONL CORPUS, as in ndd run\n"
            "  TLCS:\n"
            "      --window S            sketch window in bytes (default %zu)\n"
            "      --slope T             slope threshold of the trustable region (default %.2f)\n"
@@ -108,7 +117,7 @@ static void cmp_help(void)
 enum {
     O_VERIFIER = 1000, O_JSON, O_RAW, O_EXACT, O_FORMAT, O_MAXDOC, O_BOILER, O_MAXFILE, O_WINDOW,
     O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_MINIT, O_BLOCKS, O_RESERVE, O_TAU, O_NOSIG, O_SOFTWRAP,
-    O_SUBST, O_FORMULA
+    O_SUBST, O_FORMULA, O_SHOW, O_FID, O_FTEXT, O_FHTML, O_FURL
 };
 
 static int cmp_double(const char *opt, const char *v, double lo, double hi, double *out)
@@ -145,6 +154,11 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {"soft-wrap", required_argument, 0, O_SOFTWRAP},
         {"substitutions", required_argument, 0, O_SUBST},
         {"formulaic", required_argument, 0, O_FORMULA},
+        {"show", no_argument, 0, O_SHOW},
+        {"id-field", required_argument, 0, O_FID},
+        {"text-field", required_argument, 0, O_FTEXT},
+        {"html-field", required_argument, 0, O_FHTML},
+        {"url-field", required_argument, 0, O_FURL},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *cmd = "compare";
@@ -255,14 +269,34 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
             if ((rc = cmp_double(ndd_cli_optname(opts, longidx, ch), optarg, 0.0, 1.0, &c->tau)))
                 return rc;
             break;
+        case O_SHOW:
+            c->show = 1;
+            break;
+        case O_FID:
+        case O_FTEXT:
+        case O_FHTML:
+        case O_FURL:
+            if (ndd_fields_check(optarg))
+                return ndd_cli_usage_error(cmd, "%s takes a field name or a dotted path, not '%s'",
+                                           ndd_cli_optname(opts, longidx, ch), optarg);
+            *(ch == O_FID ? &c->fields.id : ch == O_FTEXT ? &c->fields.text : ch == O_FHTML ? &c->fields.html
+              : &c->fields.url) = optarg;
+            break;
         case ':':
             return ndd_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
         default:
             return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (argc - optind == 3) {
+        c->corpus = argv[optind];
+        c->path[0] = argv[optind + 1];
+        c->path[1] = argv[optind + 2];
+        return 0;
+    }
     if (argc - optind != 2)
-        return ndd_cli_usage_error(cmd, "expects two files A and B, got %d argument(s)", argc - optind);
+        return ndd_cli_usage_error(cmd, "expects two files A B, or CORPUS ID_A ID_B; got %d argument(s)",
+                                   argc - optind);
     c->path[0] = argv[optind];
     c->path[1] = argv[optind + 1];
     return 0;
@@ -298,10 +332,82 @@ static int cmp_sniff_html(const char *s, size_t n)
     return c == '!' || c == '?' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* CORPUS ID_A ID_B: reads the corpus as ndd run does until both records are
+ * found; their bodies become d[0].data, d[1].data (html from the record).
+ * Prints the error and returns 1 on failure. */
+static int cmp_load_corpus(const cmp_cfg_t *c, cmp_doc_t *d)
+{
+    ndd_input_t *in = NULL;
+    size_t nin = 0, found = 0;
+    uint64_t ndocs = 0;
+    const char *bad = NULL;
+    int rc = ndd_input_expand(&c->corpus, 1, NDD_FMT_AUTO, &in, &nin, &bad), err = errno, ret = 1;
+    if (rc) {
+        fprintf(stderr, "ndd compare: cannot read %s: %s\n", bad ? bad : c->corpus, ndd_cli_why(rc, err));
+        return 1;
+    }
+    for (size_t f = 0; f < nin && found < 2; f++) {
+        ndd_reader_t *rd = NULL;
+        ndd_doc_t doc;
+        if (ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, NULL, NULL) || ndd_reader_set_fields(rd, &c->fields)) {
+            ndd_reader_free(rd);
+            continue;
+        }
+        while (found < 2 && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            ndocs++;
+            for (int k = 0; k < 2; k++) {
+                if (d[k].data || strcmp(doc.id, c->path[k]))
+                    continue;
+                if (!(d[k].data = malloc(doc.body_len + 1))) {
+                    ndd_reader_free(rd);
+                    fprintf(stderr, "ndd compare: out of memory\n");
+                    goto out;
+                }
+                memcpy(d[k].data, doc.body, doc.body_len + 1);
+                d[k].len = doc.body_len;
+                d[k].html = doc.is_html;
+                found++;
+            }
+        }
+        ndd_reader_free(rd);
+        if (rc != NDD_OK && rc != NDD_ERR_EOF) {
+            fprintf(stderr, "ndd compare: reading %s: %s\n", in[f].name, ndd_strerror(rc));
+            goto out;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (!d[k].data) {
+            fprintf(stderr, "ndd compare: %s: no document with id '%s' in %s (%llu documents read; rejected "
+                            "records are not documents: see rejects.tsv of ndd run)\n",
+                    k ? "B" : "A", c->path[k], c->corpus, (unsigned long long)ndocs);
+            goto out;
+        }
+    ret = 0;
+out:
+    ndd_input_free(in, nin);
+    return ret;
+}
+
 /* Reads and prepares one document; prints the error and returns 1 on failure. */
 static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
 {
     const char *path = c->path[which], *name = which ? "B" : "A";
+    if (c->corpus) { /* read by cmp_load_corpus: prepare it */
+        if (c->raw) {
+            d->use = d->data;
+            d->nuse = d->len;
+            return 0;
+        }
+        int rc = d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
+                         : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
+        if (rc) {
+            fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
+            return 1;
+        }
+        d->use = d->text.data ? d->text.data : "";
+        d->nuse = d->text.len;
+        return 0;
+    }
     int rc = ndd_read_file(path, c->max_file, &d->data, &d->len);
     if (rc == NDD_ERR_LIMIT) {
         fprintf(stderr, "ndd compare: %s: %s is larger than %zu bytes (--max-file-bytes)\n", name, path,
@@ -515,6 +621,36 @@ out:
     return rc;
 }
 
+/* --show: the prepared text of document which (0 A, 1 B) with its trustable
+ * regions marked [[ ... ]] (regions in text order). */
+static void cmp_show(const char *s, size_t n, const ndd_tlcs_result_t *r, int which, const char *name, FILE *out)
+{
+    size_t st[NDD_TLCS_MAX_REGIONS], en[NDD_TLCS_MAX_REGIONS], m = 0;
+    for (unsigned k = 0; k < r->nregions && m < NDD_TLCS_MAX_REGIONS; k++, m++) {
+        st[m] = which ? r->regions[k].b_start : r->regions[k].a_start;
+        en[m] = which ? r->regions[k].b_end : r->regions[k].a_end;
+    }
+    for (size_t i = 1; i < m; i++) /* insertion sort by start */
+        for (size_t j = i; j > 0 && st[j] < st[j - 1]; j--) {
+            size_t t = st[j]; st[j] = st[j - 1]; st[j - 1] = t;
+            t = en[j]; en[j] = en[j - 1]; en[j - 1] = t;
+        }
+    fprintf(out, "\n--- %s: the text compared (%zu bytes), trustable regions marked [[ ... ]] ---\n", name, n);
+    size_t at = 0;
+    for (size_t k = 0; k < m; k++) {
+        size_t a = st[k] < at ? at : st[k] > n ? n : st[k], b = en[k] > n ? n : en[k];
+        if (b < a)
+            b = a;
+        fwrite(s + at, 1, a - at, out);
+        fputs("[[", out);
+        fwrite(s + a, 1, b - a, out);
+        fputs("]]", out);
+        at = b;
+    }
+    fwrite(s + at, 1, n - at, out);
+    fputs("\n", out);
+}
+
 int ndd_cmd_compare(int argc, char **argv)
 {
     cmp_cfg_t c;
@@ -534,6 +670,8 @@ int ndd_cmd_compare(int argc, char **argv)
     if ((rc = cmp_parse(argc, argv, &c)))
         return rc < 0 ? NDD_EXIT_OK : rc;
 
+    if (c.corpus && cmp_load_corpus(&c, d))
+        goto out;
     for (int i = 0; i < 2; i++)
         if (cmp_load(&c, i, &d[i]))
             goto out;
@@ -588,6 +726,9 @@ int ndd_cmd_compare(int argc, char **argv)
         }
     } else {
         cmp_report(&c, d, &r, frp, stdout);
+        if (c.show)
+            for (int i = 0; i < 2; i++)
+                cmp_show(d[i].use, d[i].nuse, &r, i, i ? "B" : "A", stdout);
     }
     ret = NDD_EXIT_OK;
 out:
