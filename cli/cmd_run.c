@@ -786,6 +786,8 @@ int ndd_cmd_run(int argc, char **argv)
         XXH3_freeState(x);
         o.cfg.command = key;
     }
+    o.cfg.argv = (const char *const *)argv; /* "ndd" is not in it: argv[0] is "run" */
+    o.cfg.argc = (size_t)argc;
     o.cfg.log = ndd_cli_log;
     o.cfg.log_user = &o.log;
     o.cfg.progress_fn = o.cfg.progress > 0 ? ndd_cli_progress : NULL;

@@ -78,6 +78,8 @@ typedef struct ndd_run_cfg {
     /* checkpoints (docs/architecture.md) */
     const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
     const char *resume;        /* work dir of an earlier run to continue */
+    const char *const *argv;   /* the command line, recorded in stats.json (may be NULL) */
+    size_t argc;
     const char *command;       /* NULL, or what identifies this command line (a hash of its arguments): a
                                 * default work directory (OUT/.ndd-work) left by a run of the same command
                                 * on the same inputs is resumed automatically */

@@ -31,6 +31,7 @@ typedef struct run {
     ndd_comm_t *comm;
     const ndd_run_cfg_t *cfg;
     int P, me;
+    uint64_t ninputs_expanded; /* the input files (stats.json "inputs") */
     ndd_docs_t d;        /* this rank's documents: global numbers first + i */
     uint64_t first;
     uint64_t *starts;    /* P+1: every rank's first document and the total */

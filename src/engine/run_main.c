@@ -625,6 +625,7 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         goto out;
     }
     NDD_TRY(open_job(r, &cfg, &j));
+    r->ninputs_expanded = j.nin;
     snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
     if (cfg.write_dedup) { /* a WARC corpus is written from WARC records only */
         int warc, comp;

@@ -4,6 +4,7 @@
 # says so), gives outputs byte-identical to an uninterrupted run and removes the work
 # directory. Another command (other options) does not resume it; changed inputs start
 # again; --resume OUT/.ndd-work -o OUT removes the work directory after success.
+# stats.json records the version, the command line and the inputs.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 SRC=${NDD_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -22,6 +23,14 @@ in=("$tmp"/c/crawl-*)
 A=(--verify-all --per-doc 200)
 
 "$NDD" run -q --engine local:2 -o "$tmp/ref" "${A[@]}" "${in[@]}" || fail "reference run: exit $?"
+# stats.json records the version, the command line (its options) and the inputs
+python3 - "$tmp/ref/stats.json" "${in[@]}" <<'EOF2' || fail "stats.json lacks the version, command or inputs"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["version"] and s["command"][:4] == ["run", "-q", "--engine", "local:2"], s.get("command")
+assert "--verify-all" in s["command"] and s["inputs"]["arguments"] == sys.argv[2:], s.get("inputs")
+assert s["inputs"]["files"] == len(sys.argv) - 2
+EOF2
 
 # a run killed once its map shards are written
 killed=0
