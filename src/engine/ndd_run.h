@@ -24,10 +24,12 @@ typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
 typedef void (*ndd_log_fn)(void *user, int rank, int level, const char *msg);
 /* Progress sink (called on rank 0 only): totals over all ranks. */
 typedef struct ndd_progress_report {
-    const char *stage, *unit; /* unit "bytes" or a word */
+    const char *stage, *unit; /* unit "bytes" or a word; "" for a stage that counts no items */
     uint64_t done, total, ranks_done;
     int ranks, final;
     double elapsed;
+    int stage_no, nstages;    /* the stage's place in the job (1-based) and the job's stages */
+    double run_elapsed;       /* seconds since the job started */
 } ndd_progress_report_t;
 typedef void (*ndd_progress_fn)(void *user, const ndd_progress_report_t *rep);
 

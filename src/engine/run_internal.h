@@ -32,6 +32,7 @@ typedef struct run {
     const ndd_run_cfg_t *cfg;
     int P, me;
     uint64_t ninputs_expanded; /* the input files (stats.json "inputs") */
+    double t_start;      /* when the job started (progress reports) */
     ndd_docs_t d;        /* this rank's documents: global numbers first + i */
     uint64_t first;
     uint64_t *starts;    /* P+1: every rank's first document and the total */
@@ -111,5 +112,7 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
 ndd_prog_t *ndd_prog_begin(run_t *r, const char *stage, const char *unit, uint64_t my_total);
 void ndd_prog_update(ndd_prog_t *p, uint64_t my_done); /* Local, never blocks */
 void ndd_prog_end(ndd_prog_t *p, uint64_t my_done);    /* Collective; p (r->prog) is free again */
+/* Local (rank 0 reports): stage, which counts no items, ended (started at t0). */
+void ndd_prog_stage_done(run_t *r, const char *stage, double t0);
 
 #endif

@@ -588,13 +588,21 @@ static int reduce_stage(run_t *r, job_t *j)
         r->cc_rounds = 0;
         rc = NDD_OK;
     }
+    double t0 = ndd_now();
     NDD_TRY(ndd_stage_dup_ids(r));
     NDD_TRY(ndd_stage_templates(r));
+    ndd_prog_stage_done(r, "templates", t0);
+    t0 = ndd_now();
     NDD_TRY(ndd_stage_exact(r));
+    ndd_prog_stage_done(r, "exact", t0);
+    t0 = ndd_now();
     NDD_TRY(ndd_stage_baselines(r));
     NDD_TRY(ndd_stage_postings(r));
+    ndd_prog_stage_done(r, "postings", t0);
+    t0 = ndd_now();
     NDD_TRY(ndd_stage_components(r));
     NDD_TRY(ndd_stage_exact_attach(r));
+    ndd_prog_stage_done(r, "sets", t0);
     NDD_TRY(ndd_stage_verify(r));
     rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
     if (rc)
@@ -624,6 +632,7 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         snprintf(s.work_dir, sizeof s.work_dir, "%s", cfg.work_dir);
         goto out;
     }
+    r->t_start = t_start;
     NDD_TRY(open_job(r, &cfg, &j));
     r->ninputs_expanded = j.nin;
     snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
@@ -645,11 +654,14 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         s.stopped_after_verify = 1;
         goto out;
     }
+    double t_out = ndd_now();
     NDD_TRY(ndd_stage_outputs(r));
+    ndd_prog_stage_done(r, "outputs", t_out);
     if (cfg.write_dedup) {
         double t0 = ndd_now();
         NDD_TRY(ndd_stage_dedup(r, j.in, j.nin));
         r->t[NDD_ST_DEDUP] = ndd_now() - t0;
+        ndd_prog_stage_done(r, "dedup", t0);
     }
     NDD_TRY(ndd_stage_stats(r, ndd_now() - t_start, &s));
     if (j.default_wd && r->me == 0)

@@ -4,7 +4,8 @@
 # says so), gives outputs byte-identical to an uninterrupted run and removes the work
 # directory. Another command (other options) does not resume it; changed inputs start
 # again; --resume OUT/.ndd-work -o OUT removes the work directory after success.
-# stats.json records the version, the command line and the inputs.
+# stats.json records the version, the command line and the inputs; --progress reports
+# every stage with its place in the job.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 SRC=${NDD_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -76,4 +77,13 @@ same "$tmp/ref" "$tmp/o2"
 "$NDD" run -q --engine local:2 --resume "$tmp/o3/.ndd-work" -o "$tmp/o3" || fail "--resume: exit $?"
 same "$tmp/ref" "$tmp/o3"
 [ ! -e "$tmp/o3/.ndd-work" ] || fail "--resume OUT/.ndd-work left the work directory"
+# --progress: every stage reports, with its place in the job; counts are integers
+"$NDD" run -q --engine local:2 --progress 0.001 -o "$tmp/pg" "${in[@]}" 2>"$tmp/pg.log" || fail "--progress: exit $?"
+k=1
+for st in read templates exact postings sets verify outputs; do
+  grep -Eq "^\[progress\] $st .*\(stage $k of 8, [0-9.]+ s into the run\)$" "$tmp/pg.log" ||
+    fail "--progress: no report of stage $st ($k of 8): $(cat "$tmp/pg.log")"
+  k=$((k + 1))
+done
+grep -Eq "^\[progress\] verify +[0-9]+ / [0-9]+ docs \(" "$tmp/pg.log" || fail "--progress: verify counts not integers"
 echo "auto resume ok"
