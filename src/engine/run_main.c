@@ -313,13 +313,14 @@ typedef struct {
     const char **paths;      /* the arguments as read: spooled ones replaced */
 } job_t;
 
-/* 1 when input argument a is read as a stream: "-" (standard input), a
- * pipe or a character device such as /dev/stdin. */
+/* 1 when input argument a is read as a stream: "-" (standard input),
+ * /dev/stdin and other descriptor paths (whatever they are on rank 0: a
+ * redirected file too), a pipe or a character device. */
 static int is_stream(const char *a)
 {
     struct stat st;
-    if (!strcmp(a, "-"))
-        return 1;
+    if (!strcmp(a, "-") || !strcmp(a, "/dev/stdin") || !strncmp(a, "/dev/fd/", 8) || !strncmp(a, "/proc/self/fd/", 14))
+        return 1; /* this process's descriptors: under mpirun only rank 0 has the user's */
     return stat(a, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
 }
 
@@ -378,16 +379,28 @@ static int spool_copy(run_t *r, const char *a, const char *path)
 static int spool_inputs(run_t *r, const ndd_run_cfg_t *cfg, job_t *j)
 {
     int rc = NDD_OK;
+    uint64_t *stream = NULL;
     j->spool = calloc(cfg->ninputs ? cfg->ninputs : 1, sizeof *j->spool);
     j->paths = calloc(cfg->ninputs ? cfg->ninputs : 1, sizeof *j->paths);
     NDD_TRY(ndd_comm_agree(r->comm, j->spool && j->paths ? NDD_OK : NDD_ERR_NOMEM));
-    for (size_t i = 0; i < cfg->ninputs; i++) {
+    /* rank 0 decides which inputs are streams (on other ranks /dev/stdin may be something else) */
+    stream = calloc(cfg->ninputs ? cfg->ninputs : 1, sizeof *stream);
+    NDD_TRY(ndd_comm_agree(r->comm, stream ? NDD_OK : NDD_ERR_NOMEM));
+    for (size_t i = 0; i < cfg->ninputs && r->me == 0; i++) {
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/stdin-%zu", j->wd, i);
+        int have = stat(path, &st) == 0;
+        stream[i] = cfg->resume ? have || !strcmp(cfg->inputs[i], "-") : is_stream(cfg->inputs[i]);
+    }
+    rc = cfg->ninputs ? ndd_comm_allreduce(r->comm, stream, cfg->ninputs, NDD_TY_U64, NDD_RED_MAX) : NDD_OK;
+    for (size_t i = 0; i < cfg->ninputs && !rc; i++) {
         j->paths[i] = cfg->inputs[i];
         char path[4200];
         snprintf(path, sizeof path, "%s/stdin-%zu", j->wd, i);
         struct stat st;
         int have = stat(path, &st) == 0;
-        if (!(cfg->resume && have) && !(cfg->resume ? !strcmp(cfg->inputs[i], "-") : is_stream(cfg->inputs[i])))
+        if (!stream[i])
             continue;
         if (!(j->spool[i] = strdup(path)))
             rc = NDD_ERR_NOMEM;
@@ -408,6 +421,7 @@ static int spool_inputs(run_t *r, const ndd_run_cfg_t *cfg, job_t *j)
     }
     rc = ndd_comm_agree(r->comm, rc);
 out:
+    free(stream);
     return rc;
 }
 
@@ -439,16 +453,17 @@ static int open_job(run_t *r, ndd_run_cfg_t *cfg, job_t *j)
         ndd_manifest_t m;
         memset(&m, 0, sizeof m);
         int stream = 0;
+        uint64_t yes = 0;
         for (size_t i = 0; i < cfg->ninputs; i++)
             stream |= is_stream(cfg->inputs[i]); /* standard input is new data each time */
-        if (!stream && ndd_ckpt_manifest_read(j->wd, &m) == NDD_OK) {
+        if (r->me == 0 && !stream && ndd_ckpt_manifest_read(j->wd, &m) == NDD_OK) {
             ndd_run_cfg_t old = *cfg;
             opts_from_manifest(&old, &m);
-            if (old.command && !strcmp(old.command, cfg->command))
-                j->auto_resume = 1;
+            yes = old.command && !strcmp(old.command, cfg->command);
             ndd_ckpt_manifest_free(&m);
         }
-        NDD_TRY(ndd_comm_agree(r->comm, NDD_OK));
+        NDD_TRY(ndd_comm_allreduce(r->comm, &yes, 1, NDD_TY_U64, NDD_RED_MAX)); /* rank 0's decision */
+        j->auto_resume = yes != 0;
         if (j->auto_resume) {
             cfg->resume = j->wd;
             if (r->me == 0)

@@ -3,7 +3,8 @@
 #  - a missing input, an unreadable directory, a missing gold file: the cause
 #    (No such file or directory, Permission denied) with the path; no work directory left;
 #  - option errors name the option and its range (--tau 2, --tau=2, -n 99, --per-doc x);
-#  - '-' and /dev/stdin (a pipe) read standard input, on 1 and 2 ranks, same outputs;
+#  - '-' and /dev/stdin (a pipe) read standard input, on 1 and 2 ranks (and 2 MPI ranks,
+#    where only rank 0 has it), same outputs;
 #  - zero documents read: exit 1 with the reason, unless --allow-empty;
 #  - two different files holding the same ids: warned about and counted
 #    (read.duplicate_ids), the run still succeeds;
@@ -83,6 +84,15 @@ for o in dash pipe; do
   [ ! -e "$tmp/$o/.ndd-work" ] || fail "standard input ($o): work directory left behind"
 done
 [ "$(cat "$tmp/dash/removed.txt")" = a9 ] || fail "standard input: removed.txt is '$(cat "$tmp/dash/removed.txt")'"
+if command -v mpirun >/dev/null && [ -e "$(dirname "$NDD")/libndd_mpi.so" ]; then # mpirun gives stdin to rank 0 only
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  mpirun -n 2 --oversubscribe "$NDD" run -q -o "$tmp/mpidash" - < "$tmp/a.jsonl" || fail "mpirun -n 2 with '-': exit $?"
+  mpirun -n 2 --oversubscribe "$NDD" run -q -o "$tmp/mpistdin" /dev/stdin < "$tmp/a.jsonl" ||
+    fail "mpirun -n 2 with /dev/stdin redirected from a file: exit $?"
+  for o in mpidash mpistdin; do
+    cmp "$tmp/file/clusters.tsv" "$tmp/$o/clusters.tsv" || fail "standard input under mpirun ($o): clusters.tsv differs"
+  done
+fi
 printf '{"id":"r1","txt":"x"}\n' | "$NDD" "${R[@]}" --allow-empty -o "$tmp/rej" - || fail "'-' --allow-empty: exit $?"
 [ "$(cut -f1 "$tmp/rej/rejects.tsv" | tail -1)" = "-" ] || fail "rejects.tsv does not name standard input '-'"
 
