@@ -5,6 +5,8 @@
 #include "ndd_cli.h"
 #include "ndd_ncd.h"
 #include "ndd_reader.h"
+#include "ndd_cluster.h"
+#include "ndd_tmpl.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 #include "ndd_util.h"
@@ -24,6 +26,8 @@ typedef struct cmp_cfg {
     int json, raw, signcd, format, no_signature, formula, show;
     const char *corpus;  /* ndd compare CORPUS ID_A ID_B: the documents are records of CORPUS */
     ndd_fields_t fields; /* its JSONL fields */
+    int templates;       /* CORPUS: the template pass of ndd run over the corpus (default on) */
+    ndd_tmpl_params_t tmpl;
     double tau;
     ndd_formula_params_t fp;
     size_t max_file;
@@ -35,6 +39,11 @@ typedef struct cmp_cfg {
 typedef struct cmp_doc {
     char *data;    /* the file as read */
     size_t len;
+    char *url;     /* CORPUS: the record's URL and id (for the template pass) */
+    char *id;
+    ndd_buf_t full; /* CORPUS with templates: the text before the template blocks are removed */
+    uint64_t *tmpl; /* ... its template blocks (sorted) */
+    size_t ntmpl;
     ndd_buf_t text; /* prepared text (unused with --raw) */
     const char *use; /* what is compared */
     size_t nuse;
@@ -81,6 +90,9 @@ static void cmp_help(void)
            "                            marked [[ ... ]] (TLCS)\n"
            "      --id-field, --text-field, --html-field, --url-field PATH\n"
            "                            the fields of a JSONL CORPUS, as in ndd run\n"
+           "      --templates on|off    CORPUS: ndd run's template pass over the whole corpus (lines\n"
+           "                            repeated on many pages of a site or many sites leave the\n"
+           "                            texts compared, as in ndd run; --show lists them) (default on)\n"
            "  TLCS:\n"
            "      --window S            sketch window in bytes (default %zu)\n"
            "      --slope T             slope threshold of the trustable region (default %.2f)\n"
@@ -117,7 +129,7 @@ static void cmp_help(void)
 enum {
     O_VERIFIER = 1000, O_JSON, O_RAW, O_EXACT, O_FORMAT, O_MAXDOC, O_BOILER, O_MAXFILE, O_WINDOW,
     O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_MINIT, O_BLOCKS, O_RESERVE, O_TAU, O_NOSIG, O_SOFTWRAP,
-    O_SUBST, O_FORMULA, O_SHOW, O_FID, O_FTEXT, O_FHTML, O_FURL
+    O_SUBST, O_FORMULA, O_SHOW, O_FID, O_FTEXT, O_FHTML, O_FURL, O_TEMPLATES
 };
 
 static int cmp_double(const char *opt, const char *v, double lo, double hi, double *out)
@@ -155,6 +167,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {"substitutions", required_argument, 0, O_SUBST},
         {"formulaic", required_argument, 0, O_FORMULA},
         {"show", no_argument, 0, O_SHOW},
+        {"templates", required_argument, 0, O_TEMPLATES},
         {"id-field", required_argument, 0, O_FID},
         {"text-field", required_argument, 0, O_FTEXT},
         {"html-field", required_argument, 0, O_FHTML},
@@ -208,6 +221,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case O_BOILER:
         case O_SOFTWRAP:
         case O_SUBST:
+        case O_TEMPLATES:
         case O_FORMULA: {
             int v = !strcmp(optarg, "on") ? 1 : !strcmp(optarg, "off") ? 0 : -1;
             if (v < 0)
@@ -218,6 +232,8 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
                 c->text.soft_wrap = v;
             else if (ch == O_SUBST)
                 c->tp.subst_share = v ? NDD_TLCS_DEFAULT_SUBST_SHARE : 0;
+            else if (ch == O_TEMPLATES)
+                c->templates = v;
             else
                 c->formula = v;
             break;
@@ -332,6 +348,102 @@ static int cmp_sniff_html(const char *s, size_t n)
     return c == '!' || c == '?' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* The text ndd run's map stage keeps of a body (with the template pass: 3 x
+ * --max-doc-bytes, so that --max-doc-bytes are left once templates go). */
+static int cmp_map_text(const cmp_cfg_t *c, const char *body, size_t n, int html, ndd_buf_t *out)
+{
+    ndd_text_opts_t o = c->text;
+    if (o.max_bytes)
+        o.max_bytes = o.max_bytes > SIZE_MAX / NDD_TMPL_READ_FACTOR ? SIZE_MAX : o.max_bytes * NDD_TMPL_READ_FACTOR;
+    return html ? ndd_text_from_html(body, n, &o, out) : ndd_text_from_plain(body, n, &o, out);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ndd run's template pass, for A and B only: the occurrences of their blocks
+ * on every page of the corpus (a second read of it), decided as the owners
+ * of the blocks decide (ndd_tmpl_decide): d[k].tmpl = A's / B's template
+ * blocks, d[k].full = the text before they go. Prints the error and returns
+ * 1 on failure. */
+static int cmp_corpus_templates(const cmp_cfg_t *c, const ndd_input_t *in, size_t nin, cmp_doc_t *d)
+{
+    ndd_tmpl_occ_t *occ = NULL, *mine = NULL;
+    size_t nocc = 0, cap = 0, nmine = 0, mcap = 0, start[3] = {0, 0, 0};
+    uint64_t *blocks = NULL;
+    uint8_t *flag = NULL;
+    ndd_buf_t text = NDD_BUF_INIT;
+    int rc = NDD_OK, ret = 1;
+    for (int k = 0; k < 2 && !rc; k++) { /* A's and B's own blocks */
+        start[k] = nmine;
+        if (!(rc = cmp_map_text(c, d[k].data, d[k].len, d[k].html, &d[k].full)))
+            rc = ndd_tmpl_doc_occ(d[k].full.data ? d[k].full.data : "", d[k].full.len,
+                                  ndd_tmpl_page_key(d[k].url, d[k].id), ndd_url_site(d[k].url), c->tmpl.max_short,
+                                  &mine, &nmine, &mcap);
+    }
+    start[2] = nmine;
+    if (!rc && !(blocks = malloc((nmine ? nmine : 1) * sizeof *blocks)))
+        rc = NDD_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < nmine; i++)
+        blocks[i] = mine[i].block;
+    if (!rc)
+        qsort(blocks, nmine, sizeof *blocks, cmp_u64);
+    for (size_t f = 0; f < nin && !rc; f++) { /* every page's occurrences of those blocks */
+        ndd_reader_t *rd = NULL;
+        ndd_doc_t doc;
+        if (ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, NULL, NULL) || ndd_reader_set_fields(rd, &c->fields)) {
+            ndd_reader_free(rd);
+            continue;
+        }
+        while (!rc && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            size_t before = nocc;
+            if ((rc = cmp_map_text(c, doc.body, doc.body_len, doc.is_html, &text)) || !text.len)
+                continue;
+            rc = ndd_tmpl_doc_occ(text.data, text.len, ndd_tmpl_page_key(doc.url, doc.id), ndd_url_site(doc.url),
+                                  c->tmpl.max_short, &occ, &nocc, &cap);
+            size_t w = before;
+            for (size_t i = before; !rc && i < nocc; i++)
+                if (bsearch(&occ[i].block, blocks, nmine, sizeof *blocks, cmp_u64))
+                    occ[w++] = occ[i];
+            nocc = w;
+        }
+        if (rc == NDD_ERR_EOF)
+            rc = NDD_OK;
+        ndd_reader_free(rd);
+    }
+    if (!rc && !(flag = malloc(nocc ? nocc : 1)))
+        rc = NDD_ERR_NOMEM;
+    if (!rc)
+        rc = ndd_tmpl_decide(&c->tmpl, occ, nocc, flag, NULL);
+    for (int k = 0; k < 2 && !rc; k++) { /* A's block is a template when its own occurrence is flagged */
+        if (!(d[k].tmpl = malloc((start[k + 1] - start[k] + 1) * sizeof *d[k].tmpl))) {
+            rc = NDD_ERR_NOMEM;
+            break;
+        }
+        for (size_t i = start[k]; i < start[k + 1]; i++)
+            for (size_t q = 0; q < nocc; q++)
+                if (occ[q].block == mine[i].block && occ[q].page == mine[i].page && occ[q].site == mine[i].site &&
+                    occ[q].content == mine[i].content) {
+                    if (flag[q])
+                        d[k].tmpl[d[k].ntmpl++] = mine[i].block;
+                    break;
+                }
+    }
+    if (rc)
+        fprintf(stderr, "ndd compare: the template pass over %s failed: %s\n", c->corpus, ndd_strerror(rc));
+    else
+        ret = 0;
+    free(occ);
+    free(mine);
+    free(blocks);
+    free(flag);
+    ndd_buf_free(&text);
+    return ret;
+}
+
 /* CORPUS ID_A ID_B: reads the corpus as ndd run does until both records are
  * found; their bodies become d[0].data, d[1].data (html from the record).
  * Prints the error and returns 1 on failure. */
@@ -366,6 +478,8 @@ static int cmp_load_corpus(const cmp_cfg_t *c, cmp_doc_t *d)
                 memcpy(d[k].data, doc.body, doc.body_len + 1);
                 d[k].len = doc.body_len;
                 d[k].html = doc.is_html;
+                d[k].url = strdup(doc.url);
+                d[k].id = strdup(doc.id);
                 found++;
             }
         }
@@ -382,7 +496,7 @@ static int cmp_load_corpus(const cmp_cfg_t *c, cmp_doc_t *d)
                     k ? "B" : "A", c->path[k], c->corpus, (unsigned long long)ndocs);
             goto out;
         }
-    ret = 0;
+    ret = c->templates ? cmp_corpus_templates(c, in, nin, d) : 0;
 out:
     ndd_input_free(in, nin);
     return ret;
@@ -398,8 +512,10 @@ static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
             d->nuse = d->len;
             return 0;
         }
-        int rc = d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
-                         : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
+        int rc = c->templates ? ndd_tmpl_strip(d->full.data ? d->full.data : "", d->full.len, d->tmpl, d->ntmpl,
+                                               c->tmpl.max_short, c->text.max_bytes, &d->text, NULL)
+                 : d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
+                           : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
         if (rc) {
             fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
             return 1;
@@ -621,6 +737,28 @@ out:
     return rc;
 }
 
+/* --show, CORPUS: the lines the template pass removed from a document. */
+static void cmp_show_templates(const cmp_cfg_t *c, const cmp_doc_t *d, const char *name, FILE *out)
+{
+    const char *s = d->full.data ? d->full.data : "";
+    size_t n = d->full.len, shown = 0;
+    fprintf(out, "\n--- %s: template lines removed by the template pass (%zu distinct) ---\n", name, d->ntmpl);
+    for (size_t a = 0; a < n && d->ntmpl;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t b = nl ? (size_t)(nl - s) : n;
+        uint64_t h = ndd_tmpl_block_hash(s + a, b - a, c->tmpl.max_short);
+        if (b > a && bsearch(&h, d->tmpl, d->ntmpl, sizeof *d->tmpl, cmp_u64)) {
+            fputs("{template} ", out);
+            fwrite(s + a, 1, b - a, out);
+            fputc('\n', out);
+            shown++;
+        }
+        a = b + 1;
+    }
+    if (!shown)
+        fputs("(none)\n", out);
+}
+
 /* --show: the prepared text of document which (0 A, 1 B) with its trustable
  * regions marked [[ ... ]] (regions in text order). */
 static void cmp_show(const char *s, size_t n, const ndd_tlcs_result_t *r, int which, const char *name, FILE *out)
@@ -666,6 +804,8 @@ int ndd_cmd_compare(int argc, char **argv)
     c.tau = NDD_NCD_DEFAULT_TAU;
     c.max_file = CMP_DEFAULT_MAX_FILE;
     c.formula = 1;
+    c.templates = 1;
+    ndd_tmpl_params_default(&c.tmpl);
     ndd_formula_params_default(&c.fp);
     if ((rc = cmp_parse(argc, argv, &c)))
         return rc < 0 ? NDD_EXIT_OK : rc;
@@ -727,8 +867,11 @@ int ndd_cmd_compare(int argc, char **argv)
     } else {
         cmp_report(&c, d, &r, frp, stdout);
         if (c.show)
-            for (int i = 0; i < 2; i++)
+            for (int i = 0; i < 2; i++) {
+                if (c.corpus && c.templates)
+                    cmp_show_templates(&c, &d[i], i ? "B" : "A", stdout);
                 cmp_show(d[i].use, d[i].nuse, &r, i, i ? "B" : "A", stdout);
+            }
     }
     ret = NDD_EXIT_OK;
 out:
@@ -739,6 +882,10 @@ out:
     ndd_tlcs_ws_free(ws);
     for (int i = 0; i < 2; i++) {
         free(d[i].data);
+        free(d[i].url);
+        free(d[i].id);
+        free(d[i].tmpl);
+        ndd_buf_free(&d[i].full);
         ndd_buf_free(&d[i].text);
     }
     return ret;
