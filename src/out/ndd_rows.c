@@ -46,6 +46,18 @@ out:
     return rc;
 }
 
+int ndd_rows_fmt_urls(ndd_buf_t *line, const char *ua, size_t na, const char *ub, size_t nb)
+{
+    int rc;
+    NDD_TRY(ndd_buf_putc(line, '\t'));
+    NDD_TRY(ndd_tsv_append_field(line, ua, na));
+    NDD_TRY(ndd_buf_putc(line, '\t'));
+    NDD_TRY(ndd_tsv_append_field(line, ub, nb));
+    NDD_TRY(ndd_buf_putc(line, '\n'));
+out:
+    return rc;
+}
+
 int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const char *cluster, size_t clen, int kept,
                          const char *url, size_t urllen)
 {

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include "ndd_util.h"
 
-#define NDD_HDR_PAIRS "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n"
-#define NDD_HDR_SCORES "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n"
+#define NDD_HDR_PAIRS "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\turl_a\turl_b\n"
+#define NDD_HDR_SCORES "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\turl_a\turl_b\n"
 #define NDD_HDR_CLUSTERS "id\tcluster\tkeep\turl\n"
 #define NDD_HDR_REJECTS "file\trecord\toffset\treason\turl\tcontent_type\n"
 
@@ -40,6 +40,9 @@ int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const ch
                          const char *url, size_t urllen);
 /* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-';
  * file and reason TSV-escaped). */
+/* Appends "\tURL_A\tURL_B\n" (TSV-escaped) to a pair row: the last columns
+ * of pairs.tsv and scores.tsv. */
+int ndd_rows_fmt_urls(ndd_buf_t *line, const char *ua, size_t na, const char *ub, size_t nb);
 /* url and ctype: the record's URL and media type when known, else NULL ("-"). */
 int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason,
                         const char *url, const char *ctype);

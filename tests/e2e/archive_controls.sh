@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # e2e (issue 17, item 3): archive controls.
 #  - the real WARC files (../shared/datasets/warc, skipped when absent): by default no
-#    pair holds a robots.txt (5 of 7 pairs did); with --url-exclude none they come back
+#    pair holds a robots.txt (5 of 7 pairs did; pairs.tsv's url_a/url_b columns, checked
+#    against clusters.tsv); with --url-exclude none they come back
 #    (so the check can fail); every reject of a record with a URL names it and its
 #    content type (images, CSS, JS); read.docs + read.rejected stay one count per record;
 #  - --content-types text/html turns text/plain records into rejects;
@@ -59,7 +60,9 @@ def rows(run, f):
     return [l.rstrip("\n").split("\t") for l in open("%s/%s/%s" % (d, run, f))][1:]
 def robots_pairs(run):
     url = {r[0]: r[3] for r in rows(run, "clusters.tsv")}
-    return [p for p in rows(run, "pairs.tsv") if url[p[0]].endswith("/robots.txt") or url[p[1]].endswith("/robots.txt")]
+    pairs = rows(run, "pairs.tsv")
+    assert all(p[8] == url[p[0]] and p[9] == url[p[1]] for p in pairs), "pairs.tsv url_a/url_b"
+    return [p for p in pairs if p[8].endswith("/robots.txt") or p[9].endswith("/robots.txt")]
 assert robots_pairs("d") == [], robots_pairs("d")
 assert len(robots_pairs("all")) >= 3, "without the exclusion the robots.txt pairs should be there"
 assert len(rows("d", "pairs.tsv")) >= 1

@@ -54,9 +54,15 @@ static void test_fmt_cluster_reject(void **state)
                                 "in/b\\tc.gz\t-\t0\tcannot\\nopen\t-\t-\n"
                                 "f\t0\t18446744073709551615\tr\thttp://x/\\ty\timage/png\n");
     ndd_buf_free(&b);
-    assert_string_equal(NDD_HDR_PAIRS, "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n");
-    assert_string_equal(NDD_HDR_SCORES,
-                        "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n");
+    assert_string_equal(NDD_HDR_PAIRS,
+                        "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\turl_a\turl_b\n");
+    assert_string_equal(NDD_HDR_SCORES, "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\t"
+                                        "url_a\turl_b\n");
+    ndd_buf_t u = NDD_BUF_INIT;
+    assert_int_equal(ndd_buf_puts(&u, "a\tb"), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_urls(&u, "http://x/\t1", 11, "", 0), NDD_OK);
+    assert_string_equal(u.data, "a\tb\thttp://x/\\t1\t\n");
+    ndd_buf_free(&u);
     assert_string_equal(NDD_HDR_CLUSTERS, "id\tcluster\tkeep\turl\n");
     assert_string_equal(NDD_HDR_REJECTS, "file\trecord\toffset\treason\turl\tcontent_type\n");
 }
