@@ -50,8 +50,8 @@ static void run_help(void)
         "      --html-field PATH    JSONL: the field holding HTML, used when present (default html)\n"
         "      --url-field PATH     JSONL: the page's URL (default url; Common Crawl derived JSONL:\n"
         "                           metadata.url)\n"
-        "      --date-field PATH    JSONL: the capture date, a string (default: none; WARC: WARC-Date);\n"
-        "                           read and checked, not used yet (--keep newest|oldest is to come)\n"
+        "      --date-field PATH    JSONL: the capture date, a string such as 2020-03-29T09:04:10Z\n"
+        "                           (default: none; WARC: WARC-Date), for --keep newest|oldest\n"
         "      --allow-empty        a run that reads no document succeeds (default: exit 1)\n"
         "      --content-types LIST media types a document that has one (WARC) may have, separated by\n"
         "                           commas, * for any (default " NDD_DEFAULT_CONTENT_TYPES ");\n"
@@ -145,7 +145,9 @@ static void run_help(void)
         "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
         "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
         "output:\n"
-        "      --keep longest|first which document of a cluster to keep (default longest)\n"
+        "      --keep K             which document of a cluster to keep: longest (default), first,\n"
+        "                           newest or oldest by capture date (WARC-Date, or --date-field;\n"
+        "                           undated documents are kept only when no member has a date)\n"
         "      --write-dedup FILE   also write the corpus without the removed duplicates: every kept\n"
         "                           record as it was read, in input order (a JSONL line with all its\n"
         "                           fields; a WARC record byte for byte when FILE is .warc[.gz|.zst]);\n"
@@ -500,7 +502,9 @@ static int run_opt_output(int ch, run_opts_t *o)
     case O_KEEP:
         if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
         else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
-        else return ndd_cli_usage_error(run_cmd, "--keep takes longest or first");
+        else if (!strcmp(optarg, "newest")) c->keep = NDD_KEEP_NEWEST;
+        else if (!strcmp(optarg, "oldest")) c->keep = NDD_KEEP_OLDEST;
+        else return ndd_cli_usage_error(run_cmd, "--keep takes longest, first, newest or oldest, not '%s'", optarg);
         return 0;
     case O_DEDUP: c->write_dedup = optarg; return 0;
     case O_PROGRESS:

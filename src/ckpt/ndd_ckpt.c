@@ -447,6 +447,7 @@ static int put_doc(ndd_buf_t *b, const ndd_docs_t *d, size_t i)
     NDD_TRY(ndd_put32(b, d->urlh[i]));
     NDD_TRY(ndd_put32(b, d->weight[i]));
     NDD_TRY(ndd_put32(b, (uint32_t)nk));
+    NDD_TRY(ndd_put64(b, d->date[i]));
     NDD_TRY(ndd_buf_reserve(b, nk * 8));
     for (uint64_t k = 0; k < nk; k++)
         NDD_TRY(ndd_put64(b, d->keys[d->key_off[i] + k]));
@@ -540,6 +541,7 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
     uint32_t tl = ndd_get32(c);
     const char *text = ndd_getbytes(c, tl);
     uint32_t site = ndd_get32(c), urlh = ndd_get32(c), weight = ndd_get32(c), nk = ndd_get32(c);
+    uint64_t date = ndd_get64(c);
     const char *kp = ndd_getbytes(c, (size_t)nk * 8);
     int rc;
     if (c->bad || urlh > UINT16_MAX)
@@ -550,7 +552,10 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
         return rc;
     for (uint32_t k = 0; k < nk; k++)
         (*keys)[k] = ndd_le64_load(kp + 8 * (size_t)k);
-    return ndd_docs_add(d, id, il, url, ul, text, tl, site, (uint16_t)urlh, weight, *keys, nk);
+    if ((rc = ndd_docs_add(d, id, il, url, ul, text, tl, site, (uint16_t)urlh, weight, *keys, nk)))
+        return rc;
+    ndd_docs_set_date(d, d->n - 1, date);
+    return NDD_OK;
 }
 
 int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,

@@ -18,7 +18,7 @@
 #include "ndd_tmpl.h"
 
 typedef enum { NDD_VERIFIER_TLCS = 0, NDD_VERIFIER_SIGNCD, NDD_VERIFIER_METHOD } ndd_verifier_kind_t;
-typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
+typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST, NDD_KEEP_NEWEST, NDD_KEEP_OLDEST } ndd_keep_t;
 
 /* Log sink: level 0 error, 1 info, 2 debug; msg has no newline. */
 typedef void (*ndd_log_fn)(void *user, int rank, int level, const char *msg);

@@ -72,6 +72,8 @@ int ndd_stage_templates(run_t *r);
  * texts by content hash, fills r->exact_rep and drops the followers'
  * candidate keys. After ndd_stage_templates, before the keys are used. */
 int ndd_stage_exact(run_t *r);
+/* --keep newest|oldest (run_keep.c): the kept member of each cluster by capture date. */
+int ndd_stage_keep_dates(run_t *r);
 /* Duplicate ids (run_ids.c): counts them (read.duplicate_ids) and warns. */
 int ndd_stage_dup_ids(run_t *r);
 /* After ndd_stage_components: every follower joins its representative's

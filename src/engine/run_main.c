@@ -669,6 +669,8 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         s.stopped_after_verify = 1;
         goto out;
     }
+    if (cfg.keep == NDD_KEEP_NEWEST || cfg.keep == NDD_KEEP_OLDEST)
+        NDD_TRY(ndd_stage_keep_dates(r));
     double t_out = ndd_now();
     NDD_TRY(ndd_stage_outputs(r));
     ndd_prog_stage_done(r, "outputs", t_out);

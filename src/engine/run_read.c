@@ -122,6 +122,7 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
                       ndd_url_site(doc->url), ndd_url_hash16(doc->url), (uint32_t)nsig, w->keys, nsig);
     if (rc)
         return rc;
+    ndd_docs_set_date(&r->d, r->d.n - 1, ndd_date_key(doc->date));
     r->c.text_bytes += w->text.len;
     return NDD_OK;
 }

@@ -38,12 +38,12 @@ int ndd_rows_fmt_pair(ndd_buf_t *line, ndd_cols_t cols, const char *ida, size_t 
 /* line = "id \t cluster \t 1|0 \t url \n" (cleared first; fields TSV-escaped). */
 int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const char *cluster, size_t clen, int kept,
                          const char *url, size_t urllen);
-/* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-';
- * file and reason TSV-escaped). */
 /* Appends "\tURL_A\tURL_B\n" (TSV-escaped) to a pair row: the last columns
  * of pairs.tsv and scores.tsv. */
 int ndd_rows_fmt_urls(ndd_buf_t *line, const char *ua, size_t na, const char *ub, size_t nb);
-/* url and ctype: the record's URL and media type when known, else NULL ("-"). */
+/* Appends "file \t record|- \t offset \t reason \t url \t content_type \n"
+ * (ordinal UINT64_MAX: '-'; url and ctype: the record's URL and media type
+ * when known, else NULL: '-'; strings TSV-escaped). */
 int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason,
                         const char *url, const char *ctype);
 

@@ -91,7 +91,7 @@ static void test_manifest(void **state)
     assert_true(ndd_ckpt_exists(wd));
     size_t n;
     char *text = get_file("manifest", &n);
-    assert_string_equal(text, "ndd-work 3\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
+    assert_string_equal(text, "ndd-work 4\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
                               "keep_title 1\ntemplates 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
                               "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n"
                               "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n"
@@ -122,8 +122,8 @@ static void test_manifest(void **state)
     static const struct {
         const char *from, *to;
         int rc;
-    } bad[] = {{"ndd-work 3", "ndd-work 2", NDD_ERR_VERSION}, {"ndd-work 3", "ndd-work 4", NDD_ERR_VERSION},
-               {"ndd-work 3", "ndd-wurk 3", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
+    } bad[] = {{"ndd-work 4", "ndd-work 3", NDD_ERR_VERSION}, {"ndd-work 4", "ndd-work 5", NDD_ERR_VERSION},
+               {"ndd-work 4", "ndd-wurk 4", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *t = strdup(text), *at = strstr(t, bad[i].from);
         memcpy(at, bad[i].to, strlen(bad[i].to));
@@ -134,8 +134,8 @@ static void test_manifest(void **state)
         free(t);
     }
     /* a shard count beyond NDD_CKPT_MAX_SHARDS (an edited manifest) is malformed, never obeyed */
-    static const char *huge[] = {"ndd-work 3\nshards 65537\n", "ndd-work 3\nshards 99999999999999999999\n",
-                                 "ndd-work 3\nshards -5\n"};
+    static const char *huge[] = {"ndd-work 4\nshards 65537\n", "ndd-work 4\nshards 99999999999999999999\n",
+                                 "ndd-work 4\nshards -5\n"};
     for (size_t i = 0; i < 3; i++) {
         put_file("manifest", huge[i], strlen(huge[i]));
         memset(&r, 0, sizeof r);
@@ -336,13 +336,14 @@ static void test_shard_version(void **state)
     assert_int_equal(ndd_ckpt_shard_write(wd, 3, &d, NULL, &c), NDD_OK);
     size_t n;
     char *raw = raw_of("map/shard-000003.zst", &n);
-    assert_memory_equal(raw, "NDDSHARD\x03\0\0\0", 12);
+    assert_memory_equal(raw, "NDDSHARD\x04\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
         size_t len;
         int rc;
     } cases[] = {
+        {8, "\x03", 1, NDD_ERR_VERSION},                /* format version 3 (no capture date) */
         {8, "\x02", 1, NDD_ERR_VERSION},                /* format version 2 */
         {8, "\x01", 1, NDD_ERR_VERSION},                /* format version 1 */
         {0, "DDSHARD1", 8, NDD_ERR_VERSION},            /* the magic of format 1 */
@@ -501,7 +502,7 @@ static void test_verify_corrupt_version(void **state)
     }
     put_file("verify/part-000005.zst", z, zn);
     char *raw = raw_of("verify/part-000005.zst", &n);
-    assert_memory_equal(raw, "NDDVPART\x03\0\0\0", 12);
+    assert_memory_equal(raw, "NDDVPART\x04\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
@@ -532,7 +533,8 @@ static void test_verify_corrupt_version(void **state)
         const char *text;
         int rc;
     } done[] = {{"2 5 0\n", NDD_ERR_VERSION}, {"ndd-verify 2 2 5\n", NDD_ERR_VERSION}, {"what\n", NDD_ERR_FORMAT},
-                {"ndd-verify 3 0 5\n", NDD_ERR_FORMAT}, {"ndd-verify 3 4 11\n", NDD_OK}};
+                {"ndd-verify 3 2 5\n", NDD_ERR_VERSION}, {"ndd-verify 4 0 5\n", NDD_ERR_FORMAT},
+                {"ndd-verify 4 4 11\n", NDD_OK}};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++) {
         int np = -1;
         uint64_t r = 0;
