@@ -99,7 +99,8 @@ typedef struct plugin {
 } plugin_t;
 
 /* Local. $NDD_MPI_PLUGIN, else NDD_MPI_PLUGIN_FILE in the directory of the
- * running executable. */
+ * running executable (the build tree), else in ../lib/ndd beside it (an
+ * installed ndd). */
 static int plugin_path(char *buf, size_t cap)
 {
     const char *env = getenv(NDD_MPI_PLUGIN_ENV);
@@ -114,7 +115,16 @@ static int plugin_path(char *buf, size_t cap)
     if (!slash)
         return NDD_ERR_IO;
     slash[1] = '\0';
-    return (size_t)snprintf(buf, cap, "%s%s", exe, NDD_MPI_PLUGIN_FILE) < cap ? NDD_OK : NDD_ERR_LIMIT;
+    if ((size_t)snprintf(buf, cap, "%s%s", exe, NDD_MPI_PLUGIN_FILE) >= cap)
+        return NDD_ERR_LIMIT;
+    if (access(buf, R_OK) == 0)
+        return NDD_OK;
+    /* installed (cmake --install): PREFIX/bin/ndd and PREFIX/lib/ndd/libndd_mpi.so */
+    char alt[PATH_MAX + 64];
+    if ((size_t)snprintf(alt, sizeof alt, "%s../lib/ndd/%s", exe, NDD_MPI_PLUGIN_FILE) < sizeof alt &&
+        access(alt, R_OK) == 0 && strlen(alt) < cap)
+        memcpy(buf, alt, strlen(alt) + 1);
+    return NDD_OK;
 }
 
 /* Local. Loads the plugin once (never unloaded: MPI does not survive being

@@ -45,16 +45,27 @@ void ndd_cli_progress(void *user, const ndd_progress_report_t *rep)
     double done = (double)rep->done, total = (double)rep->total;
     double rate = el > 0 ? done / el : 0;
     int bytes = !strcmp(rep->unit, "bytes");
-    double scale = bytes ? 1.0 / (1 << 20) : 1.0;
-    const char *u = bytes ? "MB" : rep->unit;
+    char where[64] = "", line[512], amount[160];
+    if (rep->stage_no > 0)
+        snprintf(where, sizeof where, " (stage %d of %d, %.1f s into the run)", rep->stage_no, rep->nstages,
+                 rep->run_elapsed);
+    if (!rep->unit[0]) { /* a stage that counts no items: its end */
+        snprintf(line, sizeof line, "[progress] %-10s done, took %.1f s%s\n", rep->stage, el, where);
+        fputs(line, stderr);
+        return;
+    }
     char eta[32] = "-";
     if (rep->final)
         snprintf(eta, sizeof eta, "%.1f s", el);
     else if (rate > 0 && total > done)
         snprintf(eta, sizeof eta, "%.0f s", (total - done) / rate);
-    char line[512];
-    snprintf(line, sizeof line, "[progress] %-10s %.1f / %.1f %s (%.1f %%), %.1f %s/s, %s %s, %llu of %d ranks done\n",
-             rep->stage, done * scale, total * scale, u, total > 0 ? 100.0 * done / total : 100.0, rate * scale, u,
-             rep->final ? "took" : "ETA", eta, (unsigned long long)rep->ranks_done, rep->ranks);
+    if (bytes) /* MB with one decimal; counted items as integers */
+        snprintf(amount, sizeof amount, "%.1f / %.1f MB (%.1f %%), %.1f MB/s", done / (1 << 20), total / (1 << 20),
+                 total > 0 ? 100.0 * done / total : 100.0, rate / (1 << 20));
+    else
+        snprintf(amount, sizeof amount, "%llu / %llu %s (%.1f %%), %.0f %s/s", (unsigned long long)rep->done,
+                 (unsigned long long)rep->total, rep->unit, total > 0 ? 100.0 * done / total : 100.0, rate, rep->unit);
+    snprintf(line, sizeof line, "[progress] %-10s %s, %s %s, %llu of %d ranks done%s\n", rep->stage, amount,
+             rep->final ? "took" : "ETA", eta, (unsigned long long)rep->ranks_done, rep->ranks, where);
     fputs(line, stderr);
 }

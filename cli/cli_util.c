@@ -3,10 +3,12 @@
 #include "ndd_cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ndd_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -63,4 +65,19 @@ int ndd_cli_parse_size(const char *s, size_t *out)
         return -1;
     *out = (size_t)(v * mul);
     return 0;
+}
+
+const char *ndd_cli_optname(const struct option *opts, int longidx, int ch)
+{
+    static char buf[80];
+    if (longidx >= 0 && opts[longidx].name)
+        snprintf(buf, sizeof buf, "--%s", opts[longidx].name);
+    else
+        snprintf(buf, sizeof buf, "-%c", ch);
+    return buf;
+}
+
+const char *ndd_cli_why(int rc, int err)
+{
+    return rc == NDD_ERR_IO && err > 0 ? strerror(err) : ndd_strerror(rc);
 }

@@ -4,6 +4,9 @@
  * text, boilerplate removal, first --max-doc-bytes), unless --raw. */
 #include "ndd_cli.h"
 #include "ndd_ncd.h"
+#include "ndd_reader.h"
+#include "ndd_cluster.h"
+#include "ndd_tmpl.h"
 #include "ndd_sig.h"
 #include "ndd_text.h"
 #include "ndd_util.h"
@@ -20,7 +23,11 @@
 enum { CMP_FMT_AUTO, CMP_FMT_HTML, CMP_FMT_TEXT };
 
 typedef struct cmp_cfg {
-    int json, raw, signcd, format, no_signature, formula;
+    int json, raw, signcd, format, no_signature, formula, show;
+    const char *corpus;  /* ndd compare CORPUS ID_A ID_B: the documents are records of CORPUS */
+    ndd_fields_t fields; /* its JSONL fields */
+    int templates;       /* CORPUS: the template pass of ndd run over the corpus (default on) */
+    ndd_tmpl_params_t tmpl;
     double tau;
     ndd_formula_params_t fp;
     size_t max_file;
@@ -32,6 +39,11 @@ typedef struct cmp_cfg {
 typedef struct cmp_doc {
     char *data;    /* the file as read */
     size_t len;
+    char *url;     /* CORPUS: the record's URL and id (for the template pass) */
+    char *id;
+    ndd_buf_t full; /* CORPUS with templates: the text before the template blocks are removed */
+    uint64_t *tmpl; /* ... its template blocks (sorted) */
+    size_t ntmpl;
     ndd_buf_t text; /* prepared text (unused with --raw) */
     const char *use; /* what is compared */
     size_t nuse;
@@ -45,9 +57,11 @@ static void cmp_help(void)
     ndd_tlcs_params_default(&p);
     ndd_text_opts_default(&t);
     printf("usage: ndd compare [options] A B\n"
+           "       ndd compare [options] CORPUS ID_A ID_B\n"
            "\n"
-           "Verifies whether the documents A and B (files) are near-duplicates and\n"
-           "explains why. Default verifier: trustable LCS (paper 002): filtered sketches\n"
+           "Verifies whether the documents A and B (files; or the records ID_A and ID_B\n"
+           "of CORPUS, any input of ndd run, e.g. to understand a pair of pairs.tsv) are\n"
+           "near-duplicates and explains why. Default verifier: trustable LCS (paper 002): filtered sketches\n"
            "(common %zu-byte windows) -> Myers LCS of the sketches -> the trustable\n"
            "region of the edit curve (slope <= %.2f, central, longest; repeated on the\n"
            "rest up to --max-iter times) -> resemblance = TLCS / (|A| + |B| - TLCS) and\n"
@@ -72,6 +86,13 @@ static void cmp_help(void)
            "      --boilerplate on|off  drop navigation/header/footer/link lists (default %s, as ndd run)\n"
            "      --soft-wrap on|off    plain text: a single newline is a line wrap (default off, as ndd run)\n"
            "      --max-file-bytes B    refuse larger files (default 1G)\n"
+           "      --show                print both prepared texts with the trustable regions\n"
+           "                            marked [[ ... ]] (TLCS)\n"
+           "      --id-field, --text-field, --html-field, --url-field PATH\n"
+           "                            the fields of a JSONL CORPUS, as in ndd run\n"
+           "      --templates on|off    CORPUS: ndd run's template pass over the whole corpus (lines\n"
+           "                            repeated on many pages of a site or many sites leave the\n"
+           "                            texts compared, as in ndd run; --show lists them) (default on)\n"
            "  TLCS:\n"
            "      --window S            sketch window in bytes (default %zu)\n"
            "      --slope T             slope threshold of the trustable region (default %.2f)\n"
@@ -108,7 +129,7 @@ static void cmp_help(void)
 enum {
     O_VERIFIER = 1000, O_JSON, O_RAW, O_EXACT, O_FORMAT, O_MAXDOC, O_BOILER, O_MAXFILE, O_WINDOW,
     O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_MINIT, O_BLOCKS, O_RESERVE, O_TAU, O_NOSIG, O_SOFTWRAP,
-    O_SUBST, O_FORMULA
+    O_SUBST, O_FORMULA, O_SHOW, O_FID, O_FTEXT, O_FHTML, O_FURL, O_TEMPLATES
 };
 
 static int cmp_double(const char *opt, const char *v, double lo, double hi, double *out)
@@ -145,15 +166,21 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {"soft-wrap", required_argument, 0, O_SOFTWRAP},
         {"substitutions", required_argument, 0, O_SUBST},
         {"formulaic", required_argument, 0, O_FORMULA},
+        {"show", no_argument, 0, O_SHOW},
+        {"templates", required_argument, 0, O_TEMPLATES},
+        {"id-field", required_argument, 0, O_FID},
+        {"text-field", required_argument, 0, O_FTEXT},
+        {"html-field", required_argument, 0, O_FHTML},
+        {"url-field", required_argument, 0, O_FURL},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *cmd = "compare";
-    int ch, rc;
+    int ch, rc, longidx;
     long l;
     size_t z;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((longidx = -1, ch = getopt_long(argc, argv, ":h", opts, &longidx)) != -1) {
         switch (ch) {
         case 'h':
             cmp_help();
@@ -194,16 +221,19 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case O_BOILER:
         case O_SOFTWRAP:
         case O_SUBST:
+        case O_TEMPLATES:
         case O_FORMULA: {
             int v = !strcmp(optarg, "on") ? 1 : !strcmp(optarg, "off") ? 0 : -1;
             if (v < 0)
-                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", argv[optind - 1], optarg);
+                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", ndd_cli_optname(opts, longidx, ch), optarg);
             if (ch == O_BOILER)
                 c->text.boilerplate = v;
             else if (ch == O_SOFTWRAP)
                 c->text.soft_wrap = v;
             else if (ch == O_SUBST)
                 c->tp.subst_share = v ? NDD_TLCS_DEFAULT_SUBST_SHARE : 0;
+            else if (ch == O_TEMPLATES)
+                c->templates = v;
             else
                 c->formula = v;
             break;
@@ -214,7 +244,7 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case O_MINIT:
             if (ndd_cli_parse_size(optarg, &z))
                 return ndd_cli_usage_error(cmd, "%s wants a byte count (K/M/G suffixes allowed), not '%s'",
-                                           argv[optind - 1], optarg);
+                                           ndd_cli_optname(opts, longidx, ch), optarg);
             if (ch == O_MAXDOC)
                 c->text.max_bytes = z;
             else if (ch == O_MAXFILE)
@@ -252,8 +282,21 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
                 return rc;
             break;
         case O_TAU:
-            if ((rc = cmp_double(argv[optind - 1], optarg, 0.0, 1.0, &c->tau)))
+            if ((rc = cmp_double(ndd_cli_optname(opts, longidx, ch), optarg, 0.0, 1.0, &c->tau)))
                 return rc;
+            break;
+        case O_SHOW:
+            c->show = 1;
+            break;
+        case O_FID:
+        case O_FTEXT:
+        case O_FHTML:
+        case O_FURL:
+            if (ndd_fields_check(optarg))
+                return ndd_cli_usage_error(cmd, "%s takes a field name or a dotted path, not '%s'",
+                                           ndd_cli_optname(opts, longidx, ch), optarg);
+            *(ch == O_FID ? &c->fields.id : ch == O_FTEXT ? &c->fields.text : ch == O_FHTML ? &c->fields.html
+              : &c->fields.url) = optarg;
             break;
         case ':':
             return ndd_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
@@ -261,8 +304,15 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
             return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (argc - optind == 3) {
+        c->corpus = argv[optind];
+        c->path[0] = argv[optind + 1];
+        c->path[1] = argv[optind + 2];
+        return 0;
+    }
     if (argc - optind != 2)
-        return ndd_cli_usage_error(cmd, "expects two files A and B, got %d argument(s)", argc - optind);
+        return ndd_cli_usage_error(cmd, "expects two files A B, or CORPUS ID_A ID_B; got %d argument(s)",
+                                   argc - optind);
     c->path[0] = argv[optind];
     c->path[1] = argv[optind + 1];
     return 0;
@@ -298,10 +348,182 @@ static int cmp_sniff_html(const char *s, size_t n)
     return c == '!' || c == '?' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* The text ndd run's map stage keeps of a body (with the template pass: 3 x
+ * --max-doc-bytes, so that --max-doc-bytes are left once templates go). */
+static int cmp_map_text(const cmp_cfg_t *c, const char *body, size_t n, int html, ndd_buf_t *out)
+{
+    ndd_text_opts_t o = c->text;
+    if (o.max_bytes)
+        o.max_bytes = o.max_bytes > SIZE_MAX / NDD_TMPL_READ_FACTOR ? SIZE_MAX : o.max_bytes * NDD_TMPL_READ_FACTOR;
+    return html ? ndd_text_from_html(body, n, &o, out) : ndd_text_from_plain(body, n, &o, out);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ndd run's template pass, for A and B only: the occurrences of their blocks
+ * on every page of the corpus (a second read of it), decided as the owners
+ * of the blocks decide (ndd_tmpl_decide): d[k].tmpl = A's / B's template
+ * blocks, d[k].full = the text before they go. Prints the error and returns
+ * 1 on failure. */
+static int cmp_corpus_templates(const cmp_cfg_t *c, const ndd_input_t *in, size_t nin, cmp_doc_t *d)
+{
+    ndd_tmpl_occ_t *occ = NULL, *mine = NULL;
+    size_t nocc = 0, cap = 0, nmine = 0, mcap = 0, start[3] = {0, 0, 0};
+    uint64_t *blocks = NULL;
+    uint8_t *flag = NULL;
+    ndd_buf_t text = NDD_BUF_INIT;
+    int rc = NDD_OK, ret = 1;
+    for (int k = 0; k < 2 && !rc; k++) { /* A's and B's own blocks */
+        start[k] = nmine;
+        if (!(rc = cmp_map_text(c, d[k].data, d[k].len, d[k].html, &d[k].full)))
+            rc = ndd_tmpl_doc_occ(d[k].full.data ? d[k].full.data : "", d[k].full.len,
+                                  ndd_tmpl_page_key(d[k].url, d[k].id), ndd_url_site(d[k].url), c->tmpl.max_short,
+                                  &mine, &nmine, &mcap);
+    }
+    start[2] = nmine;
+    if (!rc && !(blocks = malloc((nmine ? nmine : 1) * sizeof *blocks)))
+        rc = NDD_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < nmine; i++)
+        blocks[i] = mine[i].block;
+    if (!rc)
+        qsort(blocks, nmine, sizeof *blocks, cmp_u64);
+    for (size_t f = 0; f < nin && !rc; f++) { /* every page's occurrences of those blocks */
+        ndd_reader_t *rd = NULL;
+        ndd_doc_t doc;
+        if (ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, NULL, NULL) || ndd_reader_set_fields(rd, &c->fields)) {
+            ndd_reader_free(rd);
+            continue;
+        }
+        while (!rc && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            size_t before = nocc;
+            if ((rc = cmp_map_text(c, doc.body, doc.body_len, doc.is_html, &text)) || !text.len)
+                continue;
+            rc = ndd_tmpl_doc_occ(text.data, text.len, ndd_tmpl_page_key(doc.url, doc.id), ndd_url_site(doc.url),
+                                  c->tmpl.max_short, &occ, &nocc, &cap);
+            size_t w = before;
+            for (size_t i = before; !rc && i < nocc; i++)
+                if (bsearch(&occ[i].block, blocks, nmine, sizeof *blocks, cmp_u64))
+                    occ[w++] = occ[i];
+            nocc = w;
+        }
+        if (rc == NDD_ERR_EOF)
+            rc = NDD_OK;
+        ndd_reader_free(rd);
+    }
+    if (!rc && !(flag = malloc(nocc ? nocc : 1)))
+        rc = NDD_ERR_NOMEM;
+    if (!rc)
+        rc = ndd_tmpl_decide(&c->tmpl, occ, nocc, flag, NULL);
+    for (int k = 0; k < 2 && !rc; k++) { /* A's block is a template when its own occurrence is flagged */
+        if (!(d[k].tmpl = malloc((start[k + 1] - start[k] + 1) * sizeof *d[k].tmpl))) {
+            rc = NDD_ERR_NOMEM;
+            break;
+        }
+        for (size_t i = start[k]; i < start[k + 1]; i++)
+            for (size_t q = 0; q < nocc; q++)
+                if (occ[q].block == mine[i].block && occ[q].page == mine[i].page && occ[q].site == mine[i].site &&
+                    occ[q].content == mine[i].content) {
+                    if (flag[q])
+                        d[k].tmpl[d[k].ntmpl++] = mine[i].block;
+                    break;
+                }
+    }
+    if (rc)
+        fprintf(stderr, "ndd compare: the template pass over %s failed: %s\n", c->corpus, ndd_strerror(rc));
+    else
+        ret = 0;
+    free(occ);
+    free(mine);
+    free(blocks);
+    free(flag);
+    ndd_buf_free(&text);
+    return ret;
+}
+
+/* CORPUS ID_A ID_B: reads the corpus as ndd run does until both records are
+ * found; their bodies become d[0].data, d[1].data (html from the record).
+ * Prints the error and returns 1 on failure. */
+static int cmp_load_corpus(const cmp_cfg_t *c, cmp_doc_t *d)
+{
+    ndd_input_t *in = NULL;
+    size_t nin = 0, found = 0;
+    uint64_t ndocs = 0;
+    const char *bad = NULL;
+    int rc = ndd_input_expand(&c->corpus, 1, NDD_FMT_AUTO, &in, &nin, &bad), err = errno, ret = 1;
+    if (rc) {
+        fprintf(stderr, "ndd compare: cannot read %s: %s\n", bad ? bad : c->corpus, ndd_cli_why(rc, err));
+        return 1;
+    }
+    for (size_t f = 0; f < nin && found < 2; f++) {
+        ndd_reader_t *rd = NULL;
+        ndd_doc_t doc;
+        if (ndd_reader_open(&rd, &in[f], 0, UINT64_MAX, NULL, NULL) || ndd_reader_set_fields(rd, &c->fields)) {
+            ndd_reader_free(rd);
+            continue;
+        }
+        while (found < 2 && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            ndocs++;
+            for (int k = 0; k < 2; k++) {
+                if (d[k].data || strcmp(doc.id, c->path[k]))
+                    continue;
+                if (!(d[k].data = malloc(doc.body_len + 1))) {
+                    ndd_reader_free(rd);
+                    fprintf(stderr, "ndd compare: out of memory\n");
+                    goto out;
+                }
+                memcpy(d[k].data, doc.body, doc.body_len + 1);
+                d[k].len = doc.body_len;
+                d[k].html = doc.is_html;
+                d[k].url = strdup(doc.url);
+                d[k].id = strdup(doc.id);
+                found++;
+            }
+        }
+        ndd_reader_free(rd);
+        if (rc != NDD_OK && rc != NDD_ERR_EOF) {
+            fprintf(stderr, "ndd compare: reading %s: %s\n", in[f].name, ndd_strerror(rc));
+            goto out;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (!d[k].data) {
+            fprintf(stderr, "ndd compare: %s: no document with id '%s' in %s (%llu documents read; rejected "
+                            "records are not documents: see rejects.tsv of ndd run)\n",
+                    k ? "B" : "A", c->path[k], c->corpus, (unsigned long long)ndocs);
+            goto out;
+        }
+    ret = c->templates ? cmp_corpus_templates(c, in, nin, d) : 0;
+out:
+    ndd_input_free(in, nin);
+    return ret;
+}
+
 /* Reads and prepares one document; prints the error and returns 1 on failure. */
 static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
 {
     const char *path = c->path[which], *name = which ? "B" : "A";
+    if (c->corpus) { /* read by cmp_load_corpus: prepare it */
+        if (c->raw) {
+            d->use = d->data;
+            d->nuse = d->len;
+            return 0;
+        }
+        int rc = c->templates ? ndd_tmpl_strip(d->full.data ? d->full.data : "", d->full.len, d->tmpl, d->ntmpl,
+                                               c->tmpl.max_short, c->text.max_bytes, &d->text, NULL)
+                 : d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
+                           : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
+        if (rc) {
+            fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
+            return 1;
+        }
+        d->use = d->text.data ? d->text.data : "";
+        d->nuse = d->text.len;
+        return 0;
+    }
     int rc = ndd_read_file(path, c->max_file, &d->data, &d->len);
     if (rc == NDD_ERR_LIMIT) {
         fprintf(stderr, "ndd compare: %s: %s is larger than %zu bytes (--max-file-bytes)\n", name, path,
@@ -515,6 +737,58 @@ out:
     return rc;
 }
 
+/* --show, CORPUS: the lines the template pass removed from a document. */
+static void cmp_show_templates(const cmp_cfg_t *c, const cmp_doc_t *d, const char *name, FILE *out)
+{
+    const char *s = d->full.data ? d->full.data : "";
+    size_t n = d->full.len, shown = 0;
+    fprintf(out, "\n--- %s: template lines removed by the template pass (%zu distinct) ---\n", name, d->ntmpl);
+    for (size_t a = 0; a < n && d->ntmpl;) {
+        const char *nl = memchr(s + a, '\n', n - a);
+        size_t b = nl ? (size_t)(nl - s) : n;
+        uint64_t h = ndd_tmpl_block_hash(s + a, b - a, c->tmpl.max_short);
+        if (b > a && bsearch(&h, d->tmpl, d->ntmpl, sizeof *d->tmpl, cmp_u64)) {
+            fputs("{template} ", out);
+            fwrite(s + a, 1, b - a, out);
+            fputc('\n', out);
+            shown++;
+        }
+        a = b + 1;
+    }
+    if (!shown)
+        fputs("(none)\n", out);
+}
+
+/* --show: the prepared text of document which (0 A, 1 B) with its trustable
+ * regions marked [[ ... ]] (regions in text order). */
+static void cmp_show(const char *s, size_t n, const ndd_tlcs_result_t *r, int which, const char *name, FILE *out)
+{
+    size_t st[NDD_TLCS_MAX_REGIONS], en[NDD_TLCS_MAX_REGIONS], m = 0;
+    for (unsigned k = 0; k < r->nregions && m < NDD_TLCS_MAX_REGIONS; k++, m++) {
+        st[m] = which ? r->regions[k].b_start : r->regions[k].a_start;
+        en[m] = which ? r->regions[k].b_end : r->regions[k].a_end;
+    }
+    for (size_t i = 1; i < m; i++) /* insertion sort by start */
+        for (size_t j = i; j > 0 && st[j] < st[j - 1]; j--) {
+            size_t t = st[j]; st[j] = st[j - 1]; st[j - 1] = t;
+            t = en[j]; en[j] = en[j - 1]; en[j - 1] = t;
+        }
+    fprintf(out, "\n--- %s: the text compared (%zu bytes), trustable regions marked [[ ... ]] ---\n", name, n);
+    size_t at = 0;
+    for (size_t k = 0; k < m; k++) {
+        size_t a = st[k] < at ? at : st[k] > n ? n : st[k], b = en[k] > n ? n : en[k];
+        if (b < a)
+            b = a;
+        fwrite(s + at, 1, a - at, out);
+        fputs("[[", out);
+        fwrite(s + a, 1, b - a, out);
+        fputs("]]", out);
+        at = b;
+    }
+    fwrite(s + at, 1, n - at, out);
+    fputs("\n", out);
+}
+
 int ndd_cmd_compare(int argc, char **argv)
 {
     cmp_cfg_t c;
@@ -530,10 +804,14 @@ int ndd_cmd_compare(int argc, char **argv)
     c.tau = NDD_NCD_DEFAULT_TAU;
     c.max_file = CMP_DEFAULT_MAX_FILE;
     c.formula = 1;
+    c.templates = 1;
+    ndd_tmpl_params_default(&c.tmpl);
     ndd_formula_params_default(&c.fp);
     if ((rc = cmp_parse(argc, argv, &c)))
         return rc < 0 ? NDD_EXIT_OK : rc;
 
+    if (c.corpus && cmp_load_corpus(&c, d))
+        goto out;
     for (int i = 0; i < 2; i++)
         if (cmp_load(&c, i, &d[i]))
             goto out;
@@ -588,6 +866,12 @@ int ndd_cmd_compare(int argc, char **argv)
         }
     } else {
         cmp_report(&c, d, &r, frp, stdout);
+        if (c.show)
+            for (int i = 0; i < 2; i++) {
+                if (c.corpus && c.templates)
+                    cmp_show_templates(&c, &d[i], i ? "B" : "A", stdout);
+                cmp_show(d[i].use, d[i].nuse, &r, i, i ? "B" : "A", stdout);
+            }
     }
     ret = NDD_EXIT_OK;
 out:
@@ -598,6 +882,10 @@ out:
     ndd_tlcs_ws_free(ws);
     for (int i = 0; i < 2; i++) {
         free(d[i].data);
+        free(d[i].url);
+        free(d[i].id);
+        free(d[i].tmpl);
+        ndd_buf_free(&d[i].full);
         ndd_buf_free(&d[i].text);
     }
     return ret;

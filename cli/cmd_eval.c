@@ -11,6 +11,7 @@
 #include "ndd_util.h"
 #include "ndd_verify.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,7 +461,7 @@ static int pair_mode(const char *labels, int signcd, int boiler, int json)
             }
         }
         if ((rc = load_text(fl[0], base, &o, &ta)) || (rc = load_text(fl[1], base, &o, &tb))) {
-            fprintf(stderr, "ndd eval: cannot read %s or %s: %s\n", fl[0], fl[1], ndd_strerror(rc));
+            fprintf(stderr, "ndd eval: cannot read %s or %s: %s\n", fl[0], fl[1], ndd_cli_why(rc, errno));
             break;
         }
         label[n] = atoi(fl[2]) != 0;
@@ -582,13 +583,15 @@ int ndd_cmd_eval(int argc, char **argv)
         return ndd_cli_usage_error("eval", "give exactly one RUN_DIR");
     const char *dir = argv[optind];
     ents_t e = {0};
+    errno = 0;
     int rc = read_gold(gold, &e);
     if (rc) {
-        fprintf(stderr, "ndd eval: cannot read %s: %s\n", gold, ndd_strerror(rc));
+        fprintf(stderr, "ndd eval: cannot read %s: %s\n", gold, ndd_cli_why(rc, errno));
         goto out;
     }
+    errno = 0;
     if (!sw && (rc = read_clusters(dir, &e))) {
-        fprintf(stderr, "ndd eval: cannot read %s/clusters.tsv: %s\n", dir, ndd_strerror(rc));
+        fprintf(stderr, "ndd eval: cannot read %s/clusters.tsv: %s\n", dir, ndd_cli_why(rc, errno));
         goto out;
     }
     if ((rc = ents_merge(&e))) {

@@ -4,7 +4,10 @@
 #include "ndd_run.h"
 #include "ndd_util.h"
 
+#include <dirent.h>
 #include <getopt.h>
+#include <sys/stat.h>
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +15,9 @@
 typedef struct run_opts {
     ndd_run_cfg_t cfg;
     int quiet;
+    int force;   /* --force: write into a non-empty output directory */
+    ndd_buf_t url_inc, url_exc; /* --url-include / --url-exclude patterns, '\x1f' between them */
+    int url_exc_given;
     ndd_cli_log_t log;
     ndd_cli_engine_t engine;
 } run_opts_t;
@@ -29,13 +35,31 @@ static void run_help(void)
         "Finds near-duplicate documents in the inputs with paper 002's method:\n"
         "sentence signatures -> perhaps-similar sets -> trustable-LCS verification.\n"
         "INPUT: JSONL (.jsonl, .jsonl.gz, .jsonl.zst; fields id, text or html, url),\n"
-        "WARC/WET (.warc, .warc.gz, .wet.gz) or directories of .txt/.html files.\n"
+        "WARC/WET (.warc, .warc.gz, .wet.gz) or directories of .txt/.html files;\n"
+        "'-' (or a pipe such as /dev/stdin) reads standard input.\n"
         "Outputs in DIR: pairs.tsv, clusters.tsv, scores.tsv, rejects.tsv, stats.json\n"
         "(identical for any number of ranks, except the timings in stats.json).\n"
         "\n"
         "input and text:\n"
         "  -o, --output DIR         output directory (required; created if missing)\n"
         "      --format F           force the input format: jsonl|warc|text|html (default: by name/content)\n"
+        "      --id-field PATH      JSONL: the field holding the document id, a string or a number\n"
+        "                           (default id); a dotted PATH names a nested field: meta.id\n"
+        "      --text-field PATH    JSONL: the field holding the text (default text; when given, the\n"
+        "                           html field is read only with --html-field)\n"
+        "      --html-field PATH    JSONL: the field holding HTML, used when present (default html)\n"
+        "      --url-field PATH     JSONL: the page's URL (default url; Common Crawl derived JSONL:\n"
+        "                           metadata.url)\n"
+        "      --date-field PATH    JSONL: the capture date, a string such as 2020-03-29T09:04:10Z\n"
+        "                           (default: none; WARC: WARC-Date), for --keep newest|oldest\n"
+        "      --allow-empty        a run that reads no document succeeds (default: exit 1)\n"
+        "      --content-types LIST media types a document that has one (WARC) may have, separated by\n"
+        "                           commas, * for any (default " NDD_DEFAULT_CONTENT_TYPES ");\n"
+        "                           other records are rejects (images, CSS and scripts always are)\n"
+        "      --url-include GLOB   read only documents whose URL matches one such pattern (fnmatch,\n"
+        "                           * also matches /; repeatable; documents without a URL are read)\n"
+        "      --url-exclude GLOB   do not read documents whose URL matches (repeatable; giving it\n"
+        "                           replaces the default " NDD_DEFAULT_URL_EXCLUDE "; none: exclude nothing)\n"
         "      --max-doc-bytes N    keep the first N bytes of visible text (default %zu, paper 002)\n"
         "      --boilerplate on|off drop navigation/footer/link-list markup before signatures and\n"
         "                           verification (default %s)\n"
@@ -123,7 +147,9 @@ static void run_help(void)
         "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
         "checkpoints (see docs/architecture.md):\n"
         "      --work-dir WORK      keep the stage checkpoints here (default: DIR/.ndd-work, removed\n"
-        "                           after a successful run); refused if WORK holds an earlier run\n"
+        "                           after a successful run; when a run of the same command line was\n"
+        "                           interrupted, running it again resumes it there, and says so);\n"
+        "                           refused if WORK holds an earlier run\n"
         "      --resume WORK        continue the run checkpointed in WORK, with any number of ranks:\n"
         "                           missing map shards are redone, a finished verification is reused;\n"
         "                           inputs, text and signature options come from WORK/manifest\n"
@@ -132,9 +158,15 @@ static void run_help(void)
         "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
         "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
         "output:\n"
-        "      --keep longest|first which document of a cluster to keep (default longest)\n"
-        "      --write-dedup FILE   also write the corpus without the removed duplicates as\n"
-        "                           JSONL (id, url, text) compressed with zstd\n"
+        "      --keep K             which document of a cluster to keep: longest (default), first,\n"
+        "                           newest or oldest by capture date (WARC-Date, or --date-field;\n"
+        "                           undated documents are kept only when no member has a date)\n"
+        "      --write-dedup FILE   also write the corpus without the removed duplicates: every kept\n"
+        "                           record as it was read, in input order (a JSONL line with all its\n"
+        "                           fields; a WARC record byte for byte when FILE is .warc[.gz|.zst]);\n"
+        "                           records of text/HTML files become JSONL lines (id, url, text).\n"
+        "                           FILE.zst: zstd, FILE.gz: gzip (a member per WARC record), else plain\n"
+        "      --force              write into a non-empty output directory (default: refused)\n"
         "      --progress SECONDS   rank 0 prints items done / total, rate and ETA of the read and\n"
         "                           verify stages every SECONDS, aggregated over ranks (default 0: off)\n"
         "engine:\n"
@@ -157,15 +189,18 @@ enum {
     O_FORMAT = 1000, O_MAXDOC, O_BOILER, O_MAXLIST, O_SITELIST, O_SITESHARE, O_SITETOP, O_PERDOC, O_LISTCAP,
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
     O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
-    O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED
+    O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED,
+    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC
 };
 
 static const char *const run_cmd = "run";
+/* The name of the option being parsed ("--tau", "-m"), set by parse(). */
+static const char *run_optname = "";
 
 /* The answer of an option family's helper (run_opt_*) for an option it does
  * not know; otherwise it answers 0 (handled) or NDD_EXIT_USAGE (after the
  * message). Each helper takes the option getopt_long just returned (optarg
- * its value, argv[optind - 1] as the messages name it). */
+ * its value, run_optname as the messages name it). */
 enum { RUN_OPT_NOT_MINE = -2 };
 
 /* What parse() remembers between options: the defaults that a baseline's
@@ -187,24 +222,29 @@ static int run_on_off(const char *s)
 /* The value of the size option just read, or a usage error. */
 static int run_opt_size(char **argv, size_t *z)
 {
+    (void)argv;
     if (ndd_cli_parse_size(optarg, z))
-        return ndd_cli_usage_error(run_cmd, "%s takes a size (%s)", argv[optind - 1], optarg);
+        return ndd_cli_usage_error(run_cmd, "%s takes a whole number >= 0 (K, M, G suffixes allowed), not '%s'",
+                                   run_optname, optarg);
     return 0;
 }
 
 /* The value (lo..hi) of the whole-number option just read, or a usage error. */
 static int run_opt_whole(char **argv, long lo, long hi, long *l)
 {
+    (void)argv;
     if (ndd_cli_parse_long(optarg, lo, hi, l))
-        return ndd_cli_usage_error(run_cmd, "%s takes a whole number in range (%s)", argv[optind - 1], optarg);
+        return ndd_cli_usage_error(run_cmd, "%s takes a whole number in %ld..%ld, not '%s'", run_optname, lo, hi,
+                                   optarg);
     return 0;
 }
 
 /* The value (0..hi) of the number option just read, or a usage error. */
 static int run_opt_number(char **argv, double hi, double *f)
 {
+    (void)argv;
     if (ndd_cli_parse_double(optarg, f) || !(*f >= 0 && *f <= hi))
-        return ndd_cli_usage_error(run_cmd, "%s takes a number in range (%s)", argv[optind - 1], optarg);
+        return ndd_cli_usage_error(run_cmd, "%s takes a number in [0, %g], not '%s'", run_optname, hi, optarg);
     return 0;
 }
 
@@ -250,6 +290,19 @@ static int run_opt_input(int ch, char **argv, ndd_run_cfg_t *c)
             return ndd_cli_usage_error(run_cmd, "--exact takes on or off");
         c->exact = v;
         return 0;
+    case O_FID:
+    case O_FTEXT:
+    case O_FHTML:
+    case O_FURL:
+    case O_FDATE:
+        if (ndd_fields_check(optarg))
+            return ndd_cli_usage_error(run_cmd, "%s takes a field name or a dotted path such as metadata.url "
+                                       "(1..%d non-empty names of at most 63 bytes), not '%s'", run_optname,
+                                       NDD_FIELD_MAX_DEPTH, optarg);
+        *(ch == O_FID ? &c->fields.id : ch == O_FTEXT ? &c->fields.text : ch == O_FHTML ? &c->fields.html
+          : ch == O_FURL ? &c->fields.url : &c->fields.date) = optarg;
+        return 0;
+    case O_ALLOWEMPTY: c->allow_empty = 1; return 0;
     case O_TPAGES:
     case O_TSITES:
     case O_TSHORT:
@@ -272,7 +325,8 @@ static int run_opt_sig(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
     case 'n':
     case 'k':
         if (ndd_cli_parse_long(optarg, ch == 'k' ? 0 : 1, ch == 'n' ? 16 : 256, &l))
-            return ndd_cli_usage_error(run_cmd, "-%c takes a whole number (%s)", ch, optarg);
+            return ndd_cli_usage_error(run_cmd, "-%c takes a whole number in %d..%d, not '%s'", ch, ch == 'k' ? 0 : 1,
+                                       ch == 'n' ? 16 : 256, optarg);
         if (ch == 'm') c->sig.m = (unsigned)l;
         else if (ch == 'n') c->sig.n = (unsigned)l;
         else c->sig.k = (unsigned)l;
@@ -399,7 +453,7 @@ static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
             return NDD_EXIT_USAGE;
         if (ch == O_WINDOW) {
             if (z < 1 || z > 4096)
-                return ndd_cli_usage_error(run_cmd, "--window must be 1..4096");
+                return ndd_cli_usage_error(run_cmd, "--window takes a whole number in 1..4096, not '%s'", optarg);
             c->window = z;
         } else c->max_d = z;
         return 0;
@@ -412,7 +466,7 @@ static int run_opt_verify(int ch, char **argv, ndd_run_cfg_t *c, run_given_t *g)
     case O_FORMULA: {
         int v = run_on_off(optarg);
         if (v < 0)
-            return ndd_cli_usage_error(run_cmd, "%s takes on or off", argv[optind - 1]);
+            return ndd_cli_usage_error(run_cmd, "%s takes on or off, not '%s'", run_optname, optarg);
         *(ch == O_SUBST ? &c->subst : &c->formula) = v;
         return 0;
     }
@@ -480,7 +534,8 @@ static int run_opt_ckpt(int ch, char **argv, ndd_run_cfg_t *c)
     case O_MAPTASK:
     case O_MAPTASKS:
         if (ndd_cli_parse_long(optarg, ch == O_MAPTASK ? 0 : 1, 1000000, &l))
-            return ndd_cli_usage_error(run_cmd, "%s takes a whole number (%s)", argv[optind - 1], optarg);
+            return ndd_cli_usage_error(run_cmd, "%s takes a whole number in %d..1000000, not '%s'", run_optname,
+                                       ch == O_MAPTASK ? 0 : 1, optarg);
         if (ch == O_MAPTASK) c->map_task = (int)l;
         else c->map_tasks = (int)l;
         return 0;
@@ -497,12 +552,14 @@ static int run_opt_output(int ch, run_opts_t *o)
     case O_KEEP:
         if (!strcmp(optarg, "longest")) c->keep = NDD_KEEP_LONGEST;
         else if (!strcmp(optarg, "first")) c->keep = NDD_KEEP_FIRST;
-        else return ndd_cli_usage_error(run_cmd, "--keep takes longest or first");
+        else if (!strcmp(optarg, "newest")) c->keep = NDD_KEEP_NEWEST;
+        else if (!strcmp(optarg, "oldest")) c->keep = NDD_KEEP_OLDEST;
+        else return ndd_cli_usage_error(run_cmd, "--keep takes longest, first, newest or oldest, not '%s'", optarg);
         return 0;
     case O_DEDUP: c->write_dedup = optarg; return 0;
     case O_PROGRESS:
         if (ndd_cli_parse_double(optarg, &f) || !(f >= 0 && f <= 86400))
-            return ndd_cli_usage_error(run_cmd, "--progress takes seconds (%s)", optarg);
+            return ndd_cli_usage_error(run_cmd, "--progress takes seconds in [0, 86400], not '%s'", optarg);
         c->progress = f;
         return 0;
     case O_ENGINE:
@@ -510,6 +567,27 @@ static int run_opt_output(int ch, run_opts_t *o)
             return ndd_cli_usage_error(run_cmd, "--engine takes mpi, local or local:P with P in 1..%d (%s)",
                                        NDD_LOCAL_MAX_RANKS, optarg);
         return 0;
+    case O_FORCE: o->force = 1; return 0;
+    case O_CTYPES:
+        if (!*optarg || strchr(optarg, '\n'))
+            return ndd_cli_usage_error(run_cmd, "--content-types takes media types separated by commas, such as "
+                                       "text/html,text/plain (or *), not '%s'", optarg);
+        c->content_types = optarg;
+        return 0;
+    case O_URLINC:
+    case O_URLEXC: {
+        ndd_buf_t *b = ch == O_URLINC ? &o->url_inc : &o->url_exc;
+        if (strchr(optarg, '\n') || strchr(optarg, '\x1f') || strlen(optarg) >= 1024)
+            return ndd_cli_usage_error(run_cmd, "%s takes a glob pattern (shorter than 1024 bytes, no newline), "
+                                       "not '%s'", run_optname, optarg);
+        if (ch == O_URLEXC)
+            o->url_exc_given = 1;
+        if (ch == O_URLEXC && !strcmp(optarg, "none"))
+            return 0;
+        if ((b->len && ndd_buf_putc(b, '\x1f')) || ndd_buf_puts(b, optarg))
+            return ndd_cli_usage_error(run_cmd, "out of memory");
+        return 0;
+    }
     case 'q': o->quiet = 1; return 0;
     case 'v': o->log.level = 2; return 0;
     default: return RUN_OPT_NOT_MINE;
@@ -552,6 +630,43 @@ static void run_baseline_defaults(ndd_run_cfg_t *c, const run_given_t *g)
         c->postings.site_docs = SIZE_MAX;
 }
 
+/* An output directory that holds anything but ndd's own work directory
+ * (.ndd-work) or the --write-dedup file is refused without --force: a run
+ * would overwrite its files and mix its outputs with others. */
+static int run_check_outdir(const run_opts_t *o)
+{
+    const char *dir = o->cfg.outdir, *dd = o->cfg.write_dedup, *base = NULL;
+    struct stat st;
+    if (!dir || o->force || stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return ndd_cli_usage_error(run_cmd, "-o %s exists and is not a directory", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0; /* the run says why it cannot write there */
+    if (dd) { /* the --write-dedup file inside DIR */
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/')
+            n--;
+        if (!strncmp(dd, dir, n) && dd[n] == '/' && !strchr(dd + n + 1, '/'))
+            base = dd + n + 1;
+    }
+    char first[256] = "";
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".ndd-work") ||
+            (base && !strcmp(e->d_name, base)))
+            continue;
+        snprintf(first, sizeof first, "%s", e->d_name);
+        break;
+    }
+    closedir(d);
+    if (!first[0])
+        return 0;
+    return ndd_cli_usage_error(run_cmd, "output directory %s is not empty (it holds %s): give another -o DIR, or "
+                               "--force to write over it", dir, first);
+}
+
 /* After the options: the combinations, and the inputs (argv[optind..]). */
 static int run_check(int argc, char **argv, run_opts_t *o)
 {
@@ -572,6 +687,8 @@ static int run_check(int argc, char **argv, run_opts_t *o)
         return ndd_cli_usage_error(run_cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
     if (c->resume && c->work_dir)
         return ndd_cli_usage_error(run_cmd, "--resume WORK continues WORK: do not also give --work-dir");
+    if (run_check_outdir(o))
+        return NDD_EXIT_USAGE;
     if (c->resume) {
         if (optind < argc)
             return ndd_cli_usage_error(run_cmd, "--resume takes its inputs from WORK/manifest: give no INPUT");
@@ -622,13 +739,20 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},
         {"candidates", required_argument, 0, O_CANDIDATES}, {"method-param", required_argument, 0, O_MPARAM},
         {"engine", required_argument, 0, O_ENGINE},
+        {"id-field", required_argument, 0, O_FID},    {"text-field", required_argument, 0, O_FTEXT},
+        {"html-field", required_argument, 0, O_FHTML}, {"url-field", required_argument, 0, O_FURL},
+        {"date-field", required_argument, 0, O_FDATE}, {"allow-empty", no_argument, 0, O_ALLOWEMPTY},
+        {"force", no_argument, 0, O_FORCE},
+        {"content-types", required_argument, 0, O_CTYPES}, {"url-include", required_argument, 0, O_URLINC},
+        {"url-exclude", required_argument, 0, O_URLEXC},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     run_given_t given = {0, 0, 0, 0};
-    int ch, rc;
+    int ch, rc, longidx;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "o:m:n:k:qvh", opts, NULL)) != -1) {
+    while ((longidx = -1, ch = getopt_long(argc, argv, "o:m:n:k:qvh", opts, &longidx)) != -1) {
+        run_optname = ndd_cli_optname(opts, longidx, ch);
         if (ch == 'h') {
             run_help();
             return -1;
@@ -642,6 +766,10 @@ static int parse(int argc, char **argv, run_opts_t *o)
         if (rc)
             return rc;
     }
+    if (o->url_inc.len)
+        o->cfg.url_include = o->url_inc.data;
+    if (o->url_exc_given)
+        o->cfg.url_exclude = o->url_exc.len ? o->url_exc.data : NULL;
     if (ndd_method_params_check(&o->cfg.mparams))
         return ndd_cli_usage_error(run_cmd, "a --method-param value is out of range (see docs/baselines.md)");
     run_baseline_defaults(&o->cfg, &given);
@@ -700,10 +828,25 @@ int ndd_cmd_run(int argc, char **argv)
     ndd_run_cfg_default(&o.cfg);
     o.log.level = 1;
     int prc = parse(argc, argv, &o);
-    if (prc < 0)
-        return NDD_EXIT_OK; /* --help */
-    if (prc)
-        return prc;
+    if (prc) {
+        ndd_buf_free(&o.url_inc);
+        ndd_buf_free(&o.url_exc);
+        return prc < 0 ? NDD_EXIT_OK : prc; /* -1: --help */
+    }
+    /* what identifies this command: its arguments (an interrupted run's
+     * default work directory is resumed by the same command) */
+    char key[40];
+    XXH3_state_t *x = XXH3_createState();
+    if (x) {
+        XXH3_64bits_reset(x);
+        for (int i = 0; i < argc; i++)
+            XXH3_64bits_update(x, argv[i], strlen(argv[i]) + 1);
+        snprintf(key, sizeof key, "%016llx", (unsigned long long)XXH3_64bits_digest(x));
+        XXH3_freeState(x);
+        o.cfg.command = key;
+    }
+    o.cfg.argv = (const char *const *)argv; /* "ndd" is not in it: argv[0] is "run" */
+    o.cfg.argc = (size_t)argc;
     o.cfg.log = ndd_cli_log;
     o.cfg.log_user = &o.log;
     o.cfg.progress_fn = o.cfg.progress > 0 ? ndd_cli_progress : NULL;
@@ -712,5 +855,8 @@ int ndd_cmd_run(int argc, char **argv)
         o.engine.kind = NDD_ENGINE_LOCAL;
         o.engine.ranks = 1;
     }
-    return ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    int rc = ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
+    ndd_buf_free(&o.url_inc);
+    ndd_buf_free(&o.url_exc);
+    return rc;
 }

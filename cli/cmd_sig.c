@@ -14,6 +14,7 @@
 #include "ndd_util.h"
 #include "ndd_wire.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,7 +264,7 @@ static int sig_file(const sig_cfg_t *c, const ndd_input_t *in, ndd_sig_ctx_t *ct
     int rc = ndd_reader_open(&r, in, 0, UINT64_MAX, sig_on_reject, f);
     if (rc) {
         /* an input that cannot be opened is a reject, as in 'ndd run' */
-        ndd_reject_t rej = {in->name, in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
+        ndd_reject_t rej = {in->name, in->file_index, UINT64_MAX, 0, ndd_strerror(rc), NULL, NULL};
         sig_on_reject(f, &rej);
         cnt->rejected++;
         return NDD_OK;
@@ -490,11 +491,11 @@ static int sig_job(ndd_comm_t *comm, void *arg)
     const char *what = "reading the inputs";
     double t0 = ndd_now();
 
-    int rc = ndd_input_expand(cfg.inputs, cfg.ninputs, cfg.format, &in, &nin, &bad);
+    int rc = ndd_input_expand(cfg.inputs, cfg.ninputs, cfg.format, &in, &nin, &bad), err = errno;
     rc = ndd_comm_agree(comm, rc);
     if (rc) {
         if (me == 0)
-            fprintf(stderr, "ndd sig: cannot read input '%s': %s\n", bad ? bad : "?", ndd_strerror(rc));
+            fprintf(stderr, "ndd sig: cannot read input '%s': %s\n", bad ? bad : "?", ndd_cli_why(rc, err));
         what = NULL;
         goto out;
     }

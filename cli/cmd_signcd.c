@@ -512,10 +512,10 @@ static int signcd_stage_read(ndd_comm_t *comm, const signcd_opts_t *o, ndd_buf_t
     int *owner = NULL;
     const char *bad = NULL;
     uint64_t loc[4] = {0, 0, 0, 0};
-    int rc = ndd_input_expand(o->inputs, o->ninputs, o->format, &in, &nin, &bad);
+    int rc = ndd_input_expand(o->inputs, o->ninputs, o->format, &in, &nin, &bad), err = errno;
     if ((rc = ndd_comm_agree(comm, rc))) {
         if (me == 0)
-            fprintf(stderr, "ndd signcd: %s: %s\n", bad ? bad : "inputs", ndd_strerror(rc));
+            fprintf(stderr, "ndd signcd: %s: %s\n", bad ? bad : "inputs", ndd_cli_why(rc, err));
         goto out;
     }
     owner = calloc(nin ? nin : 1, sizeof *owner);

@@ -39,6 +39,8 @@ static void usage(FILE *f)
             "run, sig and signcd run on ranks: MPI ranks (--engine mpi, the default; the\n"
             "MPI library is loaded only then) or threads of one process (--engine local:P).\n"
             "Run 'ndd <command> --help' for the options of one command.\n"
+            "  -h, --help    this text\n"
+            "      --version print the version (also after a command: ndd run --version)\n"
             "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n");
 }
 
@@ -57,8 +59,14 @@ int main(int argc, char **argv)
         return NDD_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
+        if (!strcmp(argv[1], commands[i].name)) {
+            for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
+                if (!strcmp(argv[k], "--version")) { /* no option of any command takes "--version" as its value */
+                    printf("ndd %s\n", NDD_VERSION);
+                    return NDD_EXIT_OK;
+                }
             return commands[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "ndd: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return NDD_EXIT_USAGE;

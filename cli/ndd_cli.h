@@ -26,6 +26,16 @@ int ndd_compare_signcd(const char *a, size_t na, const char *b, size_t nb, int j
 
 /* Prints "ndd <cmd>: <message>" to stderr and returns NDD_EXIT_USAGE. */
 int ndd_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct option;
+/* The name of the option getopt_long just returned, as the user may write
+ * it: "--NAME" (longidx >= 0, as getopt_long set it) or "-c". (argv[optind - 1]
+ * is the option's value when it was given as a separate argument.) A static
+ * buffer, valid until the next call. */
+const char *ndd_cli_optname(const struct option *opts, int longidx, int ch);
+/* Why rc happened, for a message: strerror(err) for NDD_ERR_IO when the
+ * caller kept errno (err > 0: "No such file or directory", "Permission
+ * denied"), else ndd_strerror(rc). */
+const char *ndd_cli_why(int rc, int err);
 /* Parses option values strictly; return 0 ok, -1 bad value. */
 int ndd_cli_parse_double(const char *s, double *out);
 int ndd_cli_parse_size(const char *s, size_t *out); /* accepts K/M/G suffixes (powers of 1024) */

@@ -276,6 +276,7 @@ typedef struct {
     char *text;
     char **inputs;
     char **pins;
+    char **opts;
 } manifest_store_t;
 
 int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
@@ -310,6 +311,15 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
         NDD_TRY(ndd_buf_puts(&b, m->pins[i]));
         NDD_TRY(ndd_buf_putc(&b, '\n'));
     }
+    for (size_t i = 0; i < m->nopts; i++) {
+        if (strchr(m->opts[i], '\n')) {
+            rc = NDD_ERR_INVAL;
+            goto out;
+        }
+        NDD_TRY(ndd_buf_puts(&b, "opt "));
+        NDD_TRY(ndd_buf_puts(&b, m->opts[i]));
+        NDD_TRY(ndd_buf_putc(&b, '\n'));
+    }
     if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path) {
         rc = NDD_ERR_INVAL;
         goto out;
@@ -328,8 +338,11 @@ void ndd_ckpt_manifest_free(ndd_manifest_t *m)
     free(s->text);
     free(s->inputs);
     free(s->pins);
+    free(s->opts);
     free(s);
     m->store_ = NULL;
+    m->opts = NULL;
+    m->nopts = 0;
     m->inputs = NULL;
     m->ninputs = 0;
     m->pins = NULL;
@@ -360,7 +373,7 @@ static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *
 int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
 {
     char path[PATH_CAP];
-    size_t n = 0, nin = 0, npin = 0, lines = 1;
+    size_t n = 0, nin = 0, npin = 0, nopt = 0, lines = 1;
     int version = -1, rc;
     manifest_store_t *s = calloc(1, sizeof *s);
     if (!s)
@@ -372,7 +385,8 @@ int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
     NDD_TRY(ndd_read_file(path, 1 << 24, &s->text, &n));
     for (size_t i = 0; i < n; i++)
         lines += s->text[i] == '\n';
-    if (!(s->inputs = malloc(lines * sizeof *s->inputs)) || !(s->pins = malloc(lines * sizeof *s->pins))) {
+    if (!(s->inputs = malloc(lines * sizeof *s->inputs)) || !(s->pins = malloc(lines * sizeof *s->pins)) ||
+        !(s->opts = malloc(lines * sizeof *s->opts))) {
         rc = NDD_ERR_NOMEM;
         goto out;
     }
@@ -389,6 +403,8 @@ int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
             s->inputs[nin++] = sp + 1;
         else if (!strcmp(line, "pin"))
             s->pins[npin++] = sp + 1;
+        else if (!strcmp(line, "opt"))
+            s->opts[nopt++] = sp + 1;
         else
             manifest_line(m, line, sp + 1, &version);
     }
@@ -401,6 +417,7 @@ out:
         free(s->text);
         free(s->inputs);
         free(s->pins);
+        free(s->opts);
         free(s);
         return rc;
     }
@@ -408,6 +425,8 @@ out:
     m->ninputs = nin;
     m->pins = (const char *const *)s->pins;
     m->npins = npin;
+    m->opts = (const char *const *)s->opts;
+    m->nopts = nopt;
     m->store_ = s;
     return NDD_OK;
 }
@@ -428,6 +447,7 @@ static int put_doc(ndd_buf_t *b, const ndd_docs_t *d, size_t i)
     NDD_TRY(ndd_put32(b, d->urlh[i]));
     NDD_TRY(ndd_put32(b, d->weight[i]));
     NDD_TRY(ndd_put32(b, (uint32_t)nk));
+    NDD_TRY(ndd_put64(b, d->date[i]));
     NDD_TRY(ndd_buf_reserve(b, nk * 8));
     for (uint64_t k = 0; k < nk; k++)
         NDD_TRY(ndd_put64(b, d->keys[d->key_off[i] + k]));
@@ -521,6 +541,7 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
     uint32_t tl = ndd_get32(c);
     const char *text = ndd_getbytes(c, tl);
     uint32_t site = ndd_get32(c), urlh = ndd_get32(c), weight = ndd_get32(c), nk = ndd_get32(c);
+    uint64_t date = ndd_get64(c);
     const char *kp = ndd_getbytes(c, (size_t)nk * 8);
     int rc;
     if (c->bad || urlh > UINT16_MAX)
@@ -531,7 +552,10 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
         return rc;
     for (uint32_t k = 0; k < nk; k++)
         (*keys)[k] = ndd_le64_load(kp + 8 * (size_t)k);
-    return ndd_docs_add(d, id, il, url, ul, text, tl, site, (uint16_t)urlh, weight, *keys, nk);
+    if ((rc = ndd_docs_add(d, id, il, url, ul, text, tl, site, (uint16_t)urlh, weight, *keys, nk)))
+        return rc;
+    ndd_docs_set_date(d, d->n - 1, date);
+    return NDD_OK;
 }
 
 int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,

@@ -32,7 +32,8 @@
 #include "ndd_util.h"
 
 #define NDD_CKPT_MAX_SHARDS 65536 /* a manifest asking for more is malformed */
-#define NDD_CKPT_VERSION 3 /* 1: native-layout files before issue 10; 2: before the template pass (issue 11) */
+#define NDD_CKPT_VERSION 4 /* 1: native-layout files before issue 10; 2: before the template pass (issue 11);
+                              3: before the capture date in map shards (issue 17) */
 
 /* What the manifest pins (the options that decide the map stage). */
 typedef struct ndd_manifest {
@@ -48,6 +49,9 @@ typedef struct ndd_manifest {
     size_t ninputs;
     const char *const *pins;   /* one line per expanded input file (ndd_input_pin), owned after _read */
     size_t npins;
+    const char *const *opts;   /* more map-stage options as "KEY VALUE" lines ("opt" lines: field paths,
+                                * filters), owned after _read */
+    size_t nopts;
     void *store_;           /* private */
 } ndd_manifest_t;
 

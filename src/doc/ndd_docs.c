@@ -28,6 +28,7 @@ int ndd_docs_reserve(ndd_docs_t *d, size_t need)
     NDD_RE(site);
     NDD_RE(weight);
     NDD_RE(urlh);
+    NDD_RE(date);
 #undef NDD_RE
     uint64_t *ko = realloc(d->key_off, (c + 1) * sizeof *ko);
     if (!ko)
@@ -48,6 +49,7 @@ void ndd_docs_free(ndd_docs_t *d)
     free(d->site);
     free(d->weight);
     free(d->urlh);
+    free(d->date);
     ndd_buf_free(&d->strs);
     ndd_buf_free(&d->texts);
     free(d->keys);
@@ -82,8 +84,25 @@ int ndd_docs_add(ndd_docs_t *d, const char *id, size_t idlen, const char *url, s
     d->site[i] = site;
     d->urlh[i] = urlh;
     d->weight[i] = weight;
+    d->date[i] = 0;
     d->n++;
     return NDD_OK;
+}
+
+uint64_t ndd_date_key(const char *s)
+{
+    uint64_t k = 0;
+    int n = 0;
+    for (; s && *s && n < 14; s++)
+        if (*s >= '0' && *s <= '9') {
+            k = k * 10 + (uint64_t)(*s - '0');
+            n++;
+        }
+    if (n < 8)
+        return 0;
+    for (; n < 14; n++)
+        k *= 10;
+    return k;
 }
 
 void ndd_docs_drop_keys(ndd_docs_t *d)

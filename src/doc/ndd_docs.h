@@ -17,6 +17,7 @@ typedef struct ndd_docs {
     uint64_t *text_off;         /* into texts */
     uint32_t *text_len, *site, *weight;
     uint16_t *urlh;
+    uint64_t *date;    /* capture date key (ndd_date_key; 0 = unknown), set with ndd_docs_set_date */
     ndd_buf_t strs, texts;
     uint64_t *keys;    /* keys of document i: keys[key_off[i] .. key_off[i+1]) */
     uint64_t *key_off; /* n+1 entries once reserved (key_off[0] = 0) */
@@ -31,6 +32,12 @@ void ndd_docs_free(ndd_docs_t *d); /* resets to empty */
 /* Appends one document with its keys. */
 int ndd_docs_add(ndd_docs_t *d, const char *id, size_t idlen, const char *url, size_t urllen, const char *text,
                  size_t textlen, uint32_t site, uint16_t urlh, uint32_t weight, const uint64_t *keys, size_t nkeys);
+/* The capture date key of document i (ndd_date_key). */
+static inline void ndd_docs_set_date(ndd_docs_t *d, size_t i, uint64_t key) { d->date[i] = key; }
+/* A sortable key of a date as crawls write it: its first 14 digits
+ * (YYYYMMDDhhmmss: "2020-03-29T09:04:10Z", "20080430204825"), missing ones
+ * as 0; 0 when it holds fewer than 8 digits (no date). */
+uint64_t ndd_date_key(const char *s);
 /* Drops every document's keys (n stays). */
 void ndd_docs_drop_keys(ndd_docs_t *d);
 /* Frees every document's text (n, ids, URLs and text lengths stay); the

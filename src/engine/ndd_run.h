@@ -28,16 +28,18 @@ typedef enum {
     NDD_VERIFIER_TLCS_LSI
 } ndd_verifier_kind_t;
 #define NDD_VERIFIER_HAS_LSI(k) ((k) == NDD_VERIFIER_LSI || (k) == NDD_VERIFIER_TLCS_LSI)
-typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST } ndd_keep_t;
+typedef enum { NDD_KEEP_LONGEST = 0, NDD_KEEP_FIRST, NDD_KEEP_NEWEST, NDD_KEEP_OLDEST } ndd_keep_t;
 
 /* Log sink: level 0 error, 1 info, 2 debug; msg has no newline. */
 typedef void (*ndd_log_fn)(void *user, int rank, int level, const char *msg);
 /* Progress sink (called on rank 0 only): totals over all ranks. */
 typedef struct ndd_progress_report {
-    const char *stage, *unit; /* unit "bytes" or a word */
+    const char *stage, *unit; /* unit "bytes" or a word; "" for a stage that counts no items */
     uint64_t done, total, ranks_done;
     int ranks, final;
     double elapsed;
+    int stage_no, nstages;    /* the stage's place in the job (1-based) and the job's stages */
+    double run_elapsed;       /* seconds since the job started */
 } ndd_progress_report_t;
 typedef void (*ndd_progress_fn)(void *user, const ndd_progress_report_t *rep);
 
@@ -46,6 +48,14 @@ typedef struct ndd_run_cfg {
     const char *const *inputs;
     size_t ninputs;
     ndd_format_t format;
+    ndd_fields_t fields;       /* JSONL field paths (dotted; NULL members: the defaults, ndd_reader.h) */
+    int allow_empty;           /* 1: a run that reads no document succeeds (else NDD_ERR_EMPTY) */
+    /* archive controls (a document outside them is a reject; src/engine/run_read.c ndd_doc_admit) */
+    const char *content_types; /* comma-separated media types a document with one (WARC) may have;
+                                * NULL: NDD_DEFAULT_CONTENT_TYPES */
+    const char *url_include;   /* NULL, or glob patterns (fnmatch) separated by '\x1f': a document with a
+                                * URL must match one */
+    const char *url_exclude;   /* the same: a URL matching one is not read (default NDD_DEFAULT_URL_EXCLUDE) */
     ndd_text_opts_t text;
     int templates;             /* 1: the template pass (src/tmpl) before signatures and verification */
     ndd_tmpl_params_t tmpl;
@@ -76,10 +86,17 @@ typedef struct ndd_run_cfg {
     ndd_lsi_params_t lsi;
     int verify_all;            /* verify every candidate pair, also those already joined */
     ndd_keep_t keep;
-    const char *write_dedup;   /* NULL or FILE.jsonl.zst */
+    const char *write_dedup;   /* NULL or the corpus without the removed documents: each kept record as it
+                                * was read (JSONL line, WARC record); FILE.warc[.gz|.zst] for WARC,
+                                * else JSONL; .zst / .gz compress it (ndd_dedup_kind) */
     /* checkpoints (docs/architecture.md) */
     const char *work_dir;      /* NULL: OUT/.ndd-work, removed after success */
     const char *resume;        /* work dir of an earlier run to continue */
+    const char *const *argv;   /* the command line, recorded in stats.json (may be NULL) */
+    size_t argc;
+    const char *command;       /* NULL, or what identifies this command line (a hash of its arguments): a
+                                * default work directory (OUT/.ndd-work) left by a run of the same command
+                                * on the same inputs is resumed automatically */
     int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (one rank) */
     int stop_after_verify;     /* stop once the verified rows are checkpointed */
     double progress;           /* seconds between progress reports; 0 = off */
@@ -88,6 +105,9 @@ typedef struct ndd_run_cfg {
     ndd_progress_fn progress_fn; /* may be NULL */
     void *progress_user;
 } ndd_run_cfg_t;
+
+#define NDD_DEFAULT_CONTENT_TYPES "text/html,application/xhtml+xml,text/plain"
+#define NDD_DEFAULT_URL_EXCLUDE "*/robots.txt"
 
 void ndd_run_cfg_default(ndd_run_cfg_t *c);
 

@@ -31,6 +31,8 @@ typedef struct run {
     ndd_comm_t *comm;
     const ndd_run_cfg_t *cfg;
     int P, me;
+    uint64_t ninputs_expanded; /* the input files (stats.json "inputs") */
+    double t_start;      /* when the job started (progress reports) */
     ndd_docs_t d;        /* this rank's documents: global numbers first + i */
     uint64_t first;
     uint64_t *starts;    /* P+1: every rank's first document and the total */
@@ -79,6 +81,10 @@ int ndd_stage_templates(run_t *r);
  * texts by content hash, fills r->exact_rep and drops the followers'
  * candidate keys. After ndd_stage_templates, before the keys are used. */
 int ndd_stage_exact(run_t *r);
+/* --keep newest|oldest (run_keep.c): the kept member of each cluster by capture date. */
+int ndd_stage_keep_dates(run_t *r);
+/* Duplicate ids (run_ids.c): counts them (read.duplicate_ids) and warns. */
+int ndd_stage_dup_ids(run_t *r);
 /* After ndd_stage_components: every follower joins its representative's
  * set (label, size; a representative in no set gets a set of its own). */
 int ndd_stage_exact_attach(run_t *r);
@@ -88,6 +94,12 @@ int ndd_exact_is_follower(const run_t *r, size_t i);
 int ndd_stage_baselines(run_t *r);
 /* --write-dedup: the second pass over this rank's shard. */
 int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin);
+/* NULL when doc is within the archive controls of cfg (content type, URL
+ * include / exclude patterns), else the reject reason. Local. */
+const char *ndd_doc_admit(const ndd_run_cfg_t *cfg, const ndd_doc_t *doc);
+/* The --write-dedup file's kind from its name: *warc (1: WARC, 0: JSONL),
+ * *comp (0 none, 1 gzip, 2 zstd). Local. */
+void ndd_dedup_kind(const char *path, int *warc, int *comp);
 
 /* run_sets.c */
 int ndd_stage_postings(run_t *r);
@@ -123,5 +135,7 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
 ndd_prog_t *ndd_prog_begin(run_t *r, const char *stage, const char *unit, uint64_t my_total);
 void ndd_prog_update(ndd_prog_t *p, uint64_t my_done); /* Local, never blocks */
 void ndd_prog_end(ndd_prog_t *p, uint64_t my_done);    /* Collective; p (r->prog) is free again */
+/* Local (rank 0 reports): stage, which counts no items, ended (started at t0). */
+void ndd_prog_stage_done(run_t *r, const char *stage, double t0);
 
 #endif

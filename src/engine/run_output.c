@@ -23,7 +23,9 @@ static int path_join(char *buf, size_t cap, const char *dir, const char *name)
 
 /* Sorts the received rows and writes them (with the header from rank 0) as
  * one file. Cluster rows carry the keep flag as k2: they mark the removed
- * documents and are ordered by document alone. */
+ * documents and are ordered by document alone; with them, removed.txt lists
+ * the removed documents' ids (as in clusters.tsv), one per line, no header,
+ * in input order: what users otherwise cut out of clusters.tsv by hand. */
 int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
 {
     int rc = ndd_comm_write_ordered(r->comm, path, data, len);
@@ -40,7 +42,7 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const c
     char path[4096];
     ndd_row_t *v = NULL;
     size_t n = 0, cap = 0;
-    ndd_buf_t out = NDD_BUF_INIT;
+    ndd_buf_t out = NDD_BUF_INIT, ids = NDD_BUF_INIT;
     int rc = path_join(path, sizeof path, r->cfg->outdir, name);
     if (!rc)
         rc = ndd_rows_parse(rows->data, rows->len, &v, &n, &cap);
@@ -52,13 +54,25 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const c
         ndd_rows_sort(v, n);
     if (!rc && r->me == 0)
         rc = ndd_buf_puts(&out, header);
-    for (size_t i = 0; i < n && !rc; i++)
+    for (size_t i = 0; i < n && !rc; i++) {
         rc = ndd_buf_append(&out, v[i].line, v[i].len);
+        if (!rc && clusters && r->removed[v[i].k1 - r->first]) { /* its id, as written in clusters.tsv */
+            const char *tab = memchr(v[i].line, '\t', v[i].len);
+            rc = ndd_buf_append(&ids, v[i].line, tab ? (size_t)(tab - v[i].line) : v[i].len);
+            if (!rc)
+                rc = ndd_buf_putc(&ids, '\n');
+        }
+    }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_write_output(r, path, out.data ? out.data : "", out.len);
+    NDD_TRY(ndd_write_output(r, path, out.data ? out.data : "", out.len));
+    if (clusters) {
+        NDD_TRY(ndd_comm_agree(r->comm, path_join(path, sizeof path, r->cfg->outdir, "removed.txt")));
+        rc = ndd_write_output(r, path, ids.data ? ids.data : "", ids.len);
+    }
 out:
     free(v);
     ndd_buf_free(&out);
+    ndd_buf_free(&ids);
     return rc;
 }
 
@@ -174,7 +188,8 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
             : cfg->verifier == NDD_VERIFIER_TLCS_LSI ? "tlcs+lsi"
                                                      : ndd_method_name(cfg->vmethod),
             cfg->candidates ? ndd_method_name((ndd_method_t)cfg->candidates) : "sentence",
-            cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks};
+            cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks,
+            cfg->argv, cfg->argv ? cfg->argc : 0, cfg->inputs, cfg->ninputs, r->ninputs_expanded};
         rc = ndd_stats_json(&b, &in);
         if (!rc && !(rc = path_join(path, sizeof path, cfg->outdir, "stats.json")) && (rc = write_file(path, &b)))
             ndd_run_log(r, 0, "cannot write %s (a full or read-only disk?)", path);

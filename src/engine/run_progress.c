@@ -11,13 +11,36 @@
 #include <string.h>
 
 
+/* The stages of a job in their order, as the reports name them. */
+static const char *const stages[] = {"read", "templates", "exact", "postings", "sets", "verify", "outputs", "dedup"};
+#define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
+
+static int stage_no(const char *stage)
+{
+    for (int k = 0; k < NSTAGES; k++)
+        if (!strcmp(stages[k], stage))
+            return k + 1;
+    return 0;
+}
+
 static void report(ndd_prog_t *p, int final)
 {
     const ndd_run_cfg_t *cfg = p->r->cfg;
     if (p->r->me != 0 || !cfg->progress_fn)
         return;
     ndd_progress_report_t rep = {p->stage, p->unit, p->recv[0], p->recv[1], p->recv[2], p->r->P, final,
-                                 ndd_now() - p->start};
+                                 ndd_now() - p->start, stage_no(p->stage), NSTAGES,
+                                 p->r->t_start ? ndd_now() - p->r->t_start : 0};
+    cfg->progress_fn(cfg->progress_user, &rep);
+}
+
+void ndd_prog_stage_done(run_t *r, const char *stage, double t0)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    if (r->me != 0 || !cfg->progress_fn || cfg->progress <= 0)
+        return;
+    ndd_progress_report_t rep = {stage, "", 0, 0, (uint64_t)r->P, r->P, 1, ndd_now() - t0, stage_no(stage), NSTAGES,
+                                 r->t_start ? ndd_now() - r->t_start : 0};
     cfg->progress_fn(cfg->progress_user, &rep);
 }
 

@@ -4,14 +4,70 @@
 #include "run_internal.h"
 #include "ndd_wire.h"
 
+#include <fnmatch.h>
+#include <stdint.h>
+#include <strings.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 static void on_reject(void *user, const ndd_reject_t *rej)
 {
     run_t *r = user;
-    ndd_rows_fmt_reject(&r->rejects, rej->file, rej->ordinal, rej->offset, rej->reason);
+    ndd_rows_fmt_reject(&r->rejects, rej->file, rej->ordinal, rej->offset, rej->reason, rej->url, rej->ctype);
     r->c.rejected++;
+}
+
+/* 1 when the '\x1f'-separated glob list pats has a pattern matching s. */
+static int glob_any(const char *pats, const char *s)
+{
+    char one[1024];
+    for (const char *p = pats; p && *p;) {
+        const char *e = strchr(p, '\x1f');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (n && fnmatch(one, s, 0) == 0)
+                return 1;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return 0;
+}
+
+/* 1 when media type t is in the comma-separated list (case-insensitive). */
+static int ctype_listed(const char *list, const char *t)
+{
+    size_t tn = strlen(t);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ')
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
+        if (n == tn && !strncasecmp(p, t, n))
+            return 1;
+        if (n == 1 && *p == '*')
+            return 1;
+        p = e ? e + 1 : p + n;
+    }
+    return 0;
+}
+
+const char *ndd_doc_admit(const ndd_run_cfg_t *cfg, const ndd_doc_t *doc)
+{
+    const char *types = cfg->content_types ? cfg->content_types : NDD_DEFAULT_CONTENT_TYPES;
+    if (doc->ctype && *doc->ctype && !ctype_listed(types, doc->ctype))
+        return "content type not selected (--content-types)";
+    if (doc->url && *doc->url) {
+        if (cfg->url_include && !glob_any(cfg->url_include, doc->url))
+            return "URL not included (--url-include)";
+        if (cfg->url_exclude && glob_any(cfg->url_exclude, doc->url))
+            return "URL excluded (--url-exclude)";
+    }
+    return NULL;
 }
 
 /* Visible text of one record (the whole text when max_bytes is 0). */
@@ -36,11 +92,19 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
     ndd_text_opts_t o = cfg->text;
     if (cfg->templates && o.max_bytes) /* room for the main text once the template pass drops blocks */
         o.max_bytes = o.max_bytes > SIZE_MAX / NDD_TMPL_READ_FACTOR ? SIZE_MAX : o.max_bytes * NDD_TMPL_READ_FACTOR;
+    const char *no = ndd_doc_admit(cfg, doc);
+    if (no) {
+        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, no, doc->url, doc->ctype};
+        on_reject(r, &rej);
+        r->c.docs_read--; /* a reject, not a document: read.docs + read.rejected count each record once */
+        return NDD_OK;
+    }
     int rc = doc_text(doc, &o, &w->text);
     if (rc)
         return rc;
     if (w->text.len == 0) {
-        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, "no visible text"};
+        ndd_reject_t rej = {piece->in->name, doc->file_index, doc->ordinal, doc->offset, "no visible text",
+                            doc->url, doc->ctype};
         on_reject(r, &rej);
         r->c.no_text++;
         return NDD_OK;
@@ -58,6 +122,7 @@ static int map_doc(run_t *r, map_ws_t *w, const ndd_piece_t *piece, const ndd_do
                       ndd_url_site(doc->url), ndd_url_hash16(doc->url), (uint32_t)nsig, w->keys, nsig);
     if (rc)
         return rc;
+    ndd_docs_set_date(&r->d, r->d.n - 1, ndd_date_key(doc->date));
     r->c.text_bytes += w->text.len;
     return NDD_OK;
 }
@@ -70,9 +135,13 @@ static int map_piece(run_t *r, map_ws_t *w, const ndd_piece_t *piece, ndd_prog_t
     r->c.input_bytes += piece_bytes;
     int rc = ndd_reader_open(&rd, piece->in, piece->lo, piece->hi, on_reject, r);
     if (rc) { /* an input that cannot be opened is a reject, not a failed run */
-        ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc)};
+        ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc), NULL, NULL};
         on_reject(r, &rej);
         return NDD_OK;
+    }
+    if ((rc = ndd_reader_set_fields(rd, &r->cfg->fields))) {
+        ndd_reader_free(rd);
+        return rc;
     }
     ndd_doc_t doc;
     while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
@@ -204,9 +273,52 @@ out:
 
 /* ------------------------------------------------------------------ */
 
-/* This rank's shard again, as JSONL lines of the full visible text (no
- * --max-doc-bytes cut); loff[i] .. loff[i+1] is document i's line. */
-static int dedup_lines(run_t *r, const ndd_input_t *in, size_t nin, ndd_buf_t *lines, size_t **loff, size_t *ndocs)
+/* The --write-dedup file's kind from its name: WARC for .warc / .warc.gz /
+ * .warc.zst (also .wet), else JSONL; compressed by zstd for .zst, by gzip
+ * for .gz. */
+void ndd_dedup_kind(const char *path, int *warc, int *comp)
+{
+    size_t n = strlen(path);
+    *comp = 0;
+    if (n >= 4 && !strcmp(path + n - 4, ".zst")) {
+        *comp = 2;
+        n -= 4;
+    } else if (n >= 3 && !strcmp(path + n - 3, ".gz")) {
+        *comp = 1;
+        n -= 3;
+    }
+    *warc = (n >= 5 && !strncmp(path + n - 5, ".warc", 5)) || (n >= 4 && !strncmp(path + n - 4, ".wet", 4));
+}
+
+/* One gzip member of in[0..n) appended to out. */
+static int gz_member(const char *in, size_t n, ndd_buf_t *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return NDD_ERR_COMPRESS;
+    size_t bound = deflateBound(&z, (uLong)n) + 32;
+    int rc = ndd_buf_reserve(out, bound);
+    if (!rc) {
+        z.next_in = (Bytef *)(uintptr_t)in;
+        z.avail_in = (uInt)n;
+        z.next_out = (Bytef *)out->data + out->len;
+        z.avail_out = (uInt)bound;
+        rc = deflate(&z, Z_FINISH) == Z_STREAM_END ? NDD_OK : NDD_ERR_COMPRESS;
+        if (!rc)
+            out->len += bound - z.avail_out;
+    }
+    deflateEnd(&z);
+    return rc;
+}
+
+/* This rank's shard again: each document as the record the output keeps
+ * (rec[i] .. rec[i+1]): the record as read (a JSONL line to a JSONL file, a
+ * WARC record to a WARC file), else, for a JSONL file, a line of id, url and
+ * the full visible text (no --max-doc-bytes cut). Only the documents the
+ * read stage numbered (ndd_doc_admitted). */
+static int dedup_records(run_t *r, const ndd_input_t *in, size_t nin, int warc, ndd_buf_t *recs, size_t **roff,
+                         size_t *ndocs)
 {
     ndd_piece_t *pieces = NULL;
     size_t npieces = 0, lcap = 0;
@@ -218,24 +330,35 @@ static int dedup_lines(run_t *r, const ndd_input_t *in, size_t nin, ndd_buf_t *l
     for (size_t p = 0; p < npieces && !rc; p++) {
         if (ndd_reader_open(&rd, pieces[p].in, pieces[p].lo, pieces[p].hi, NULL, NULL))
             continue;
+        int copy = pieces[p].in->format == (warc ? NDD_FMT_WARC : NDD_FMT_JSONL);
         ndd_doc_t doc;
-        while ((rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+        rc = ndd_reader_set_fields(rd, &r->cfg->fields);
+        while (!rc && (rc = ndd_reader_next(rd, &doc)) == NDD_OK) {
+            if (ndd_doc_admit(r->cfg, &doc)) /* rejected in the read stage: no number */
+                continue;
             if ((rc = doc_text(&doc, &full, &text)))
                 break;
             if (text.len == 0) /* rejected in the read stage: no number */
                 continue;
-            if ((rc = ndd_array_grow((void **)loff, &lcap, *ndocs + 2, sizeof **loff)))
+            if ((rc = ndd_array_grow((void **)roff, &lcap, *ndocs + 2, sizeof **roff)))
                 break;
-            (*loff)[*ndocs] = lines->len;
-            ndd_buf_puts(lines, "{\"id\":");
-            ndd_json_append_string(lines, doc.id, strlen(doc.id));
-            ndd_buf_puts(lines, ",\"url\":");
-            ndd_json_append_string(lines, doc.url, strlen(doc.url));
-            ndd_buf_puts(lines, ",\"text\":");
-            ndd_json_append_string(lines, text.data, text.len);
-            rc = ndd_buf_puts(lines, "}\n");
+            (*roff)[*ndocs] = recs->len;
+            if (copy && doc.raw) {
+                ndd_buf_append(recs, doc.raw, doc.raw_len);
+                rc = ndd_buf_append(recs, doc.raw_tail, doc.raw_tail_len);
+            } else if (warc) {
+                rc = NDD_ERR_INTERNAL; /* ndd_run refuses non-WARC inputs for a WARC output */
+            } else {
+                ndd_buf_puts(recs, "{\"id\":");
+                ndd_json_append_string(recs, doc.id, strlen(doc.id));
+                ndd_buf_puts(recs, ",\"url\":");
+                ndd_json_append_string(recs, doc.url, strlen(doc.url));
+                ndd_buf_puts(recs, ",\"text\":");
+                ndd_json_append_string(recs, text.data, text.len);
+                rc = ndd_buf_puts(recs, "}\n");
+            }
             (*ndocs)++;
-            (*loff)[*ndocs] = lines->len;
+            (*roff)[*ndocs] = recs->len;
         }
         if (rc == NDD_ERR_EOF)
             rc = NDD_OK;
@@ -262,17 +385,21 @@ static int zstd_frame(const ndd_buf_t *in, ndd_buf_t *z)
     return NDD_OK;
 }
 
-/* Every document that was not removed, as JSONL (id, url, full visible
- * text), one zstd frame per rank (frames concatenate into one valid .zst
- * stream). The shard's documents are numbered by an exclusive scan and
- * their removed flags asked from their owners, so this works for any rank
- * count, also after --resume. */
+/* Every document that was not removed, as the record it was read from (see
+ * dedup_records), in document order. A .zst file gets one zstd frame per
+ * rank, a .gz file one gzip member per rank (JSONL) or per record (WARC, as
+ * WARC files are usually compressed): frames and members concatenate into
+ * one valid file. The shard's documents are numbered by an exclusive scan
+ * and their removed flags asked from their owners, so this works for any
+ * rank count, also after --resume. */
 int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
 {
-    ndd_buf_t lines = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
-    size_t *loff = NULL, ndocs = 0;
-    uint64_t *ids = NULL, *flags = NULL, first = 0, total = 0;
-    int rc = ndd_comm_agree(r->comm, dedup_lines(r, in, nin, &lines, &loff, &ndocs));
+    ndd_buf_t recs = NDD_BUF_INIT, out = NDD_BUF_INIT, z = NDD_BUF_INIT;
+    size_t *roff = NULL, ndocs = 0;
+    uint64_t *ids = NULL, *flags = NULL, first = 0, total = 0, kept = 0, kept_before = 0, kept_total = 0;
+    int warc, comp;
+    ndd_dedup_kind(r->cfg->write_dedup, &warc, &comp);
+    int rc = ndd_comm_agree(r->comm, dedup_records(r, in, nin, warc, &recs, &roff, &ndocs));
     if (rc)
         goto out;
     NDD_TRY(ndd_comm_exscan_u64(r->comm, ndocs, &first, &total));
@@ -282,18 +409,32 @@ int ndd_stage_dedup(run_t *r, const ndd_input_t *in, size_t nin)
     for (size_t i = 0; i < ndocs; i++)
         ids[i] = first + i;
     NDD_TRY(ndd_request_by_owner(r, ids, ndocs, answer_removed, flags));
-    for (size_t i = 0; i < ndocs && !rc; i++)
-        if (!flags[i])
-            rc = ndd_buf_append(&out, lines.data + loff[i], loff[i + 1] - loff[i]);
-    if (!rc && (out.len || r->me == 0))
+    for (size_t i = 0; i < ndocs; i++)
+        kept += !flags[i];
+    NDD_TRY(ndd_comm_exscan_u64(r->comm, kept, &kept_before, &kept_total));
+    for (size_t i = 0; i < ndocs && !rc; i++) {
+        if (flags[i])
+            continue;
+        if (comp == 1 && warc)
+            rc = gz_member(recs.data + roff[i], roff[i + 1] - roff[i], &z);
+        else
+            rc = ndd_buf_append(&out, recs.data + roff[i], roff[i + 1] - roff[i]);
+    }
+    /* an empty corpus is still a valid compressed file: rank 0 writes an empty frame or member */
+    if (!rc && comp == 2 && (out.len || r->me == 0))
         rc = zstd_frame(&out, &z);
+    else if (!rc && comp == 1 && !warc && (out.len || (r->me == 0 && !kept_total)))
+        rc = gz_member(out.data ? out.data : "", out.len, &z);
+    else if (!rc && comp == 1 && warc && r->me == 0 && !kept_total)
+        rc = gz_member("", 0, &z);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    rc = ndd_write_output(r, r->cfg->write_dedup, z.data ? z.data : "", z.len);
+    const ndd_buf_t *w = comp ? &z : &out;
+    rc = ndd_write_output(r, r->cfg->write_dedup, w->data ? w->data : "", w->len);
 out:
-    free(loff);
+    free(roff);
     free(ids);
     free(flags);
-    ndd_buf_free(&lines);
+    ndd_buf_free(&recs);
     ndd_buf_free(&out);
     ndd_buf_free(&z);
     return rc;

@@ -330,11 +330,14 @@ static int hook_scored(void *user, uint32_t i, uint32_t j, const ndd_vres_t *v)
                         : v->conceptual                           ? "lsi"
                                                                   : "tlcs";
     int rc = ndd_rows_fmt_pair(&w->line, cols, a->id, a->idlen, b->id, b->idlen, vname, v);
-    if (rc || (rc = ndd_buf_puts(&w->line, v->duplicate ? "\t1\n" : "\t0\n")) ||
+    size_t base = w->line.len;
+    if (rc || (rc = ndd_buf_puts(&w->line, v->duplicate ? "\t1" : "\t0")) ||
+        (rc = ndd_rows_fmt_urls(&w->line, a->url, a->urllen, b->url, b->urllen)) ||
         (rc = emit(w, NDD_ROWS_SCORES, a->g, b->g)) || !v->duplicate)
         return rc;
-    w->line.len -= 3; /* the same row without the accepted flag */
-    ndd_buf_putc(&w->line, '\n');
+    w->line.len = base; /* the same row without the accepted flag */
+    if ((rc = ndd_rows_fmt_urls(&w->line, a->url, a->urllen, b->url, b->urllen)))
+        return rc;
     return emit(w, NDD_ROWS_PAIRS, a->g, b->g);
 }
 

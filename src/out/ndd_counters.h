@@ -24,6 +24,7 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(no_text, "read", "no_visible_text", NDD_CST_READ)                                  \
     X(text_bytes, "read", "text_bytes", NDD_CST_READ)                                    \
     X(no_sigs, "read", "docs_without_signatures", NDD_CST_REDUCE)                        \
+    X(dup_ids, "read", "duplicate_ids", NDD_CST_REDUCE)                                  \
     X(tmpl_blocks, "templates", "blocks", NDD_CST_REDUCE)                                \
     X(tmpl_blocks_removed, "templates", "blocks_removed", NDD_CST_REDUCE)                \
     X(tmpl_site_blocks, "templates", "site_templates", NDD_CST_REDUCE)                   \

@@ -46,6 +46,18 @@ out:
     return rc;
 }
 
+int ndd_rows_fmt_urls(ndd_buf_t *line, const char *ua, size_t na, const char *ub, size_t nb)
+{
+    int rc;
+    NDD_TRY(ndd_buf_putc(line, '\t'));
+    NDD_TRY(ndd_tsv_append_field(line, ua, na));
+    NDD_TRY(ndd_buf_putc(line, '\t'));
+    NDD_TRY(ndd_tsv_append_field(line, ub, nb));
+    NDD_TRY(ndd_buf_putc(line, '\n'));
+out:
+    return rc;
+}
+
 int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const char *cluster, size_t clen, int kept,
                          const char *url, size_t urllen)
 {
@@ -61,7 +73,8 @@ out:
     return rc;
 }
 
-int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason)
+int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason,
+                        const char *url, const char *ctype)
 {
     char num[64];
     int rc;
@@ -72,6 +85,10 @@ int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64
         snprintf(num, sizeof num, "\t%llu\t%llu\t", (unsigned long long)ordinal, (unsigned long long)offset);
     NDD_TRY(ndd_buf_puts(b, num));
     NDD_TRY(ndd_tsv_append_field(b, reason, strlen(reason)));
+    NDD_TRY(ndd_buf_putc(b, '\t'));
+    NDD_TRY(ndd_tsv_append_field(b, url && *url ? url : "-", url && *url ? strlen(url) : 1));
+    NDD_TRY(ndd_buf_putc(b, '\t'));
+    NDD_TRY(ndd_tsv_append_field(b, ctype && *ctype ? ctype : "-", ctype && *ctype ? strlen(ctype) : 1));
     NDD_TRY(ndd_buf_putc(b, '\n'));
 out:
     return rc;

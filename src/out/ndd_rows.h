@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include "ndd_util.h"
 
-#define NDD_HDR_PAIRS "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n"
-#define NDD_HDR_SCORES "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n"
+#define NDD_HDR_PAIRS "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\turl_a\turl_b\n"
+#define NDD_HDR_SCORES "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\turl_a\turl_b\n"
 #define NDD_HDR_CLUSTERS "id\tcluster\tkeep\turl\n"
-#define NDD_HDR_REJECTS "file\trecord\toffset\treason\n"
+#define NDD_HDR_REJECTS "file\trecord\toffset\treason\turl\tcontent_type\n"
 
 /* One verified pair (the verifier adapter's result). */
 typedef struct ndd_vres {
@@ -41,9 +41,14 @@ int ndd_rows_fmt_pair(ndd_buf_t *line, ndd_cols_t cols, const char *ida, size_t 
 /* line = "id \t cluster \t 1|0 \t url \n" (cleared first; fields TSV-escaped). */
 int ndd_rows_fmt_cluster(ndd_buf_t *line, const char *id, size_t idlen, const char *cluster, size_t clen, int kept,
                          const char *url, size_t urllen);
-/* Appends "file \t record|- \t offset \t reason \n" (ordinal UINT64_MAX: '-';
- * file and reason TSV-escaped). */
-int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason);
+/* Appends "\tURL_A\tURL_B\n" (TSV-escaped) to a pair row: the last columns
+ * of pairs.tsv and scores.tsv. */
+int ndd_rows_fmt_urls(ndd_buf_t *line, const char *ua, size_t na, const char *ub, size_t nb);
+/* Appends "file \t record|- \t offset \t reason \t url \t content_type \n"
+ * (ordinal UINT64_MAX: '-'; url and ctype: the record's URL and media type
+ * when known, else NULL: '-'; strings TSV-escaped). */
+int ndd_rows_fmt_reject(ndd_buf_t *b, const char *file, uint64_t ordinal, uint64_t offset, const char *reason,
+                        const char *url, const char *ctype);
 
 /* ---- keyed records: u64 k1, u64 k2, u32 len, then len bytes (LE) ---- */
 typedef struct ndd_row {

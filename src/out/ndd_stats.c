@@ -270,6 +270,22 @@ int ndd_stats_json(ndd_buf_t *out, const ndd_stats_in_t *in)
     w_string(&w, in->verifier, strlen(in->verifier));
     w_puts(&w, ",\n  \"candidates\": ");
     w_string(&w, in->candidates, strlen(in->candidates));
+    if (in->ncommand) {
+        w_puts(&w, ",\n  \"command\": [");
+        for (size_t i = 0; i < in->ncommand; i++) {
+            w_puts(&w, i ? ", " : "");
+            w_string(&w, in->command[i], strlen(in->command[i]));
+        }
+        w_puts(&w, "]");
+    }
+    if (in->ninputs) {
+        w_puts(&w, ",\n  \"inputs\": {\"arguments\": [");
+        for (size_t i = 0; i < in->ninputs; i++) {
+            w_puts(&w, i ? ", " : "");
+            w_string(&w, in->inputs[i], strlen(in->inputs[i]));
+        }
+        w_printf(&w, "], \"files\": %llu}", (unsigned long long)in->input_files);
+    }
     w_puts(&w, ",\n");
     w_sections(&w);
     w_ranks(&w, col);

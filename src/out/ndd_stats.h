@@ -42,6 +42,12 @@ typedef struct ndd_stats_in {
     const ndd_counters_t *sum;   /* summed over ranks */
     const ndd_topsets_t *largest; /* merged over ranks */
     const ndd_rank_stats_t *per_rank; /* ranks entries */
+    /* what was run (issue 17): written as "command" and "inputs" when given */
+    const char *const *command;  /* the command line (options included), ncommand words */
+    size_t ncommand;
+    const char *const *inputs;   /* the input arguments, ninputs of them */
+    size_t ninputs;
+    uint64_t input_files;        /* the files they expand to */
 } ndd_stats_in_t;
 
 /* Appends the whole stats.json document to out. */

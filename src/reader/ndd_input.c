@@ -355,7 +355,7 @@ void ndd_input_free(ndd_input_t *in, size_t n)
 int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt, ndd_input_t **out, size_t *nout,
                      const char **bad_path)
 {
-    int rc = NDD_OK;
+    int rc = NDD_OK, ioerr = 0;
     in_list_t l = {NULL, 0, 0, fmt, {NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}};
     in_dirid_t *stack = malloc((NDD_INPUT_MAX_DEPTH + 1) * sizeof *stack);
     *out = NULL;
@@ -387,16 +387,18 @@ int ndd_input_expand(const char *const *paths, size_t npaths, ndd_format_t fmt, 
                 rc = in_add(&l, paths[i], paths[i], &st);
             }
         }
-        if (rc == NDD_ERR_IO && bad_path)
-            *bad_path = paths[i];
+        if (rc == NDD_ERR_IO) {
+            ioerr = errno;
+            if (bad_path)
+                *bad_path = paths[i];
+        }
     }
     free(stack);
     in_set_free(&l.dirs);
     in_set_free(&l.files);
     if (rc) {
-        int e = errno;
         ndd_input_free(l.v, l.n);
-        errno = e;
+        errno = ioerr;
         return rc;
     }
     *out = l.v;

@@ -24,6 +24,8 @@ void ndd_reader_reject_emit(ndd_reader_t *r, uint64_t ordinal, uint64_t offset, 
     rej.ordinal = r->ranged ? UINT64_MAX : ordinal;
     rej.offset = offset;
     rej.reason = reason;
+    rej.url = r->rj_set && r->rj_url.len ? r->rj_url.data : NULL;
+    rej.ctype = r->rj_set && r->rj_ct.len ? r->rj_ct.data : NULL;
     r->on_reject(r->user, &rej);
 }
 
@@ -93,6 +95,9 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
     r->on_reject = on_reject;
     r->user = user;
     r->max_record = NDD_READER_MAX_RECORD;
+    ndd_fields_t dflt = {NULL, NULL, NULL, NULL, NULL};
+    if ((rc = ndd_reader_set_fields(r, &dflt)))
+        goto out;
     if (in->skip) { /* reported once by ndd_reader_next */
         r->skip = in->skip;
         goto out;
@@ -154,9 +159,77 @@ void ndd_reader_free(ndd_reader_t *r)
     ndd_buf_free(&r->body);
     ndd_buf_free(&r->tmp1);
     ndd_buf_free(&r->tmp2);
+    ndd_buf_free(&r->rj_url);
+    ndd_buf_free(&r->rj_ct);
+    for (int f = 0; f < 5; f++)
+        free(r->fpath[f]);
     free(r->name);
     free(r->path);
     free(r);
+}
+
+/* ---- JSONL field paths ---- */
+
+enum { F_ID, F_URL, F_TEXT, F_HTML, F_DATE, F_N };
+
+int ndd_fields_check(const char *path)
+{
+    if (!path || !*path)
+        return NDD_ERR_INVAL;
+    int depth = 1;
+    size_t comp = 0;
+    for (const char *p = path;; p++) {
+        if (*p == '.' || !*p) {
+            if (comp == 0 || comp > 63)
+                return NDD_ERR_INVAL;
+            if (!*p)
+                break;
+            if (++depth > NDD_FIELD_MAX_DEPTH)
+                return NDD_ERR_INVAL;
+            comp = 0;
+        } else {
+            comp++;
+        }
+    }
+    return NDD_OK;
+}
+
+/* Field f of r as path (NULL: disabled). */
+static int field_set(ndd_reader_t *r, int f, const char *path)
+{
+    free(r->fpath[f]);
+    r->fpath[f] = NULL;
+    r->fdepth[f] = 0;
+    if (!path)
+        return NDD_OK;
+    if (ndd_fields_check(path))
+        return NDD_ERR_INVAL;
+    if (!(r->fpath[f] = strdup(path)))
+        return NDD_ERR_NOMEM;
+    r->fdepth[f] = 1;
+    for (char *p = r->fpath[f]; *p; p++)
+        if (*p == '.') {
+            *p = '\0';
+            r->fdepth[f]++;
+        }
+    return NDD_OK;
+}
+
+int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *fl)
+{
+    if (!r || !fl)
+        return NDD_ERR_INVAL;
+    const char *html = fl->html ? fl->html : fl->text ? NULL : "html";
+    int rc = field_set(r, F_ID, fl->id ? fl->id : "id");
+    if (!rc)
+        rc = field_set(r, F_URL, fl->url ? fl->url : "url");
+    if (!rc)
+        rc = field_set(r, F_TEXT, fl->text ? fl->text : "text");
+    if (!rc)
+        rc = field_set(r, F_HTML, html);
+    if (!rc)
+        rc = field_set(r, F_DATE, fl->date);
+    return rc;
 }
 
 uint64_t ndd_reader_nread(const ndd_reader_t *r) { return r ? r->nread : 0; }
@@ -220,42 +293,72 @@ static int jsonl_str(ndd_reader_t *r, const ndd_json_want_t *w, ndd_buf_t *out, 
     return NDD_OK;
 }
 
+/* Follows the rest of field f's path (components 2..) down from the value
+ * w holds (its first component's); w becomes the value found, or ABSENT. */
+static int jsonl_descend(const ndd_reader_t *r, int f, ndd_json_want_t *w, const char **why)
+{
+    const char *comp = r->fpath[f];
+    for (int d = 1; d < r->fdepth[f]; d++) {
+        comp += strlen(comp) + 1;
+        if (w->type != NDD_JSON_OBJECT) {
+            w->type = NDD_JSON_ABSENT;
+            return NDD_OK;
+        }
+        ndd_json_want_t sub = {comp, NDD_JSON_ABSENT, NULL, 0};
+        int rc = ndd_json_object_scan(w->p, w->n, &sub, 1, why);
+        if (rc)
+            return rc;
+        *w = sub;
+    }
+    return NDD_OK;
+}
+
 /* One JSONL record; NDD_OK with doc filled or NDD_ERR_FORMAT with *why. */
 static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *doc, const char **why)
 {
-    enum { W_ID, W_URL, W_TEXT, W_HTML, W_N };
-    ndd_json_want_t w[W_N] = {{"id", NDD_JSON_ABSENT, NULL, 0},
-                              {"url", NDD_JSON_ABSENT, NULL, 0},
-                              {"text", NDD_JSON_ABSENT, NULL, 0},
-                              {"html", NDD_JSON_ABSENT, NULL, 0}};
-    int rc = ndd_json_object_scan(line, n, w, W_N, why);
-    if (rc)
+    ndd_json_want_t w[F_N], want[F_N];
+    int map[F_N], nwant = 0, rc;
+    for (int f = 0; f < F_N; f++) {
+        w[f].type = NDD_JSON_ABSENT;
+        map[f] = -1;
+        if (r->fdepth[f]) {
+            want[nwant].key = r->fpath[f];
+            map[f] = nwant++;
+        }
+    }
+    if ((rc = ndd_json_object_scan(line, n, want, (size_t)nwant, why)))
         return rc;
+    for (int f = 0; f < F_N; f++)
+        if (map[f] >= 0) {
+            w[f] = want[map[f]];
+            if ((rc = jsonl_descend(r, f, &w[f], why)))
+                return rc;
+        }
     /* id: string or number */
-    if (w[W_ID].type == NDD_JSON_ABSENT || w[W_ID].type == NDD_JSON_NULL) {
+    if (w[F_ID].type == NDD_JSON_ABSENT || w[F_ID].type == NDD_JSON_NULL) {
         *why = "missing id";
         return NDD_ERR_FORMAT;
     }
-    if (w[W_ID].type == NDD_JSON_STRING) {
-        if ((rc = jsonl_str(r, &w[W_ID], &r->id, why)))
+    if (w[F_ID].type == NDD_JSON_STRING) {
+        if ((rc = jsonl_str(r, &w[F_ID], &r->id, why)))
             return rc;
         if (r->id.len == 0) {
             *why = "missing id";
             return NDD_ERR_FORMAT;
         }
-    } else if (w[W_ID].type == NDD_JSON_NUMBER) {
+    } else if (w[F_ID].type == NDD_JSON_NUMBER) {
         ndd_buf_clear(&r->id);
-        if ((rc = ndd_buf_append(&r->id, w[W_ID].p, w[W_ID].n)))
+        if ((rc = ndd_buf_append(&r->id, w[F_ID].p, w[F_ID].n)))
             return rc;
     } else {
         *why = "invalid id";
         return NDD_ERR_FORMAT;
     }
-    /* body: "html" when it is given (not null), else "text" */
-    const ndd_json_want_t *b = &w[W_HTML];
+    /* body: the html field when it is given (not null), else the text field */
+    const ndd_json_want_t *b = &w[F_HTML];
     int is_html = 1;
     if (b->type == NDD_JSON_ABSENT || b->type == NDD_JSON_NULL) {
-        b = &w[W_TEXT];
+        b = &w[F_TEXT];
         is_html = 0;
     }
     if (b->type == NDD_JSON_ABSENT || b->type == NDD_JSON_NULL) {
@@ -267,7 +370,10 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
         return NDD_ERR_FORMAT;
     }
     ndd_buf_clear(&r->url);
-    if (w[W_URL].type == NDD_JSON_STRING && (rc = jsonl_str(r, &w[W_URL], &r->url, why)))
+    if (w[F_URL].type == NDD_JSON_STRING && (rc = jsonl_str(r, &w[F_URL], &r->url, why)))
+        return rc;
+    ndd_buf_clear(&r->date);
+    if (w[F_DATE].type == NDD_JSON_STRING && (rc = jsonl_str(r, &w[F_DATE], &r->date, why)))
         return rc;
     if ((rc = ndd_json_string_decode(b->p, b->n, &r->body, why)))
         return rc;
@@ -275,7 +381,12 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
         return rc;
     doc->id = r->id.data;
     doc->url = r->url.data ? r->url.data : "";
-    doc->date = "";
+    doc->date = r->date.data ? r->date.data : "";
+    doc->raw = line;
+    doc->raw_len = n;
+    doc->raw_tail = "\n";
+    doc->raw_tail_len = 1;
+    doc->ctype = "";
     return NDD_OK;
 }
 
@@ -402,6 +513,11 @@ static int file_next(ndd_reader_t *r, ndd_doc_t *doc)
     doc->id = r->name;
     doc->url = "";
     doc->date = "";
+    doc->raw = NULL;
+    doc->raw_len = 0;
+    doc->raw_tail = NULL;
+    doc->raw_tail_len = 0;
+    doc->ctype = "";
     doc->file_index = r->file_index;
     doc->ordinal = 0;
     doc->offset = 0;

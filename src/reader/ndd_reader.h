@@ -34,7 +34,8 @@ typedef struct ndd_input {
 /* Expands paths (files and directories, recursively, entries sorted bytewise)
  * into a deterministic list; file_index follows that order. fmt forces a
  * format for every file (NDD_FMT_AUTO to detect). Unreadable paths give
- * NDD_ERR_IO with *bad_path set to the offending argument. Every directory
+ * NDD_ERR_IO with *bad_path set to the offending argument and errno saying
+ * why (ENOENT, EACCES, ...). Every directory
  * is walked once and every file read once, by (device, inode), whatever
  * the symlinks: a directory met again (a symlink loop, or a second path to
  * it), a file met again, and a directory nested deeper than
@@ -63,6 +64,16 @@ typedef struct ndd_doc {
                             for a byte-range read of a splittable file: UINT64_MAX (use offset) */
     uint64_t offset;     /* byte offset of the record start in the decompressed stream: (file_index, offset)
                             is the rank-count independent order key */
+    const char *raw;     /* the record as it is in the (decompressed) input, for a corpus written back
+                            unchanged: raw[0..raw_len) then raw_tail[0..raw_tail_len): a JSONL line and
+                            "\n"; a WARC record's header and block, then its trailer (CRLF CRLF);
+                            NULL for a whole text/HTML file */
+    size_t raw_len;
+    const char *raw_tail;
+    size_t raw_tail_len;
+    const char *ctype;   /* WARC: the media type of the payload, lower case, without parameters
+                            ("text/html"; the HTTP Content-Type of a response record), or ""; "" for
+                            other formats */
 } ndd_doc_t;
 
 typedef struct ndd_reject {
@@ -72,6 +83,8 @@ typedef struct ndd_reject {
     uint64_t offset;     /* byte offset in the decompressed stream */
     const char *reason;  /* short, stable text, e.g. "malformed JSON", "invalid UTF-8", "truncated gzip member",
                             "WARC record length mismatch", "NUL byte in document", "empty document" */
+    const char *url;     /* the record's URL when known (WARC-Target-URI), else NULL */
+    const char *ctype;   /* its media type when known (as ndd_doc_t.ctype), else NULL */
 } ndd_reject_t;
 
 typedef void (*ndd_reject_fn)(void *user, const ndd_reject_t *rej);
@@ -91,6 +104,21 @@ int ndd_reader_next(ndd_reader_t *r, ndd_doc_t *doc);
  * May be called at any time; default NDD_READER_MAX_RECORD. */
 #define NDD_READER_MAX_RECORD ((size_t)64 << 20)
 void ndd_reader_set_max_record(ndd_reader_t *r, size_t bytes);
+/* JSONL fields (ndd run --id-field ...): each a dotted path into nested
+ * objects ("metadata.url"; a key holding a dot cannot be named). NULL keeps
+ * the default: id "id", text "text", html "html", url "url", no date.
+ * When text is given and html is not, no html field is read. The id may be
+ * a string or a number; the others must be strings (url and date may be
+ * absent or null). Other formats ignore them. */
+typedef struct ndd_fields {
+    const char *id, *text, *html, *url, *date;
+} ndd_fields_t;
+#define NDD_FIELD_MAX_DEPTH 8 /* components of a path */
+/* 0 when path is a usable field path (1..NDD_FIELD_MAX_DEPTH non-empty
+ * components of at most 63 bytes), else NDD_ERR_INVAL. */
+int ndd_fields_check(const char *path);
+/* Sets the JSONL fields of r (copied). NDD_OK, NDD_ERR_INVAL for a bad path. */
+int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *f);
 /* Counters so far. */
 uint64_t ndd_reader_nread(const ndd_reader_t *r);
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r);

@@ -32,6 +32,14 @@ struct ndd_reader {
     uint64_t nread, nrej;
     size_t max_record;
     ndd_buf_t id, url, date, body, tmp1, tmp2;
+    /* JSONL field paths (ndd_reader_set_fields): per field the path with
+     * '\0' between components, and the component count (0: not read) */
+    char *fpath[5];
+    int fdepth[5];
+    ndd_buf_t rj_url, rj_ct; /* WARC: URL and media type of the record being read (for rejects, docs) */
+    int rj_set;          /* rj_url / rj_ct describe the current record */
+    char rtail[4];       /* WARC: the trailer of the last record (ndd_doc_t.raw_tail) */
+    size_t rtail_len;
     z_stream hz;         /* HTTP Content-Encoding decoder */
     int hz_ready;
     char reason[192];

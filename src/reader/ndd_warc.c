@@ -427,12 +427,34 @@ static int w_payload(ndd_reader_t *r, char *p, size_t n, const char *ct, size_t 
 
 /* The block of a good record, at p (p[n] writable). Returns NDD_OK with a
  * document, 1 when the record type gives none, NDD_ERR_FORMAT with *why. */
+/* The media type of Content-Type value ct[0..n) (lower case, no parameters)
+ * as the current record's (r->rj_ct). */
+static int w_set_ctype(ndd_reader_t *r, const char *ct, size_t n)
+{
+    size_t a = 0, b = 0;
+    while (a < n && (ct[a] == ' ' || ct[a] == '\t'))
+        a++;
+    b = a;
+    while (b < n && ct[b] != ';' && ct[b] != ' ' && ct[b] != '\t' && ct[b] != '\r' && ct[b] != '\n')
+        b++;
+    ndd_buf_clear(&r->rj_ct);
+    int rc = ndd_buf_append(&r->rj_ct, ct + a, b - a);
+    for (size_t i = 0; !rc && i < r->rj_ct.len; i++)
+        if (r->rj_ct.data[i] >= 'A' && r->rj_ct.data[i] <= 'Z')
+            r->rj_ct.data[i] = (char)(r->rj_ct.data[i] - 'A' + 'a');
+        else if ((unsigned char)r->rj_ct.data[i] < 0x20 || (unsigned char)r->rj_ct.data[i] >= 0x7f)
+            r->rj_ct.data[i] = '?';
+    return rc;
+}
+
 static int w_record(ndd_reader_t *r, const char *rec, const whdr_t *h, char *p, size_t n, ndd_doc_t *doc,
                     const char **why)
 {
     const char *type = rec + h->type.off, *ct = rec + h->ctype.off;
     size_t tn = h->type.n, ctn = h->ctype.n;
     int rc;
+    if ((rc = w_set_ctype(r, ct, ctn)))
+        return rc;
     if (ndd_reader_ieq(type, tn, "response")) {
         if ((ctn && ndd_reader_iprefix(ct, ctn, "application/http")) ||
             (!ctn && n >= 5 && memcmp(p, "HTTP/", 5) == 0)) {
@@ -441,6 +463,8 @@ static int w_record(ndd_reader_t *r, const char *rec, const whdr_t *h, char *p, 
                 *why = "malformed HTTP response";
                 return NDD_ERR_FORMAT;
             }
+            if ((rc = w_set_ctype(r, http.ct ? http.ct : "", http.ctn)))
+                return rc;
             if (http.status < 200 || http.status > 299) {
                 *why = "HTTP status not 2xx";
                 return NDD_ERR_FORMAT;
@@ -658,16 +682,36 @@ static int w_take_record(ndd_reader_t *r, const whdr_t *h, uint64_t ord, uint64_
     /* a good record: the window holds [pos, pos + next) */
     char *rec = ndd_rstream_ptr(s);
     s->pos += next;
+    /* the trailer as written (CRLF CRLF, LF LF, or what the data held of it
+     * at its end), saved before the body check ends the block with a NUL */
+    size_t tl = next - bend;
+    if (tl >= 4 && memcmp(rec + bend, "\r\n\r\n", 4) == 0)
+        tl = 4;
+    else if (tl >= 2 && rec[bend] == '\n' && rec[bend + 1] == '\n')
+        tl = 2;
+    else if (tl > 4)
+        tl = 4;
+    memcpy(r->rtail, rec + bend, tl);
+    r->rtail_len = tl;
     const char *why = NULL;
+    ndd_buf_clear(&r->rj_url);
+    ndd_buf_clear(&r->rj_ct);
+    if (h->uri.n && (rc = w_copy(&r->rj_url, rec + h->uri.off, h->uri.n)))
+        return rc;
+    r->rj_set = 1;
     rc = w_record(r, rec, h, rec + blk, (size_t)h->clen, doc, &why);
-    if (rc == 1)
-        return 1;
-    if (rc == NDD_ERR_FORMAT) {
+    if (rc == NDD_ERR_FORMAT)
         ndd_reader_reject_emit(r, ord, rec_off, why);
+    r->rj_set = 0;
+    if (rc == 1 || rc == NDD_ERR_FORMAT)
         return 1;
-    }
     if (rc)
         return rc;
+    doc->ctype = r->rj_ct.data ? r->rj_ct.data : "";
+    doc->raw = rec;
+    doc->raw_len = blk + (size_t)h->clen;
+    doc->raw_tail = r->rtail;
+    doc->raw_tail_len = r->rtail_len;
     return w_doc_fields(r, h, rec, ord, rec_off, doc);
 }
 

@@ -21,6 +21,7 @@ const char *ndd_strerror(int rc)
     case NDD_ERR_INTERNAL: return "internal error";
     case NDD_ERR_EOF: return "end of input";
     case NDD_ERR_VERSION: return "written by another ndd version (format mismatch)";
+    case NDD_ERR_EMPTY: return "no document read";
     default: return "unknown error";
     }
 }

@@ -19,7 +19,8 @@ enum {
     NDD_ERR_UNSUPPORTED = -7, /* input kind not supported */
     NDD_ERR_INTERNAL = -8,    /* invariant broken: a bug */
     NDD_ERR_EOF = -9,         /* end of input (for readers) */
-    NDD_ERR_VERSION = -10     /* a file written by another ndd format version */
+    NDD_ERR_VERSION = -10,    /* a file written by another ndd format version */
+    NDD_ERR_EMPTY = -11       /* no document was read (ndd run without --allow-empty) */
 };
 
 /* The error-forwarding idiom (as zstd's FORWARD_IF_ERROR): needs an int rc

@@ -71,7 +71,7 @@ import json, sys
 d, f = sys.argv[1], sys.argv[2]
 s = json.load(open(d + "/stats.json"))
 rej = [l.rstrip("\n").split("\t") for l in open(d + "/rejects.tsv")][1:]
-reasons = sorted(r[-1] for r in rej)
+reasons = sorted(r[3] for r in rej)  # file, record, offset, reason, url, content_type
 print("reader_limits: %s: %d documents, rejects %s" % (f, s["read"]["docs"], reasons))
 sys.exit(0 if s["read"]["docs"] == 3 and reasons == ["WARC Content-Length beyond the end of the " +
                                                     ("file" if f.startswith("plain") else "data")] else 1)

@@ -23,7 +23,9 @@ help=$("$NDD_BIN" run --help); case "$help" in *--keep*--write-dedup*) ;; *) fai
 
 # empty input
 : > "$tmp/empty.jsonl"
-run 2 -o "$tmp/o-empty" "$tmp/empty.jsonl"
+# (issue 17: reading no document is an error unless --allow-empty)
+if run 2 -o "$tmp/o-none" "$tmp/empty.jsonl" 2>/dev/null; then fail "empty input without --allow-empty should exit 1"; fi
+run 2 -o "$tmp/o-empty" --allow-empty "$tmp/empty.jsonl"
 [ "$(rows "$tmp/o-empty/pairs.tsv")" = 0 ] || fail "empty input gave pairs"
 [ "$(json "$tmp/o-empty/stats.json" "d['read']['docs']")" = 0 ] || fail "empty input docs != 0"
 

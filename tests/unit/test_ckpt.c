@@ -83,17 +83,19 @@ static void test_manifest(void **state)
     (void)state;
     const char *inputs[] = {"/data/a.jsonl", "/data/b c.warc.gz", "rel/dir"};
     const char *pins[] = {"123 1700000000000000001 00000000deadbeef /data/a.jsonl", "skip rel/dir/loop"};
-    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, pins, 2, NULL}, r;
+    const char *opts[] = {"field.url metadata.url", "field.id doc id"};
+    ndd_manifest_t m = {7, 2, 10240, 1, 0, 1, 1, 8, 2, 3, 16, 4, inputs, 3, pins, 2, opts, 2, NULL}, r;
     assert_false(ndd_ckpt_exists(wd));
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_ERR_IO);
     assert_int_equal(ndd_ckpt_manifest_write(wd, &m), NDD_OK);
     assert_true(ndd_ckpt_exists(wd));
     size_t n;
     char *text = get_file("manifest", &n);
-    assert_string_equal(text, "ndd-work 3\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
+    assert_string_equal(text, "ndd-work 4\nshards 7\nformat 2\nmax_doc_bytes 10240\nboilerplate 1\nsoft_wrap 0\n"
                               "keep_title 1\ntemplates 1\nsig_m 8\nsig_n 2\nsig_k 3\nmin_sentence 16\ncandidates 4\n"
                               "input /data/a.jsonl\ninput /data/b c.warc.gz\ninput rel/dir\n"
-                              "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n");
+                              "pin 123 1700000000000000001 00000000deadbeef /data/a.jsonl\npin skip rel/dir/loop\n"
+                              "opt field.url metadata.url\nopt field.id doc id\n");
     memset(&r, 0, sizeof r);
     assert_int_equal(ndd_ckpt_manifest_read(wd, &r), NDD_OK);
     assert_int_equal(r.nshards, 7);
@@ -107,6 +109,9 @@ static void test_manifest(void **state)
     assert_int_equal(r.npins, 2);
     for (size_t i = 0; i < 2; i++)
         assert_string_equal(r.pins[i], pins[i]);
+    assert_int_equal(r.nopts, 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(r.opts[i], opts[i]);
     ndd_ckpt_manifest_free(&r);
     assert_null(r.inputs);
     assert_null(r.pins);
@@ -117,8 +122,8 @@ static void test_manifest(void **state)
     static const struct {
         const char *from, *to;
         int rc;
-    } bad[] = {{"ndd-work 3", "ndd-work 2", NDD_ERR_VERSION}, {"ndd-work 3", "ndd-work 4", NDD_ERR_VERSION},
-               {"ndd-work 3", "ndd-wurk 3", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
+    } bad[] = {{"ndd-work 4", "ndd-work 3", NDD_ERR_VERSION}, {"ndd-work 4", "ndd-work 5", NDD_ERR_VERSION},
+               {"ndd-work 4", "ndd-wurk 4", NDD_ERR_FORMAT},  {"shards 7", "shards 0", NDD_ERR_FORMAT}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *t = strdup(text), *at = strstr(t, bad[i].from);
         memcpy(at, bad[i].to, strlen(bad[i].to));
@@ -129,8 +134,8 @@ static void test_manifest(void **state)
         free(t);
     }
     /* a shard count beyond NDD_CKPT_MAX_SHARDS (an edited manifest) is malformed, never obeyed */
-    static const char *huge[] = {"ndd-work 3\nshards 65537\n", "ndd-work 3\nshards 99999999999999999999\n",
-                                 "ndd-work 3\nshards -5\n"};
+    static const char *huge[] = {"ndd-work 4\nshards 65537\n", "ndd-work 4\nshards 99999999999999999999\n",
+                                 "ndd-work 4\nshards -5\n"};
     for (size_t i = 0; i < 3; i++) {
         put_file("manifest", huge[i], strlen(huge[i]));
         memset(&r, 0, sizeof r);
@@ -194,7 +199,7 @@ static void test_shard_roundtrip(void **state)
     ndd_buf_t rej = NDD_BUF_INIT, rej2 = NDD_BUF_INIT;
     ndd_counters_t c, got, want;
     make_docs(&d);
-    ndd_rows_fmt_reject(&rej, "in/x.jsonl", 3, 99, "no visible text");
+    ndd_rows_fmt_reject(&rej, "in/x.jsonl", 3, 99, "no visible text", NULL, NULL);
     fill_counters(&c, 1000);
     assert_int_equal(ndd_ckpt_shard_write(wd, 4, &d, &rej, &c), NDD_OK);
     uint64_t n = 0;
@@ -331,13 +336,14 @@ static void test_shard_version(void **state)
     assert_int_equal(ndd_ckpt_shard_write(wd, 3, &d, NULL, &c), NDD_OK);
     size_t n;
     char *raw = raw_of("map/shard-000003.zst", &n);
-    assert_memory_equal(raw, "NDDSHARD\x03\0\0\0", 12);
+    assert_memory_equal(raw, "NDDSHARD\x04\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
         size_t len;
         int rc;
     } cases[] = {
+        {8, "\x03", 1, NDD_ERR_VERSION},                /* format version 3 (no capture date) */
         {8, "\x02", 1, NDD_ERR_VERSION},                /* format version 2 */
         {8, "\x01", 1, NDD_ERR_VERSION},                /* format version 1 */
         {0, "DDSHARD1", 8, NDD_ERR_VERSION},            /* the magic of format 1 */
@@ -496,7 +502,7 @@ static void test_verify_corrupt_version(void **state)
     }
     put_file("verify/part-000005.zst", z, zn);
     char *raw = raw_of("verify/part-000005.zst", &n);
-    assert_memory_equal(raw, "NDDVPART\x03\0\0\0", 12);
+    assert_memory_equal(raw, "NDDVPART\x04\0\0\0", 12);
     static const struct {
         size_t at;
         const char *bytes;
@@ -527,7 +533,8 @@ static void test_verify_corrupt_version(void **state)
         const char *text;
         int rc;
     } done[] = {{"2 5 0\n", NDD_ERR_VERSION}, {"ndd-verify 2 2 5\n", NDD_ERR_VERSION}, {"what\n", NDD_ERR_FORMAT},
-                {"ndd-verify 3 0 5\n", NDD_ERR_FORMAT}, {"ndd-verify 3 4 11\n", NDD_OK}};
+                {"ndd-verify 3 2 5\n", NDD_ERR_VERSION}, {"ndd-verify 4 0 5\n", NDD_ERR_FORMAT},
+                {"ndd-verify 4 4 11\n", NDD_OK}};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++) {
         int np = -1;
         uint64_t r = 0;
@@ -550,7 +557,7 @@ static void test_remove(void **state)
     char dir[128], path[160];
     snprintf(dir, sizeof dir, "%s/gone", wd);
     const char *in[] = {"x"};
-    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL};
+    ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL, 0, NULL};
     assert_int_equal(ndd_ckpt_manifest_write(dir, &m), NDD_OK);
     assert_int_equal(ndd_ckpt_verify_done_write(dir, 1, 1), NDD_OK);
     snprintf(path, sizeof path, "%s/map/extra", dir);

@@ -46,18 +46,25 @@ static void test_fmt_cluster_reject(void **state)
     ndd_buf_free(&line);
 
     ndd_buf_t b = NDD_BUF_INIT;
-    assert_int_equal(ndd_rows_fmt_reject(&b, "in/a.jsonl", 17, 4096, "no visible text"), NDD_OK);
-    assert_int_equal(ndd_rows_fmt_reject(&b, "in/b\tc.gz", UINT64_MAX, 0, "cannot\nopen"), NDD_OK);
-    assert_int_equal(ndd_rows_fmt_reject(&b, "f", 0, 18446744073709551615ull, "r"), NDD_OK);
-    assert_string_equal(b.data, "in/a.jsonl\t17\t4096\tno visible text\n"
-                                "in/b\\tc.gz\t-\t0\tcannot\\nopen\n"
-                                "f\t0\t18446744073709551615\tr\n");
+    assert_int_equal(ndd_rows_fmt_reject(&b, "in/a.jsonl", 17, 4096, "no visible text", NULL, NULL), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_reject(&b, "in/b\tc.gz", UINT64_MAX, 0, "cannot\nopen", "", ""), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_reject(&b, "f", 0, 18446744073709551615ull, "r", "http://x/\ty", "image/png"),
+                     NDD_OK);
+    assert_string_equal(b.data, "in/a.jsonl\t17\t4096\tno visible text\t-\t-\n"
+                                "in/b\\tc.gz\t-\t0\tcannot\\nopen\t-\t-\n"
+                                "f\t0\t18446744073709551615\tr\thttp://x/\\ty\timage/png\n");
     ndd_buf_free(&b);
-    assert_string_equal(NDD_HDR_PAIRS, "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\n");
-    assert_string_equal(NDD_HDR_SCORES,
-                        "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\n");
+    assert_string_equal(NDD_HDR_PAIRS,
+                        "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\turl_a\turl_b\n");
+    assert_string_equal(NDD_HDR_SCORES, "id_a\tid_b\tverifier\tresemblance\tcontainment\tncd\ttlcs\tscore\taccepted\t"
+                                        "url_a\turl_b\n");
+    ndd_buf_t u = NDD_BUF_INIT;
+    assert_int_equal(ndd_buf_puts(&u, "a\tb"), NDD_OK);
+    assert_int_equal(ndd_rows_fmt_urls(&u, "http://x/\t1", 11, "", 0), NDD_OK);
+    assert_string_equal(u.data, "a\tb\thttp://x/\\t1\t\n");
+    ndd_buf_free(&u);
     assert_string_equal(NDD_HDR_CLUSTERS, "id\tcluster\tkeep\turl\n");
-    assert_string_equal(NDD_HDR_REJECTS, "file\trecord\toffset\treason\n");
+    assert_string_equal(NDD_HDR_REJECTS, "file\trecord\toffset\treason\turl\tcontent_type\n");
 }
 
 /* ---- rows: keyed records ---- */
@@ -287,7 +294,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     memcpy(pr[1].seconds, sec1, sizeof sec1);
     pr[0].input_bytes = 600, pr[0].peak_rss_kib = 10240, pr[0].verify_work = 30;
     pr[1].input_bytes = 400, pr[1].peak_rss_kib = 20480, pr[1].verify_work = 15;
-    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr};
+    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0};
 }
 
 /* Written by hand from write_stats() in mpi/run_pipeline.c (before issue 10)
@@ -310,7 +317,8 @@ static const char golden[] =
     "    \"no_visible_text\": 2,\n"
     "    \"docs\": 48,\n"
     "    \"text_bytes\": 800,\n"
-    "    \"docs_without_signatures\": 1\n"
+    "    \"docs_without_signatures\": 1,\n"
+    "    \"duplicate_ids\": 0\n"
     "  },\n"
     "  \"templates\": {\n"
     "    \"blocks\": 900,\n"
@@ -453,7 +461,7 @@ static void test_stats_empty(void **state)
         for (int st = 0; st < NDD_ST_N; st++)
             pr[q].seconds[st] = (double)((q + st) % 3 + 1);
     pr[0].verify_work = 7, pr[1].verify_work = 2, pr[2].verify_work = 9;
-    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr};
+    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr, NULL, 0, NULL, 0, 0};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
     assert_true(contains(&b, "  \"ranks\": 3,\n  \"wall_seconds\": 0.000,\n  \"verifier\": \"signcd\",\n"
@@ -482,9 +490,14 @@ static void test_stats_roundtrip(void **state)
     s.docs_read = 1ull << 60; /* beyond a double's integers: read exactly */
     s.hist[0] = 0;            /* bucket 0 (single documents) is not written */
     ndd_rank_stats_t pr = {{0}, 1, 2, 3};
-    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr};
+    const char *cmdl[] = {"run", "-o", "out \"x\"", "--url-field", "metadata.url", "in.jsonl"};
+    const char *inp[] = {"in.jsonl"};
+    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
+    assert_true(contains(&b, "\"candidates\": \"sentence\",\n  \"command\": [\"run\", \"-o\", \"out \\\"x\\\"\", "
+                             "\"--url-field\", \"metadata.url\", \"in.jsonl\"],\n  \"inputs\": {\"arguments\": "
+                             "[\"in.jsonl\"], \"files\": 7},\n  \"read\": {"));
     ndd_jv_t *root = NULL;
     assert_int_equal(ndd_json_parse(b.data, b.len, &root), NDD_OK);
     size_t found = 0, want = 0;

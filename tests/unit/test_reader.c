@@ -1453,6 +1453,123 @@ static int read_mode(int argc, char **argv)
     return 0;
 }
 
+/* Issue 17: dotted field paths (ndd_reader_set_fields), the record as read
+ * (raw, raw_tail) and a WARC record's media type and URL in its reject. */
+typedef struct {
+    int n;
+    char url[64], ctype[64], reason[64];
+} frej_t;
+
+static void fields_rej(void *user, const ndd_reject_t *rej)
+{
+    frej_t *f = user;
+    if (f->n++ == 0) {
+        snprintf(f->reason, sizeof f->reason, "%s", rej->reason);
+        snprintf(f->url, sizeof f->url, "%s", rej->url ? rej->url : "(null)");
+        snprintf(f->ctype, sizeof f->ctype, "%s", rej->ctype ? rej->ctype : "(null)");
+    }
+}
+
+static void test_fields_and_raw(void **state)
+{
+    (void)state;
+    assert_int_equal(ndd_fields_check("id"), 0);
+    assert_int_equal(ndd_fields_check("metadata.url"), 0);
+    assert_int_equal(ndd_fields_check("a.b.c.d.e.f.g.h"), 0);
+    assert_int_equal(ndd_fields_check("a.b.c.d.e.f.g.h.i"), NDD_ERR_INVAL); /* 9 components */
+    assert_int_equal(ndd_fields_check(""), NDD_ERR_INVAL);
+    assert_int_equal(ndd_fields_check("a..b"), NDD_ERR_INVAL);
+    assert_int_equal(ndd_fields_check(".a"), NDD_ERR_INVAL);
+    assert_int_equal(ndd_fields_check("a."), NDD_ERR_INVAL);
+
+    const char *lines[] = {
+        "{\"doc\":{\"n\":17},\"metadata\":{\"url\":\"http://x/\\u00e9\",\"when\":\"2020-01-02\"},\"body\":\"Hello there.\"}",
+        "{ \"doc\" : { \"n\" : \"s1\" } , \"metadata\" : { \"url\" : null } , \"body\" : \"Second text.\" }\r",
+        "{\"doc\":{\"m\":1},\"body\":\"no id here\"}",              /* path absent: missing id */
+        "{\"doc\":5,\"body\":\"not an object on the way\"}",          /* doc.n: doc is a number */
+        "{\"doc\":{\"n\":3},\"body\":\"t\",\"text\":\"ignored\",\"html\":\"<p>ignored</p>\"}",
+    };
+    ndd_buf_t b = NDD_BUF_INIT;
+    for (size_t i = 0; i < 5; i++) {
+        buf_adds(&b, lines[i]);
+        buf_adds(&b, "\n");
+    }
+    const char *path = tpath("fields.jsonl");
+    write_file(path, b.data, b.len);
+    ndd_input_t *in;
+    size_t nin;
+    const char *bad;
+    assert_int_equal(ndd_input_expand(&path, 1, NDD_FMT_AUTO, &in, &nin, &bad), 0);
+    ndd_reader_t *r = NULL;
+    frej_t fr;
+    memset(&fr, 0, sizeof fr);
+    assert_int_equal(ndd_reader_open(&r, &in[0], 0, UINT64_MAX, fields_rej, &fr), 0);
+    ndd_fields_t f = {"doc.n", "body", NULL, "metadata.url", "metadata.when"};
+    assert_int_equal(ndd_reader_set_fields(r, &f), 0);
+    ndd_doc_t d;
+    assert_int_equal(ndd_reader_next(r, &d), 0);
+    assert_string_equal(d.id, "17");
+    assert_string_equal(d.url, "http://x/\xc3\xa9");
+    assert_string_equal(d.date, "2020-01-02");
+    assert_string_equal(d.body, "Hello there.");
+    assert_false(d.is_html); /* --text-field given: the html field is not read */
+    assert_int_equal(d.raw_len, strlen(lines[0]));
+    assert_memory_equal(d.raw, lines[0], d.raw_len);
+    assert_int_equal(d.raw_tail_len, 1);
+    assert_int_equal(d.raw_tail[0], '\n');
+    assert_int_equal(ndd_reader_next(r, &d), 0);
+    assert_string_equal(d.id, "s1");
+    assert_string_equal(d.url, "");
+    assert_int_equal(d.raw_len, strlen(lines[1])); /* the CR stays: written back unchanged */
+    assert_memory_equal(d.raw, lines[1], d.raw_len);
+    assert_int_equal(ndd_reader_next(r, &d), 0);
+    assert_string_equal(d.id, "3");
+    assert_string_equal(d.body, "t");
+    assert_int_equal(ndd_reader_next(r, &d), NDD_ERR_EOF);
+    assert_int_equal(fr.n, 2);
+    assert_string_equal(fr.reason, "missing id");
+    ndd_reader_free(r);
+    ndd_input_free(in, nin);
+
+    /* WARC: the record byte for byte (trailer apart), its media type; a
+     * non-text record's reject names its URL and media type */
+    ndd_buf_clear(&b);
+    const char *body = "HTTP/1.1 200 OK\r\nContent-Type: Text/HTML; charset=utf-8\r\n\r\n<p>Page text here.</p>";
+    const char *png = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\nPNGDATA";
+    ndd_buf_t rec1 = NDD_BUF_INIT;
+    buf_addf(&rec1, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://img/x.png\r\n"
+                    "Content-Type: application/http; msgtype=response\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(png), png);
+    buf_add(&b, rec1.data, rec1.len);
+    buf_adds(&b, "\r\n\r\n");
+    size_t at = b.len;
+    buf_addf(&b, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://p/\r\nWARC-Record-ID: <urn:x>\r\n"
+                 "Content-Type: application/http; msgtype=response\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(body), body);
+    size_t rec_len = b.len - at;
+    buf_adds(&b, "\n\n");
+    path = tpath("fields.warc");
+    write_file(path, b.data, b.len);
+    assert_int_equal(ndd_input_expand(&path, 1, NDD_FMT_AUTO, &in, &nin, &bad), 0);
+    memset(&fr, 0, sizeof fr);
+    assert_int_equal(ndd_reader_open(&r, &in[0], 0, UINT64_MAX, fields_rej, &fr), 0);
+    assert_int_equal(ndd_reader_next(r, &d), 0);
+    assert_string_equal(d.id, "urn:x");
+    assert_string_equal(d.ctype, "text/html");
+    assert_int_equal(d.raw_len, rec_len);
+    assert_memory_equal(d.raw, b.data + at, rec_len);
+    assert_int_equal(d.raw_tail_len, 2); /* LF LF as written */
+    assert_memory_equal(d.raw_tail, "\n\n", 2);
+    assert_int_equal(fr.n, 1);
+    assert_string_equal(fr.reason, "non-text payload");
+    assert_string_equal(fr.url, "http://img/x.png");
+    assert_string_equal(fr.ctype, "image/png");
+    ndd_reader_free(r);
+    ndd_input_free(in, nin);
+    ndd_buf_free(&rec1);
+    ndd_buf_free(&b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--read") == 0)
@@ -1471,6 +1588,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_damage),
         cmocka_unit_test(test_directory),
         cmocka_unit_test(test_real_warc),
+        cmocka_unit_test(test_fields_and_raw),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
