@@ -167,8 +167,10 @@ static void run_help(void)
         "                           records of text/HTML files become JSONL lines (id, url, text).\n"
         "                           FILE.zst: zstd, FILE.gz: gzip (a member per WARC record), else plain\n"
         "      --force              write into a non-empty output directory (default: refused)\n"
-        "      --progress SECONDS   rank 0 prints items done / total, rate and ETA of the read and\n"
-        "                           verify stages every SECONDS, aggregated over ranks (default 0: off)\n"
+        "      --progress SECONDS   rank 0 prints every SECONDS the items done / total, rate and ETA of\n"
+        "                           the read and verify stages (summed over ranks), the end of every\n"
+        "                           stage, and the whole job's share done and ETA, estimated from\n"
+        "                           typical stage shares (default 0: off)\n"
         "engine:\n"
         NDD_CLI_ENGINE_HELP
         "  -q, --quiet              no summary on stdout\n"
@@ -850,7 +852,9 @@ int ndd_cmd_run(int argc, char **argv)
     o.cfg.log = ndd_cli_log;
     o.cfg.log_user = &o.log;
     o.cfg.progress_fn = o.cfg.progress > 0 ? ndd_cli_progress : NULL;
-    o.cfg.progress_user = NULL;
+    static int with_dedup;
+    with_dedup = o.cfg.write_dedup != NULL;
+    o.cfg.progress_user = &with_dedup;
     if (o.cfg.map_tasks) { /* one map task: one rank in this process, no MPI */
         o.engine.kind = NDD_ENGINE_LOCAL;
         o.engine.ranks = 1;

@@ -87,8 +87,10 @@ void ndd_cli_log(void *user, int rank, int level, const char *msg);
 /* The same, printf-style, for the subcommands' own messages. */
 void ndd_cli_logf(const ndd_cli_log_t *lg, int rank, int level, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* An ndd_progress_fn (user unused): "[progress] STAGE done / total UNIT
- * (%), rate, ETA (or 'took'), ranks done" to stderr. */
+/* An ndd_progress_fn: "[progress] STAGE done / total UNIT (%), rate, ETA
+ * (or 'took'), ranks done, the job's share done and ETA" to stderr. user:
+ * NULL, or a const int that is 1 when the job writes a dedup corpus (its
+ * last stage; the overall estimate leaves it out otherwise). */
 void ndd_cli_progress(void *user, const ndd_progress_report_t *rep);
 
 #endif

@@ -77,7 +77,8 @@ same "$tmp/ref" "$tmp/o2"
 "$NDD" run -q --engine local:2 --resume "$tmp/o3/.ndd-work" -o "$tmp/o3" || fail "--resume: exit $?"
 same "$tmp/ref" "$tmp/o3"
 [ ! -e "$tmp/o3/.ndd-work" ] || fail "--resume OUT/.ndd-work left the work directory"
-# --progress: every stage reports, with its place in the job; counts are integers
+# --progress: every stage reports, with its place in the job and an estimate for the
+# whole job; counts are integers
 "$NDD" run -q --engine local:2 --progress 0.001 -o "$tmp/pg" "${in[@]}" 2>"$tmp/pg.log" || fail "--progress: exit $?"
 k=1
 for st in read templates exact postings sets verify outputs; do
@@ -86,4 +87,12 @@ for st in read templates exact postings sets verify outputs; do
   k=$((k + 1))
 done
 grep -Eq "^\[progress\] verify +[0-9]+ / [0-9]+ docs \(" "$tmp/pg.log" || fail "--progress: verify counts not integers"
+# the whole job's estimate: its share done never goes back, and the outputs end at 100 %
+python3 - "$tmp/pg.log" <<'PY' || fail "--progress: no overall estimate: $(cat "$tmp/pg.log")"
+import re, sys
+shares = [float(m.group(1)) for m in re.finditer(r"job ~(\d+) % done, ETA ~\d+ s", open(sys.argv[1]).read())]
+assert len(shares) >= 5, shares
+assert all(b >= a for a, b in zip(shares, shares[1:])), shares
+assert shares[-1] == 100, shares
+PY
 echo "auto resume ok"
