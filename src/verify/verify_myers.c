@@ -14,6 +14,7 @@
  *   - V arrays sized O(min(D, max_d)) and reused across calls (workspace).
  * The script is checked at the end: its DEL + INS count must equal D. */
 #include "ndd_verify.h"
+#include "verify_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,51 +59,6 @@ size_t ndd_myers_auto_limit(size_t n)
     if (d > n)
         d = n;
     return d;
-}
-
-/* ---- byte-run comparison, 8 bytes at a time on little-endian machines ---- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define MY_WORDS 1
-#else
-#define MY_WORDS 0
-#endif
-
-/* Length of the common prefix of a[0..n) and b[0..n). */
-static inline size_t my_fwd(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    size_t i = 0;
-#if MY_WORDS
-    while (i + 8 <= n) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
-        i += 8;
-    }
-#endif
-    while (i < n && a[i] == b[i])
-        i++;
-    return i;
-}
-
-/* Length of the common suffix of the n bytes before ae and before be. */
-static inline size_t my_bwd(const uint8_t *ae, const uint8_t *be, size_t n)
-{
-    size_t i = 0;
-#if MY_WORDS
-    while (i + 8 <= n) {
-        uint64_t x, y;
-        memcpy(&x, ae - i - 8, 8);
-        memcpy(&y, be - i - 8, 8);
-        if (x != y)
-            return i + ((size_t)__builtin_clzll(x ^ y) >> 3);
-        i += 8;
-    }
-#endif
-    while (i < n && ae[-1 - (ptrdiff_t)i] == be[-1 - (ptrdiff_t)i])
-        i++;
-    return i;
 }
 
 static int my_emit(ndd_myers_ws_t *ws, int op, size_t a, size_t b, size_t len)
@@ -201,7 +157,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
             int64_t x = tlo < thi ? thi : tlo + 1, y = x - k;
             if (x < n && y < m && A[x] == B[y]) { /* most snakes are empty */
                 size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
-                int64_t s = 1 + (int64_t)my_fwd(A + x + 1, B + y + 1, lim);
+                int64_t s = 1 + (int64_t)ndd_verify_prefix(A + x + 1, B + y + 1, lim);
                 work += (uint64_t)s;
                 x += s;
                 y += s;
@@ -242,7 +198,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
             int64_t x = tlo < thi ? tlo : thi - 1, y = x - k;
             if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
                 size_t lim = (size_t)(x < y ? x : y) - 1;
-                int64_t s = 1 + (int64_t)my_bwd(A + x - 1, B + y - 1, lim);
+                int64_t s = 1 + (int64_t)ndd_verify_suffix(A + x - 1, B + y - 1, lim);
                 work += (uint64_t)s;
                 x -= s;
                 y -= s;
@@ -275,13 +231,13 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
 {
     int rc;
     size_t lim = a1 - a0 < b1 - b0 ? a1 - a0 : b1 - b0;
-    size_t p = my_fwd(A + a0, B + b0, lim);
+    size_t p = ndd_verify_prefix(A + a0, B + b0, lim);
     if ((rc = my_emit(ws, NDD_EDIT_EQ, a0, b0, p)))
         return rc;
     a0 += p;
     b0 += p;
     lim -= p;
-    size_t s = my_bwd(A + a1, B + b1, lim);
+    size_t s = ndd_verify_suffix(A + a1, B + b1, lim);
     a1 -= s;
     b1 -= s;
     if (a0 == a1 || b0 == b1) {
@@ -322,8 +278,8 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     ws->n = 0;
     ws->topd = 0;
     size_t lim = na < nb ? na : nb;
-    size_t p = my_fwd(A, B, lim);
-    size_t s = my_bwd(A + na, B + nb, lim - p);
+    size_t p = ndd_verify_prefix(A, B, lim);
+    size_t s = ndd_verify_suffix(A + na, B + nb, lim - p);
     /* D >= |na - nb|: no need to run when that already exceeds the limit */
     int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1);
     if (rc == NDD_ERR_LIMIT) {

@@ -18,6 +18,7 @@
  * so that most probes of absent windows need no byte comparison. */
 #include "ndd_verify.h"
 #include "verify_anchor_int.h"
+#include "verify_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -311,38 +312,6 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
  * candidate i = q - o, confirmed byte by byte. The filter of E's anchor
  * hashes answers most misses at once. Consecutive windows mostly share
  * their anchor: its candidates are looked up once. */
-/* Length of the common prefix of p[0..n) and q[0..n), 8 bytes at a time. */
-static inline size_t sk_common(const uint8_t *p, const uint8_t *q, size_t n)
-{
-    size_t i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    while (i + 8 <= n) {
-        uint64_t x, y;
-        memcpy(&x, p + i, 8);
-        memcpy(&y, q + i, 8);
-        if (x != y)
-            return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
-        i += 8;
-    }
-#endif
-    while (i < n && p[i] == q[i])
-        i++;
-    return i;
-}
-
-static size_t sk_lower(const uint64_t *v, size_t n, uint64_t key)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 #define SK_GIVE_UP 1 /* sk_side: the candidates ran past the budget */
 
 static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t *ad, const uint8_t *E,
@@ -365,7 +334,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                 uint32_t h = ndd_kgram_hash(D + p, k);
                 lo = hi = 0;
                 if (ndd_anchors_may_hold(ae, h)) {
-                    lo = hi = sk_lower(ae->v, ae->n, (uint64_t)h << 32);
+                    lo = hi = ndd_u64_lower_bound(ae->v, ae->n, (uint64_t)h << 32);
                     while (hi < ae->n && (uint32_t)(ae->v[hi] >> 32) == h)
                         hi++;
                 }
@@ -387,7 +356,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
         if (m != SIZE_MAX) {
             /* the match runs on while the next bytes agree: windows j + 1 ..
              * j + run all match (E's m + 1 .. m + run), kept in one step */
-            size_t run = sk_common(D + j + S, E + m + S, nd - j - S < ne - m - S ? nd - j - S : ne - m - S);
+            size_t run = ndd_verify_prefix(D + j + S, E + m + S, nd - j - S < ne - m - S ? nd - j - S : ne - m - S);
             if ((rc = sk_keep(o, D, j, S + run)))
                 return rc;
             j += run;

@@ -258,6 +258,18 @@ static void run(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pair_t *pr,
  * anchors. Reports pairs/s/core of the bound alone and of the whole path,
  * how many pairs the bound stops, the verdicts (checked equal to the plain
  * TLCS's: the same sketches), and the cost of making a document's anchors. */
+/* Does the anchor bound stop pair i (anchors an[2i], an[2i + 1])? */
+static int bound_stops(const ndd_tlcs_params_t *p, const pair_t *pr, const ndd_anchors_t *an, size_t i,
+                       uint64_t **mark, size_t *mark_cap)
+{
+    size_t ua, ub;
+    double ru, cu;
+    if (ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], mark, mark_cap, &ua, &ub))
+        exit(1);
+    ndd_tlcs_scores(ua < ub ? ua : ub, pr[i].na, pr[i].nb, &ru, &cu);
+    return !ndd_tlcs_verdict(p, ru, cu);
+}
+
 static void run_anchors(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pair_t *pr, size_t n, int reps,
                         const char *what)
 {
@@ -275,23 +287,12 @@ static void run_anchors(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pai
                 exit(1);
         double t1 = cpu_now();
         stopped = 0;
-        for (size_t i = 0; i < n; i++) {
-            size_t ua, ub;
-            double ru, cu;
-            if (ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], &mark, &mark_cap, &ua, &ub))
-                exit(1);
-            ndd_tlcs_scores(ua < ub ? ua : ub, pr[i].na, pr[i].nb, &ru, &cu);
-            stopped += !ndd_tlcs_verdict(p, ru, cu);
-        }
+        for (size_t i = 0; i < n; i++)
+            stopped += bound_stops(p, pr, an, i, &mark, &mark_cap);
         double t2 = cpu_now();
         dups = 0;
         for (size_t i = 0; i < n; i++) {
-            size_t ua, ub;
-            double ru, cu;
-            if (ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], &mark, &mark_cap, &ua, &ub))
-                exit(1);
-            ndd_tlcs_scores(ua < ub ? ua : ub, pr[i].na, pr[i].nb, &ru, &cu);
-            if (!ndd_tlcs_verdict(p, ru, cu))
+            if (bound_stops(p, pr, an, i, &mark, &mark_cap))
                 continue;
             ndd_tlcs_result_t res, plain;
             ndd_tlcs_ws_anchors(ws, &an[2 * i], &an[2 * i + 1]);

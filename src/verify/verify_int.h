@@ -1,0 +1,54 @@
+/* verify_int.h - helpers shared by the verifier's files (not an API). */
+#ifndef NDD_VERIFY_INT_H
+#define NDD_VERIFY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NDD_VERIFY_WORDS 1 /* compare 8 bytes at a time */
+#else
+#define NDD_VERIFY_WORDS 0
+#endif
+
+/* Length of the common prefix of a[0..n) and b[0..n) (Myers' snakes, the
+ * anchored sketches' runs). */
+static inline size_t ndd_verify_prefix(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+#if NDD_VERIFY_WORDS
+    while (i + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* Length of the common suffix of the n bytes before ae and before be. */
+static inline size_t ndd_verify_suffix(const uint8_t *ae, const uint8_t *be, size_t n)
+{
+    size_t i = 0;
+#if NDD_VERIFY_WORDS
+    while (i + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, ae - i - 8, 8);
+        memcpy(&y, be - i - 8, 8);
+        if (x != y)
+            return i + ((size_t)__builtin_clzll(x ^ y) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && ae[-1 - (ptrdiff_t)i] == be[-1 - (ptrdiff_t)i])
+        i++;
+    return i;
+}
+
+#endif
