@@ -140,6 +140,134 @@ static int cmp_double(const char *opt, const char *v, double lo, double hi, doub
 }
 
 /* 0 ok, -1 --help shown, else an exit code */
+/* One option of compare (not -h, not a missing value): 0, or the usage
+ * error's code. name: the option as written, arg: its value. */
+static int cmp_option(cmp_cfg_t *c, int ch, const char *name, const char *arg)
+{
+    const char *cmd = "compare";
+    int rc;
+    long l;
+    size_t z;
+    switch (ch) {
+    case O_VERIFIER:
+        if (!strcmp(arg, "tlcs"))
+            c->signcd = 0;
+        else if (!strcmp(arg, "signcd"))
+            c->signcd = 1;
+        else
+            return ndd_cli_usage_error(cmd, "unknown verifier '%s' (tlcs or signcd)", arg);
+        break;
+    case O_JSON:
+        c->json = 1;
+        break;
+    case O_RAW:
+        c->raw = 1;
+        break;
+    case O_EXACT:
+        c->tp.exact = 1;
+        break;
+    case O_RESERVE:
+        c->tp.reserve = 1;
+        break;
+    case O_NOSIG:
+        c->no_signature = 1;
+        break;
+    case O_FORMAT:
+        if (!strcmp(arg, "auto"))
+            c->format = CMP_FMT_AUTO;
+        else if (!strcmp(arg, "html"))
+            c->format = CMP_FMT_HTML;
+        else if (!strcmp(arg, "text"))
+            c->format = CMP_FMT_TEXT;
+        else
+            return ndd_cli_usage_error(cmd, "--format wants auto, html or text, not '%s'", arg);
+        break;
+    case O_BOILER:
+    case O_SOFTWRAP:
+    case O_SUBST:
+    case O_TEMPLATES:
+    case O_FORMULA: {
+        int v = !strcmp(arg, "on") ? 1 : !strcmp(arg, "off") ? 0 : -1;
+        if (v < 0)
+            return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", name, arg);
+        if (ch == O_BOILER)
+            c->text.boilerplate = v;
+        else if (ch == O_SOFTWRAP)
+            c->text.soft_wrap = v;
+        else if (ch == O_SUBST)
+            c->tp.subst_share = v ? NDD_TLCS_DEFAULT_SUBST_SHARE : 0;
+        else if (ch == O_TEMPLATES)
+            c->templates = v;
+        else
+            c->formula = v;
+        break;
+    }
+    case O_MAXDOC:
+    case O_MAXFILE:
+    case O_MAXD:
+    case O_MINIT:
+        if (ndd_cli_parse_size(arg, &z))
+            return ndd_cli_usage_error(cmd, "%s wants a byte count (K/M/G suffixes allowed), not '%s'",
+                                       name, arg);
+        if (ch == O_MAXDOC)
+            c->text.max_bytes = z;
+        else if (ch == O_MAXFILE)
+            c->max_file = z;
+        else if (ch == O_MAXD)
+            c->tp.max_d = z;
+        else
+            c->tp.min_iter_tlcs = z;
+        break;
+    case O_WINDOW:
+        if (ndd_cli_parse_long(arg, 1, 4096, &l))
+            return ndd_cli_usage_error(cmd, "--window wants 1..4096 bytes, not '%s'", arg);
+        c->tp.window = (size_t)l;
+        break;
+    case O_MAXITER:
+        if (ndd_cli_parse_long(arg, 1, NDD_TLCS_MAX_REGIONS, &l))
+            return ndd_cli_usage_error(cmd, "--max-iter wants 1..%d, not '%s'", NDD_TLCS_MAX_REGIONS, arg);
+        c->tp.max_iter = (unsigned)l;
+        break;
+    case O_BLOCKS:
+        if (ndd_cli_parse_long(arg, 0, 4096, &l))
+            return ndd_cli_usage_error(cmd, "--blocks wants 0..4096, not '%s'", arg);
+        c->tp.blocks = (unsigned)l;
+        break;
+    case O_SLOPE:
+        if ((rc = cmp_double("--slope", arg, 0.0, 1.0, &c->tp.slope)))
+            return rc;
+        break;
+    case O_RES:
+        if ((rc = cmp_double("--resemblance", arg, 0.0, 1.0, &c->tp.min_resemblance)))
+            return rc;
+        break;
+    case O_CONT:
+        if ((rc = cmp_double("--containment", arg, 0.0, 1.0, &c->tp.min_containment)))
+            return rc;
+        break;
+    case O_TAU:
+        if ((rc = cmp_double(name, arg, 0.0, 1.0, &c->tau)))
+            return rc;
+        break;
+    case O_SHOW:
+        c->show = 1;
+        break;
+    case O_FID:
+    case O_FTEXT:
+    case O_FHTML:
+    case O_FURL:
+        if (ndd_fields_check(arg))
+            return ndd_cli_usage_error(cmd, "%s takes a field name or a dotted path, not '%s'",
+                                       name, arg);
+        *(ch == O_FID ? &c->fields.id : ch == O_FTEXT ? &c->fields.text : ch == O_FHTML ? &c->fields.html
+          : &c->fields.url) = arg;
+        break;
+    default:
+        return ndd_cli_usage_error(cmd, "unknown option '%s'", name);
+    }
+    return 0;
+}
+
 static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
 {
     static const struct option opts[] = {
@@ -176,8 +304,6 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         {0, 0, 0, 0}};
     const char *cmd = "compare";
     int ch, rc, longidx;
-    long l;
-    size_t z;
     optind = 1;
     opterr = 0;
     while ((longidx = -1, ch = getopt_long(argc, argv, ":h", opts, &longidx)) != -1) {
@@ -185,123 +311,13 @@ static int cmp_parse(int argc, char **argv, cmp_cfg_t *c)
         case 'h':
             cmp_help();
             return -1;
-        case O_VERIFIER:
-            if (!strcmp(optarg, "tlcs"))
-                c->signcd = 0;
-            else if (!strcmp(optarg, "signcd"))
-                c->signcd = 1;
-            else
-                return ndd_cli_usage_error(cmd, "unknown verifier '%s' (tlcs or signcd)", optarg);
-            break;
-        case O_JSON:
-            c->json = 1;
-            break;
-        case O_RAW:
-            c->raw = 1;
-            break;
-        case O_EXACT:
-            c->tp.exact = 1;
-            break;
-        case O_RESERVE:
-            c->tp.reserve = 1;
-            break;
-        case O_NOSIG:
-            c->no_signature = 1;
-            break;
-        case O_FORMAT:
-            if (!strcmp(optarg, "auto"))
-                c->format = CMP_FMT_AUTO;
-            else if (!strcmp(optarg, "html"))
-                c->format = CMP_FMT_HTML;
-            else if (!strcmp(optarg, "text"))
-                c->format = CMP_FMT_TEXT;
-            else
-                return ndd_cli_usage_error(cmd, "--format wants auto, html or text, not '%s'", optarg);
-            break;
-        case O_BOILER:
-        case O_SOFTWRAP:
-        case O_SUBST:
-        case O_TEMPLATES:
-        case O_FORMULA: {
-            int v = !strcmp(optarg, "on") ? 1 : !strcmp(optarg, "off") ? 0 : -1;
-            if (v < 0)
-                return ndd_cli_usage_error(cmd, "%s wants on or off, not '%s'", ndd_cli_optname(opts, longidx, ch), optarg);
-            if (ch == O_BOILER)
-                c->text.boilerplate = v;
-            else if (ch == O_SOFTWRAP)
-                c->text.soft_wrap = v;
-            else if (ch == O_SUBST)
-                c->tp.subst_share = v ? NDD_TLCS_DEFAULT_SUBST_SHARE : 0;
-            else if (ch == O_TEMPLATES)
-                c->templates = v;
-            else
-                c->formula = v;
-            break;
-        }
-        case O_MAXDOC:
-        case O_MAXFILE:
-        case O_MAXD:
-        case O_MINIT:
-            if (ndd_cli_parse_size(optarg, &z))
-                return ndd_cli_usage_error(cmd, "%s wants a byte count (K/M/G suffixes allowed), not '%s'",
-                                           ndd_cli_optname(opts, longidx, ch), optarg);
-            if (ch == O_MAXDOC)
-                c->text.max_bytes = z;
-            else if (ch == O_MAXFILE)
-                c->max_file = z;
-            else if (ch == O_MAXD)
-                c->tp.max_d = z;
-            else
-                c->tp.min_iter_tlcs = z;
-            break;
-        case O_WINDOW:
-            if (ndd_cli_parse_long(optarg, 1, 4096, &l))
-                return ndd_cli_usage_error(cmd, "--window wants 1..4096 bytes, not '%s'", optarg);
-            c->tp.window = (size_t)l;
-            break;
-        case O_MAXITER:
-            if (ndd_cli_parse_long(optarg, 1, NDD_TLCS_MAX_REGIONS, &l))
-                return ndd_cli_usage_error(cmd, "--max-iter wants 1..%d, not '%s'", NDD_TLCS_MAX_REGIONS, optarg);
-            c->tp.max_iter = (unsigned)l;
-            break;
-        case O_BLOCKS:
-            if (ndd_cli_parse_long(optarg, 0, 4096, &l))
-                return ndd_cli_usage_error(cmd, "--blocks wants 0..4096, not '%s'", optarg);
-            c->tp.blocks = (unsigned)l;
-            break;
-        case O_SLOPE:
-            if ((rc = cmp_double("--slope", optarg, 0.0, 1.0, &c->tp.slope)))
-                return rc;
-            break;
-        case O_RES:
-            if ((rc = cmp_double("--resemblance", optarg, 0.0, 1.0, &c->tp.min_resemblance)))
-                return rc;
-            break;
-        case O_CONT:
-            if ((rc = cmp_double("--containment", optarg, 0.0, 1.0, &c->tp.min_containment)))
-                return rc;
-            break;
-        case O_TAU:
-            if ((rc = cmp_double(ndd_cli_optname(opts, longidx, ch), optarg, 0.0, 1.0, &c->tau)))
-                return rc;
-            break;
-        case O_SHOW:
-            c->show = 1;
-            break;
-        case O_FID:
-        case O_FTEXT:
-        case O_FHTML:
-        case O_FURL:
-            if (ndd_fields_check(optarg))
-                return ndd_cli_usage_error(cmd, "%s takes a field name or a dotted path, not '%s'",
-                                           ndd_cli_optname(opts, longidx, ch), optarg);
-            *(ch == O_FID ? &c->fields.id : ch == O_FTEXT ? &c->fields.text : ch == O_FHTML ? &c->fields.html
-              : &c->fields.url) = optarg;
-            break;
         case ':':
             return ndd_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default:
+        case '?':
             return ndd_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        default:
+            if ((rc = cmp_option(c, ch, ndd_cli_optname(opts, longidx, ch), optarg)))
+                return rc;
         }
     }
     if (argc - optind == 3) {
