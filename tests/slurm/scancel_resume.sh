@@ -5,7 +5,7 @@
 # the outputs are byte-identical to an uninterrupted 'mpirun -n 2 ndd run', and no
 # document is lost or duplicated in clusters.tsv.
 . "$(dirname "$0")/common.bash"
-"$NDD" run --help | grep -q -- '--resume' || skip "this ndd has no 'ndd run --resume' yet"
+"$NDD" run --help | grep -- '--resume' >/dev/null || skip "this ndd has no 'ndd run --resume' yet"
 
 start_cluster 1 --cpus 4
 make_corpus "$tmp/corpus" 3MB 1500KB 3

@@ -6,7 +6,7 @@
 # A chain whose map stage fails ends with the dependent jobs cancelled and
 # 'ndd-stages.sh --wait' exiting 1 with the failed task's log shown.
 . "$(dirname "$0")/common.bash"
-"$NDD" run --help | grep -q -- '--map-task' || skip "this ndd has no 'ndd run --map-task' yet"
+"$NDD" run --help | grep -- '--map-task' >/dev/null || skip "this ndd has no 'ndd run --map-task' yet"
 
 start_cluster 1 --cpus 2 --max-array 3
 make_corpus "$tmp/corpus" 3MB 600KB
