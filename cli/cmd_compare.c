@@ -518,28 +518,35 @@ out:
     return ret;
 }
 
+/* The text compared: the bytes as read (--raw), or the prepared text - the
+ * template pass's output for a corpus record (tmpl), else HTML or plain
+ * text extraction. Prints the error and returns 1 on failure. */
+static int cmp_prepare(const cmp_cfg_t *c, const char *name, int tmpl, cmp_doc_t *d)
+{
+    if (c->raw) {
+        d->use = d->data;
+        d->nuse = d->len;
+        return 0;
+    }
+    int rc = tmpl     ? ndd_tmpl_strip(d->full.data ? d->full.data : "", d->full.len, d->tmpl, d->ntmpl,
+                                       c->tmpl.max_short, c->text.max_bytes, &d->text, NULL)
+             : d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
+                       : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
+    if (rc) {
+        fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
+        return 1;
+    }
+    d->use = d->text.data ? d->text.data : "";
+    d->nuse = d->text.len;
+    return 0;
+}
+
 /* Reads and prepares one document; prints the error and returns 1 on failure. */
 static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
 {
     const char *path = c->path[which], *name = which ? "B" : "A";
-    if (c->corpus) { /* read by cmp_load_corpus: prepare it */
-        if (c->raw) {
-            d->use = d->data;
-            d->nuse = d->len;
-            return 0;
-        }
-        int rc = c->templates ? ndd_tmpl_strip(d->full.data ? d->full.data : "", d->full.len, d->tmpl, d->ntmpl,
-                                               c->tmpl.max_short, c->text.max_bytes, &d->text, NULL)
-                 : d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
-                           : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
-        if (rc) {
-            fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
-            return 1;
-        }
-        d->use = d->text.data ? d->text.data : "";
-        d->nuse = d->text.len;
-        return 0;
-    }
+    if (c->corpus) /* read by cmp_load_corpus */
+        return cmp_prepare(c, name, c->templates, d);
     int rc = ndd_read_file(path, c->max_file, &d->data, &d->len);
     if (rc == NDD_ERR_LIMIT) {
         fprintf(stderr, "ndd compare: %s: %s is larger than %zu bytes (--max-file-bytes)\n", name, path,
@@ -551,11 +558,8 @@ static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
                 rc == NDD_ERR_IO && errno ? strerror(errno) : ndd_strerror(rc));
         return 1;
     }
-    if (c->raw) {
-        d->use = d->data;
-        d->nuse = d->len;
-        return 0;
-    }
+    if (c->raw)
+        return cmp_prepare(c, name, 0, d);
     const char *nul = memchr(d->data, 0, d->len);
     if (nul) {
         fprintf(stderr,
@@ -576,15 +580,7 @@ static int cmp_load(const cmp_cfg_t *c, int which, cmp_doc_t *d)
     if (fmt == CMP_FMT_AUTO)
         fmt = cmp_sniff_html(d->data, d->len) ? CMP_FMT_HTML : CMP_FMT_TEXT;
     d->html = fmt == CMP_FMT_HTML;
-    rc = d->html ? ndd_text_from_html(d->data, d->len, &c->text, &d->text)
-                 : ndd_text_from_plain(d->data, d->len, &c->text, &d->text);
-    if (rc) {
-        fprintf(stderr, "ndd compare: %s: text extraction failed: %s\n", name, ndd_strerror(rc));
-        return 1;
-    }
-    d->use = d->text.data ? d->text.data : "";
-    d->nuse = d->text.len;
-    return 0;
+    return cmp_prepare(c, name, 0, d);
 }
 
 static const char *cmp_fmt_name(const cmp_cfg_t *c, const cmp_doc_t *d)
