@@ -233,6 +233,30 @@ static void test_svd_truncated(void **state)
     }
 }
 
+/* The singular values and U of 2..MAXP ranks equal 1 rank's bit for bit,
+ * with the document splits skew_from..skew_to (0 even, 1 skewed); 1 rank
+ * finds all k concepts. */
+static void check_rank_identical(const dense_t *d, const ndd_lsi_params_t *p, int skew_from, int skew_to)
+{
+    double s1[256], sP[256];
+    double *u1 = calloc(d->n * p->k, sizeof *u1), *uP = calloc(d->n * p->k, sizeof *uP);
+    unsigned k1, kP;
+    assert_non_null(u1);
+    assert_non_null(uP);
+    run_svd(d, p, 1, 0, s1, u1, &k1);
+    assert_int_equal(k1, p->k);
+    for (int P = 2; P <= MAXP; P++)
+        for (int skew = skew_from; skew <= skew_to; skew++) {
+            memset(uP, 0, d->n * p->k * sizeof *uP);
+            run_svd(d, p, P, skew, sP, uP, &kP);
+            assert_int_equal(kP, k1);
+            assert_memory_equal(sP, s1, p->k * sizeof *s1);
+            assert_memory_equal(uP, u1, d->n * p->k * sizeof *u1);
+        }
+    free(u1);
+    free(uP);
+}
+
 /* Many columns: A^T Q is summed over ranks in chunks of columns (two here);
  * still LAPACK's SVD, and the same bits on 1-4 ranks. */
 static void test_svd_wide(void **state)
@@ -246,18 +270,7 @@ static void test_svd_wide(void **state)
     p.oversample = 40; /* l capped by the 30 rows: the whole range */
     p.power = 1;
     check_against_lapack(&d, &p, 1e-10, 1e-8);
-    double s1[256], sP[256];
-    double *u1 = calloc(d.n * p.k, sizeof *u1), *uP = calloc(d.n * p.k, sizeof *uP);
-    unsigned k1, kP;
-    run_svd(&d, &p, 1, 0, s1, u1, &k1);
-    for (int P = 2; P <= MAXP; P++) {
-        run_svd(&d, &p, P, 1, sP, uP, &kP);
-        assert_int_equal(kP, k1);
-        assert_memory_equal(sP, s1, p.k * sizeof *s1);
-        assert_memory_equal(uP, u1, d.n * p.k * sizeof *u1);
-    }
-    free(u1);
-    free(uP);
+    check_rank_identical(&d, &p, 1, 1);
     free(d.a);
 }
 
@@ -272,21 +285,7 @@ static void test_svd_rank_identical(void **state)
     p.k = 8;
     p.oversample = 5;
     p.power = 2;
-    double s1[256], sP[256];
-    double *u1 = calloc(d.n * p.k, sizeof *u1), *uP = calloc(d.n * p.k, sizeof *uP);
-    unsigned k1, kP;
-    run_svd(&d, &p, 1, 0, s1, u1, &k1);
-    assert_int_equal(k1, p.k);
-    for (int P = 2; P <= MAXP; P++)
-        for (int skew = 0; skew < 2; skew++) {
-            memset(uP, 0, d.n * p.k * sizeof *uP);
-            run_svd(&d, &p, P, skew, sP, uP, &kP);
-            assert_int_equal(kP, k1);
-            assert_memory_equal(sP, s1, p.k * sizeof *s1);
-            assert_memory_equal(uP, u1, d.n * p.k * sizeof *u1);
-        }
-    free(u1);
-    free(uP);
+    check_rank_identical(&d, &p, 0, 1);
     free(d.a);
 }
 
