@@ -12,6 +12,22 @@ static uint64_t rnd(void)
 }
 static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 
+/* b[0..nb) for a[0..na): blocks of A (up to maxblock bytes each) with a
+ * random byte after each, up to cap bytes; returns nb. */
+static size_t gen_shared(const uint8_t *a, size_t na, uint8_t *b, size_t cap, size_t maxblock, unsigned alpha)
+{
+    size_t nb = 0;
+    while (nb < cap && na) {
+        size_t from = rndn(na), len = 1 + rndn(maxblock);
+        if (from + len > na)
+            len = na - from;
+        memcpy(b + nb, a + from, len);
+        nb += len;
+        b[nb++] = (uint8_t)('a' + rndn(alpha));
+    }
+    return nb;
+}
+
 /* keep[i] = 1 iff byte i of x lies in a window of x that occurs in y. */
 static void brute_keep(const uint8_t *x, size_t nx, const uint8_t *y, size_t ny, size_t s, uint8_t *keep)
 {
@@ -67,15 +83,7 @@ static void test_random_vs_brute(void **state)
         for (size_t i = 0; i < na; i++)
             a[i] = (uint8_t)('a' + rndn(alpha));
         if (round % 3 == 0) { /* B shares blocks of A */
-            nb = 0;
-            while (nb < 250 && na) {
-                size_t from = rndn(na), len = 1 + rndn(20);
-                if (from + len > na)
-                    len = na - from;
-                memcpy(b + nb, a + from, len);
-                nb += len;
-                b[nb++] = (uint8_t)('a' + rndn(alpha));
-            }
+            nb = gen_shared(a, na, b, 250, 20, alpha);
         } else {
             for (size_t i = 0; i < nb; i++)
                 b[i] = (uint8_t)('a' + rndn(alpha));
@@ -189,14 +197,7 @@ static void test_anchors_bound(void **state)
             a[i] = (uint8_t)('a' + rndn(alpha));
         int shares = (round / 4) % 2;
         if (shares) { /* B shares blocks of A */
-            while (nb < 480 && na) {
-                size_t from = rndn(na), len = 1 + rndn(60);
-                if (from + len > na)
-                    len = na - from;
-                memcpy(b + nb, a + from, len);
-                nb += len;
-                b[nb++] = (uint8_t)('a' + rndn(alpha));
-            }
+            nb = gen_shared(a, na, b, 480, 60, alpha);
         } else {
             nb = rndn(500);
             for (size_t i = 0; i < nb; i++)
