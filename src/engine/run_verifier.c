@@ -27,13 +27,13 @@ struct ndd_verifier {
     ndd_buf_t *sigs;
     size_t *csize;
     size_t cap;
-    /* TLCS: each member's anchors, made at its first pair in the set; the
-     * anchor bound stops a pair before its sketches when it cannot pass */
+    /* TLCS: each member's anchors, made at its first pair in the set and
+     * handed to the TLCS (its anchor bound, then its sketches) */
     ndd_anchors_t *anc;
     uint8_t *anc_made;
     size_t anc_cap;
-    uint64_t *mark, *scratch;
-    size_t mark_cap, scratch_cap;
+    uint64_t *scratch;
+    size_t scratch_cap;
     /* LSI: the current set's fingerprints and SimHashes, paper 001's gates */
     const float *const *fps;
     const uint64_t *sims;
@@ -100,7 +100,6 @@ void ndd_verifier_free(ndd_verifier_t *v)
         ndd_anchors_free(&v->anc[i]);
     free(v->anc);
     free(v->anc_made);
-    free(v->mark);
     free(v->scratch);
     ndd_ncd_ctx_free(v->ncd);
     ndd_method_ctx_free(v->mctx);
@@ -127,7 +126,7 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
     v->lens = lens;
     v->fps = NULL;
     v->sims = NULL;
-    if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) { /* anchors: bound and sketches */
+    if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) { /* the members' anchors */
         if (n > v->anc_cap) {
             ndd_anchors_t *a = realloc(v->anc, n * sizeof *a);
             if (!a)
@@ -144,11 +143,10 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
         for (size_t i = 0; i < v->anc_cap; i++)
             if (v->anc[i].cap > ANCHORS_KEEP)
                 ndd_anchors_free(&v->anc[i]);
-        if (v->scratch_cap > SCRATCH_KEEP || v->mark_cap > SCRATCH_KEEP) {
+        if (v->scratch_cap > SCRATCH_KEEP) {
             free(v->scratch);
-            free(v->mark);
-            v->scratch = v->mark = NULL;
-            v->scratch_cap = v->mark_cap = 0;
+            v->scratch = NULL;
+            v->scratch_cap = 0;
         }
         return NDD_OK;
     }
@@ -214,10 +212,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
     r->pruned_by_bound = r->hit_cost_limit = r->formulaic = 0;
     r->strain_away = 0;
     if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) {
-        if (!v->tp.exact) {
-            /* the anchor bound: >= both sketch lengths, so a pair it stops
-             * would be stopped by the sketches' bound too (same verdict,
-             * same rows) */
+        if (!v->tp.exact) { /* each member's anchors, made at its first pair in the set */
             for (int s = 0; s < 2; s++) {
                 size_t x = s ? j : i;
                 if (!v->anc_made[x]) {
@@ -227,23 +222,8 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
                     v->anc_made[x] = 1;
                 }
             }
-            size_t ua, ub;
-            double ru, cu;
-            /* (not in the combined mode: LSI reads TLCS's resemblance of every pair) */
-            if (v->kind == NDD_VERIFIER_TLCS) {
-                if ((rc = ndd_anchors_bound(&v->anc[i], &v->anc[j], &v->mark, &v->mark_cap, &ua, &ub)))
-                    return rc;
-                ndd_tlcs_scores(ua < ub ? ua : ub, v->lens[i], v->lens[j], &ru, &cu);
-                if (!ndd_tlcs_verdict(&v->tp, ru, cu)) {
-                    r->duplicate = 0;
-                    r->pruned_by_bound = 1;
-                    return NDD_OK;
-                }
-            }
-        }
-        r->sketched = 1;
-        if (!v->tp.exact) /* the sketches from the anchors made above: same sketches, less time */
             ndd_tlcs_ws_anchors(v->tws, &v->anc[i], &v->anc[j]);
+        }
         rc = ndd_tlcs_compare(v->tws, &v->tp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr);
         if (rc)
             return rc;
@@ -260,6 +240,7 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->containment = v->tr.containment;
         r->tlcs = v->tr.tlcs;
         r->pruned_by_bound = v->tr.pruned_by_bound;
+        r->sketched = !v->tr.anchor_pruned;
         r->strain_away = v->tr.strain_away;
         r->hit_cost_limit = v->tr.hit_cost_limit;
         if (v->kind == NDD_VERIFIER_TLCS_LSI) { /* LSI adds conceptual duplicates TLCS did not accept

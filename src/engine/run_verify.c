@@ -305,7 +305,7 @@ static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
         v->sketched) {
         w->r->c.sketch_pairs++;
         w->r->c.strain_away_micro += (uint64_t)(v->strain_away * 1e6 + 0.5);
-    } else if (!rc && w->r->cfg->verifier == NDD_VERIFIER_TLCS) {
+    } else if (!rc && (w->r->cfg->verifier == NDD_VERIFIER_TLCS || w->r->cfg->verifier == NDD_VERIFIER_TLCS_LSI)) {
         w->r->c.pairs_pruned_anchors++; /* also counted in pairs_pruned_bound */
     }
     return rc;

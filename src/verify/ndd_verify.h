@@ -194,6 +194,8 @@ typedef struct ndd_tlcs_result {
     size_t tlcs;                  /* total trustable LCS over all iterations */
     unsigned iterations;          /* Myers runs made */
     int pruned_by_bound;          /* 1: the upper bound could not reach the thresholds: no LCS run */
+    int anchor_pruned;            /* 1: the anchor bound (ndd_tlcs_ws_anchors) did, before any sketch:
+                                     sketch_a/b and strain_away are 0, lcs_upper is the anchor bound */
     int hit_cost_limit;           /* 1: some Myers run stopped at max_d (verdict is then conservative) */
     int duplicate;                /* the verdict */
     double resemblance;           /* tlcs / (len_a + len_b - tlcs) */
@@ -214,9 +216,11 @@ void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws);
  * (a document of 4 GiB or more). Empty documents are never duplicates. */
 int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *a, size_t na,
                      const char *b, size_t nb, ndd_tlcs_result_t *r);
-/* The next ndd_tlcs_compare(ws, p, a, .., b, ..) makes its sketches with
- * ndd_sketch_filter_anchored from these anchors of a and b (same results,
- * less time when a document meets several partners); used once. */
+/* The next ndd_tlcs_compare(ws, p, a, .., b, ..) (not exact) uses these
+ * anchors of a and b: first the anchor bound (a pair it stops is rejected
+ * as the sketch bound would reject it, anchor_pruned = 1), then the
+ * sketches from the anchors - the same verdict and scores, less time when a
+ * document meets several partners; used once. */
 void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_anchors_t *b);
 
 /* The verdict rule alone: resemblance >= min_resemblance or containment >= min_containment. */

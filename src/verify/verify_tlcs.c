@@ -73,6 +73,8 @@ struct ndd_tlcs_ws {
     size_t yremcap;
     const ndd_anchors_t *anc[2]; /* ndd_tlcs_ws_anchors: of a and b, for the next compare */
     const ndd_anchors_t *ax, *ay; /* the same, of X and Y, during that compare */
+    uint64_t *mark;               /* the anchor bound's scratch */
+    size_t mark_cap;
 };
 
 void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_anchors_t *b)
@@ -118,6 +120,7 @@ void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws)
         return;
     ndd_sketch_ws_free(ws->sk);
     ndd_myers_ws_free(ws->my);
+    free(ws->mark);
     for (int i = 0; i < 2; i++) {
         free(ws->d[i].bytes);
         free(ws->d[i].runs);
@@ -769,6 +772,18 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
             return rc;
     } else {
         ndd_sketch_view_t vx, vy;
+        if (ws->ax && ws->ay) { /* the anchor bound (>= both sketch lengths) first */
+            size_t ua, ub;
+            double ru, cu;
+            if ((rc = ndd_anchors_bound(ws->ax, ws->ay, &ws->mark, &ws->mark_cap, &ua, &ub)))
+                return rc;
+            r->lcs_upper = ua < ub ? ua : ub;
+            ndd_tlcs_scores(r->lcs_upper, nx, ny, &ru, &cu);
+            if (!ndd_tlcs_verdict(p, ru, cu)) {
+                r->pruned_by_bound = r->anchor_pruned = 1;
+                return NDD_OK;
+            }
+        }
         if ((rc = ws->ax && ws->ay ? ndd_sketch_filter_anchored(ws->sk, x, nx, ws->ax, y, ny, ws->ay, p->window)
                                    : ndd_sketch_filter(ws->sk, x, nx, y, ny, p->window)))
             return rc;

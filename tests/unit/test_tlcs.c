@@ -224,6 +224,66 @@ static void test_symmetry_exact(void **state)
     ndd_myers_ws_free(my);
 }
 
+/* With anchors (what ndd run hands over): the same verdict, TLCS, scores
+ * and regions as without; a pair the anchor bound stops is one the sketch
+ * bound stops too. Pairs from near copies to unrelated texts, both orders. */
+static void test_anchors_same(void **state)
+{
+    (void)state;
+    ndd_tlcs_params_t p;
+    ndd_tlcs_params_default(&p);
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0, stopped = 0, dups = 0;
+    char a[3000], b[3600];
+    for (int round = 0; round < 300; round++) {
+        size_t na = 200 + rndn(2800), nb = 0, keep = rndn(5); /* 0: unrelated .. 4: a near copy */
+        fill_words(a, na);
+        while (nb + 700 < sizeof b) {
+            size_t len = 20 + rndn(600);
+            if (rndn(4) < keep) {
+                size_t from = rndn(na);
+                if (from + len > na)
+                    len = na - from;
+                memcpy(b + nb, a + from, len);
+            } else {
+                fill_words(b + nb, len);
+            }
+            nb += len;
+            if (rndn(6) == 0)
+                break;
+        }
+        assert_int_equal(ndd_anchors_make(&xa, a, na, p.window, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, p.window, &scratch, &scratch_cap), NDD_OK);
+        for (int o = 0; o < 2; o++) {
+            const char *x = o ? b : a, *y = o ? a : b;
+            size_t nx = o ? nb : na, ny = o ? na : nb;
+            ndd_tlcs_result_t plain, anc;
+            cmp(&p, x, nx, y, ny, &plain);
+            ndd_tlcs_ws_anchors(g_ws, o ? &xb : &xa, o ? &xa : &xb);
+            cmp(&p, x, nx, y, ny, &anc);
+            assert_int_equal(anc.duplicate, plain.duplicate);
+            assert_int_equal(anc.tlcs, plain.tlcs);
+            assert_int_equal(anc.pruned_by_bound, plain.pruned_by_bound);
+            assert_true(anc.resemblance == plain.resemblance && anc.containment == plain.containment);
+            assert_int_equal(anc.nregions, plain.nregions);
+            for (unsigned g = 0; g < anc.nregions; g++)
+                assert_memory_equal(&anc.regions[g], &plain.regions[g], sizeof anc.regions[g]);
+            if (anc.anchor_pruned)
+                assert_true(anc.lcs_upper >= plain.lcs_upper); /* the looser bound stopped it first */
+            else
+                assert_true(anc.sketch_a == plain.sketch_a && anc.sketch_b == plain.sketch_b);
+            assert_false(plain.anchor_pruned); /* used once */
+            stopped += anc.anchor_pruned;
+            dups += anc.duplicate;
+        }
+    }
+    assert_true(stopped > 50 && dups > 50); /* both kinds of pairs were met */
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(scratch);
+}
+
 /* The cost limit is a reported outcome. */
 static void test_cost_limit(void **state)
 {
@@ -1102,6 +1162,7 @@ int main(void)
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_substitutions),
         cmocka_unit_test(test_symmetry_exact),
+        cmocka_unit_test(test_anchors_same),
         cmocka_unit_test(test_cost_limit),
         cmocka_unit_test(test_template_shape),
         cmocka_unit_test(test_templates_reuters),
