@@ -64,29 +64,122 @@ static int cmp_glink(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
+static unsigned bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
+
+/* The two keys of the order above: (u, v) and (label, support descending),
+ * each packed in 64 bits (b = the bits of the lower field). */
+static inline uint64_t glink_key(const ndd_glink_t *x, int second, unsigned b, uint64_t max_support)
+{
+    uint64_t hi = second ? x->label : x->u, lo = second ? max_support - x->support : x->v;
+    return b >= 64 ? lo : hi << b | lo;
+}
+
+/* Sorts gl by cmp_glink's order: a stable LSD radix sort (16-bit digits)
+ * by (u, v), then by (label, support descending), when each pair of fields
+ * fits in 64 bits; else (or when memory for it cannot be had, or n is
+ * small) qsort. */
+static void glinks_sort(ndd_glink_t *gl, size_t n)
+{
+    uint64_t mu = 0, mv = 0, ml = 0, ms = 0;
+    for (size_t k = 0; k < n; k++) {
+        mu = gl[k].u > mu ? gl[k].u : mu;
+        mv = gl[k].v > mv ? gl[k].v : mv;
+        ml = gl[k].label > ml ? gl[k].label : ml;
+        ms = gl[k].support > ms ? gl[k].support : ms;
+    }
+    unsigned b[2] = {bits_of(mv), bits_of(ms)}, total[2] = {bits_of(mu) + b[0], bits_of(ml) + b[1]};
+    ndd_glink_t *tmp = n >= 64 && total[0] <= 64 && total[1] <= 64 ? malloc(n * sizeof *tmp) : NULL;
+    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
+    if (!count) {
+        free(tmp);
+        ndd_qsort(gl, n, sizeof *gl, cmp_glink);
+        return;
+    }
+    ndd_glink_t *src = gl, *dst = tmp;
+    for (int second = 0; second < 2; second++)
+        for (unsigned shift = 0; shift < total[second]; shift += 16) {
+            memset(count, 0, ((size_t)1 << 16) * sizeof *count);
+            for (size_t k = 0; k < n; k++)
+                count[(glink_key(&src[k], second, b[second], ms) >> shift) & 0xFFFF]++;
+            for (size_t d = 0, at = 0; d < ((size_t)1 << 16); d++) {
+                size_t c = count[d];
+                count[d] = at;
+                at += c;
+            }
+            for (size_t k = 0; k < n; k++)
+                dst[count[(glink_key(&src[k], second, b[second], ms) >> shift) & 0xFFFF]++] = src[k];
+            ndd_glink_t *t = src;
+            src = dst;
+            dst = t;
+        }
+    if (src != gl)
+        memcpy(gl, src, n * sizeof *gl);
+    free(tmp);
+    free(count);
+}
+
 typedef struct {
     uint64_t *nodes;
     uint32_t *csz;
+    uint32_t *idx; /* node - lo -> its index, when the set's span is small */
+    size_t idx_cap;
     ndd_uf_t uf;
 } guard_ws_t;
+
+/* The set's nodes, sorted and unique, in w->nodes[0..*nn); *lo = the
+ * smallest; *direct = 1 when w->idx maps node - *lo to its index (the span
+ * of document numbers is at most 4 times the link ends plus 4096: one
+ * array), else the indices are found by binary search. */
+static int guard_nodes(guard_ws_t *w, const ndd_glink_t *gl, size_t n, size_t *nn, uint64_t *lo, int *direct)
+{
+    uint64_t mn = UINT64_MAX, mx = 0;
+    for (size_t k = 0; k < n; k++) {
+        mn = gl[k].u < mn ? gl[k].u : mn;
+        mx = gl[k].v > mx ? gl[k].v : mx; /* u < v */
+        mn = gl[k].v < mn ? gl[k].v : mn;
+        mx = gl[k].u > mx ? gl[k].u : mx;
+    }
+    *lo = mn;
+    *direct = 0;
+    *nn = 0;
+    if (n && mx - mn < 8 * (uint64_t)n + 4096 && !ndd_array_grow((void **)&w->idx, &w->idx_cap, mx - mn + 1, sizeof *w->idx)) {
+        size_t span = (size_t)(mx - mn + 1);
+        memset(w->idx, 0, span * sizeof *w->idx);
+        for (size_t k = 0; k < n; k++)
+            w->idx[gl[k].u - mn] = w->idx[gl[k].v - mn] = 1;
+        for (size_t i = 0; i < span; i++)
+            if (w->idx[i]) {
+                w->idx[i] = (uint32_t)*nn;
+                w->nodes[(*nn)++] = mn + i;
+            }
+        *direct = 1;
+        return NDD_OK;
+    }
+    for (size_t k = 0; k < n; k++) {
+        w->nodes[(*nn)++] = gl[k].u;
+        w->nodes[(*nn)++] = gl[k].v;
+    }
+    *nn = ndd_u64_sort_unique(w->nodes, *nn);
+    return NDD_OK;
+}
 
 /* One set gl[0..n) (strongest first): unions under the cap, then fn per node. */
 static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user,
                      uint64_t *refused)
 {
     size_t nn = 0;
-    for (size_t k = 0; k < n; k++) {
-        w->nodes[nn++] = gl[k].u;
-        w->nodes[nn++] = gl[k].v;
-    }
+    uint64_t lo = 0;
+    int direct = 0;
     /* sorted nodes: union-find roots are the smallest index = the smallest document number */
-    nn = ndd_u64_sort_unique(w->nodes, nn);
-    int rc = ndd_uf_init(&w->uf, nn);
+    int rc = guard_nodes(w, gl, n, &nn, &lo, &direct);
+    if (!rc)
+        rc = ndd_uf_init(&w->uf, nn);
     for (size_t k = 0; k < nn && !rc; k++)
         w->csz[k] = 1;
     for (size_t k = 0; k < n && !rc; k++) {
-        uint32_t rx = ndd_uf_find(&w->uf, (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].u));
-        uint32_t ry = ndd_uf_find(&w->uf, (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].v));
+        uint32_t iu = direct ? w->idx[gl[k].u - lo] : (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].u);
+        uint32_t iv = direct ? w->idx[gl[k].v - lo] : (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].v);
+        uint32_t rx = ndd_uf_find(&w->uf, iu), ry = ndd_uf_find(&w->uf, iv);
         if (rx == ry)
             continue;
         if ((uint64_t)w->csz[rx] + w->csz[ry] >= cap) {
@@ -107,10 +200,10 @@ static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t ca
 int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user, uint64_t *refused,
                             uint64_t *nsets)
 {
-    guard_ws_t w = {malloc((2 * n + 1) * sizeof *w.nodes), malloc((2 * n + 1) * sizeof *w.csz), {0}};
+    guard_ws_t w = {malloc((2 * n + 1) * sizeof *w.nodes), malloc((2 * n + 1) * sizeof *w.csz), NULL, 0, {0}};
     int rc = !w.nodes || !w.csz || 2 * n > UINT32_MAX ? NDD_ERR_NOMEM : NDD_OK;
     if (!rc)
-        ndd_qsort(gl, n, sizeof *gl, cmp_glink);
+        glinks_sort(gl, n);
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         while (b < n && gl[b].label == gl[a].label)
@@ -121,5 +214,6 @@ int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn
     }
     free(w.nodes);
     free(w.csz);
+    free(w.idx);
     return rc;
 }

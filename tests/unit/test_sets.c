@@ -373,13 +373,16 @@ static void test_capped_linkage(void **state)
     for (int round = 0; round < 300; round++) {
         size_t nsets = 1 + rndn(3), n = 0;
         uint64_t cap = 2 + rndn(12);
+        /* document numbers close together (one index array), spread apart
+         * (binary search), and too wide for the radix keys (qsort) */
+        uint64_t scale = (uint64_t[]){1, 1000, (uint64_t)1 << 40}[round % 3];
         ndd_glink_t gl[150], sorted[150];
         for (size_t s = 0; s < nsets; s++) {
             size_t m = 1 + rndn(50), base = 1000 * (s + 1) + rndn(100);
             for (size_t k = 0; k < m && n < 150; k++) {
-                uint64_t u = base + rndn(40), v = base + rndn(40);
+                uint64_t u = (base + rndn(40)) * scale, v = (base + rndn(40)) * scale;
                 if (u == v)
-                    v++;
+                    v += scale;
                 gl[n++] = (ndd_glink_t){base * 7, u < v ? u : v, u < v ? v : u, 1 + rndn(6)};
             }
         }
