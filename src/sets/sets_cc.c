@@ -21,6 +21,19 @@ int ndd_cc_local_init(ndd_cc_local_t *cc, const ndd_link_t *l, size_t nl)
         ndd_cc_local_free(cc);
         return rc;
     }
+    /* the ends' indices: through one array when the ends' document numbers
+     * lie close together (at most 8 per end apart, plus 4096), else by
+     * binary search */
+    uint64_t lo = cc->n ? cc->ends[0] : 0, span = cc->n ? cc->ends[cc->n - 1] - lo + 1 : 0;
+    uint32_t *idx = cc->n && span <= 8 * (uint64_t)cc->n + 4096 ? malloc((size_t)span * sizeof *idx) : NULL;
+    if (idx) {
+        for (size_t i = 0; i < cc->n; i++)
+            idx[cc->ends[i] - lo] = (uint32_t)i;
+        for (size_t e = 0; e < nl; e++)
+            ndd_uf_union(&cc->uf, idx[l[e].u - lo], idx[l[e].v - lo]);
+        free(idx);
+        return NDD_OK;
+    }
     for (size_t e = 0; e < nl; e++)
         ndd_uf_union(&cc->uf, (uint32_t)ndd_u64_lower_bound(cc->ends, cc->n, l[e].u),
                      (uint32_t)ndd_u64_lower_bound(cc->ends, cc->n, l[e].v));

@@ -293,10 +293,48 @@ static int cmp_u64_asc(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Sorts v[0..n) ascending: an LSD radix sort with 16-bit digits over the
+ * bits the largest value uses (document numbers: two passes), qsort when
+ * n is small or the scratch array cannot be had. */
+static void u64_sort(uint64_t *v, size_t n)
+{
+    uint64_t mx = 0;
+    for (size_t i = 0; i < n; i++)
+        mx |= v[i];
+    unsigned bits = mx ? 64u - (unsigned)__builtin_clzll(mx) : 0u;
+    uint64_t *tmp = n >= 256 ? malloc(n * sizeof *tmp) : NULL;
+    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
+    if (!count) {
+        free(tmp);
+        ndd_qsort(v, n, sizeof *v, cmp_u64_asc);
+        return;
+    }
+    uint64_t *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < bits; shift += 16) {
+        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(src[i] >> shift) & 0xFFFF]++;
+        for (size_t d = 0, at = 0; d < ((size_t)1 << 16); d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i] >> shift) & 0xFFFF]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(tmp);
+    free(count);
+}
+
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n)
 {
     size_t w = 0;
-    ndd_qsort(v, n, sizeof *v, cmp_u64_asc);
+    u64_sort(v, n);
     for (size_t i = 0; i < n; i++)
         if (!w || v[i] != v[w - 1])
             v[w++] = v[i];

@@ -66,6 +66,37 @@ static void test_escape(void **state)
     ndd_buf_free(&b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ndd_u64_sort_unique (radix sort above 256 values, qsort below) against
+ * qsort + a plain unique pass, over small, 20-bit, 40-bit and full-width
+ * values, with many and with few repeats. */
+static void test_sort_unique(void **state)
+{
+    (void)state;
+    uint64_t rs = 0x9E3779B97F4A7C15ULL;
+    static uint64_t v[5000], w[5000];
+    for (int round = 0; round < 200; round++) {
+        size_t n = round % 4 == 0 ? (size_t)(round % 300) : 256 + (size_t)(round * 23 % 4700);
+        unsigned bits = (unsigned[]){4, 20, 40, 64}[round % 4 == 0 ? round / 4 % 4 : round % 4];
+        for (size_t i = 0; i < n; i++) {
+            rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+            v[i] = w[i] = bits == 64 ? rs : rs & (((uint64_t)1 << bits) - 1);
+        }
+        qsort(w, n, sizeof *w, cmp_u64);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!m || w[i] != w[m - 1])
+                w[m++] = w[i];
+        assert_int_equal(ndd_u64_sort_unique(v, n), m);
+        assert_memory_equal(v, w, m * sizeof *v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -73,6 +104,7 @@ int main(void)
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_sort_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
