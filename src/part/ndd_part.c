@@ -67,6 +67,34 @@ int ndd_part_owner_of(const uint64_t *starts, int P, uint64_t g)
     return lo;
 }
 
+void ndd_part_balance(const uint64_t *w, size_t nb, int P, size_t *first)
+{
+    unsigned __int128 total = 0, prefix = 0;
+    for (size_t b = 0; b < nb; b++)
+        total += w[b];
+    first[0] = 0;
+    size_t b = 0;
+    for (int q = 1; q < P; q++) { /* prefix(b) * P >= q * total, prefix non-decreasing in b */
+        while (b < nb && prefix * (unsigned)P < (unsigned __int128)q * total)
+            prefix += w[b++];
+        first[q] = b;
+    }
+    first[P] = nb;
+}
+
+int ndd_part_balance_owner(const size_t *first, int P, size_t b)
+{
+    int lo = 0, hi = P - 1; /* the largest q with first[q] <= b */
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (first[mid] <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 void ndd_part_share(uint64_t total, int P, int me, uint64_t *lo, uint64_t *hi)
 {
     *lo = border(total, me, P);

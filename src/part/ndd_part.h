@@ -32,6 +32,15 @@ uint64_t ndd_piece_bytes(const ndd_piece_t *p);
  * nothing are skipped). */
 int ndd_part_owner_of(const uint64_t *starts, int P, uint64_t g);
 
+/* Consecutive ranges of about equal weight: the buckets w[0..nb) are split
+ * into P ranges, rank q taking [first[q], first[q+1]) (first has P+1
+ * entries; first[0] = 0, first[P] = nb). first[q] for 0 < q < P is the
+ * smallest b whose prefix weight w[0] + ... + w[b-1] reaches q/P of the
+ * total (ranges may be empty: one heavy bucket is never split). */
+void ndd_part_balance(const uint64_t *w, size_t nb, int P, size_t *first);
+/* The rank whose range of ndd_part_balance holds bucket b. */
+int ndd_part_balance_owner(const size_t *first, int P, size_t b);
+
 /* The contiguous share [*lo, *hi) of total items that rank me of P takes
  * (floor(total * me / P) .. floor(total * (me+1) / P)). */
 void ndd_part_share(uint64_t total, int P, int me, uint64_t *lo, uint64_t *hi);

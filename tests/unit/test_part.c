@@ -256,11 +256,50 @@ static void test_docs(void **state)
     ndd_docs_free(&d); /* twice is fine */
 }
 
+/* ndd_part_balance against its definition (each boundary found by summing
+ * from the start, in exact 128-bit arithmetic) and the owner against a
+ * linear search (and every bucket lies in its owner's range). */
+static void test_balance(void **state)
+{
+    (void)state;
+    uint64_t w[300];
+    size_t first[10];
+    for (int round = 0; round < 2000; round++) {
+        size_t nb = rndn(300);
+        int P = 1 + (int)rndn(9);
+        unsigned kind = (unsigned)(round % 4);
+        for (size_t b = 0; b < nb; b++) /* uniform, sparse, skewed to the front, and huge weights */
+            w[b] = kind == 0 ? rndn(100) : kind == 1 ? (rndn(10) ? 0 : rndn(1000)) : kind == 2 ? 1000 / (b + 1) : rnd() >> 4;
+        ndd_part_balance(w, nb, P, first);
+        assert_int_equal(first[0], 0);
+        assert_int_equal(first[P], nb);
+        unsigned __int128 total = 0;
+        for (size_t b = 0; b < nb; b++)
+            total += w[b];
+        for (int q = 1; q < P; q++) {
+            size_t want = 0;
+            unsigned __int128 pre = 0;
+            while (want < nb && pre * (unsigned)P < (unsigned __int128)q * total)
+                pre += w[want++];
+            assert_int_equal(first[q], want);
+            assert_true(first[q - 1] <= first[q]);
+        }
+        for (size_t b = 0; b < nb; b++) {
+            int owner = 0;
+            for (int q = 0; q < P; q++)
+                if (first[q] <= b)
+                    owner = q;
+            assert_int_equal(ndd_part_balance_owner(first, P, b), owner);
+            assert_true(b >= first[owner] && b < first[owner + 1]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan),   cmocka_unit_test(test_owner_share), cmocka_unit_test(test_lpt),
-        cmocka_unit_test(test_docrec), cmocka_unit_test(test_docs),
+        cmocka_unit_test(test_docrec), cmocka_unit_test(test_docs),    cmocka_unit_test(test_balance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
