@@ -856,6 +856,32 @@ static void report_stages(FILE *f, const view_t *v)
 }
 
 /* Per-rank skew, peak memory, and one line per rank (at most 64 ranks). */
+
+/* "peak memory by stage": each stage's peak RSS on its largest rank
+ * (per_rank[].stage_peak_rss_kib; stats.json files before it have none). */
+static void report_stage_memory(FILE *f, const view_t *v)
+{
+    const jnode_t *r0 = j_is(v->per_rank, NDD_JV_ARR) && ndd_json_count(v->per_rank)
+                            ? j_get(ndd_json_item(v->per_rank, 0), "stage_peak_rss_kib")
+                            : NULL;
+    if (!j_is(r0, NDD_JV_OBJ))
+        return;
+    char s1[32];
+    int any = 0;
+    for (size_t k = 0; k < ndd_json_count(r0); k++) {
+        const char *name = ndd_json_key(r0, k);
+        double mx = 0, x;
+        for (size_t i = 0; i < ndd_json_count(v->per_rank); i++)
+            if (j_num(j_get(ndd_json_item(v->per_rank, i), "stage_peak_rss_kib"), name, &x) && x > mx)
+                mx = x;
+        if (mx <= 0)
+            continue;
+        fprintf(f, "%s %s %s", any ? "," : "peak memory by stage (largest rank):", name, human_bytes(mx * 1024, s1, sizeof s1));
+        any = 1;
+    }
+    if (any)
+        fprintf(f, "\n");
+}
 static void report_ranks(FILE *f, const view_t *v)
 {
     char s1[64], s2[64], s3[64];
@@ -875,6 +901,7 @@ static void report_ranks(FILE *f, const view_t *v)
     if (rank_minmax(v, "peak_rss_kib", &mn, &mx, &sum))
         fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
                 human_bytes(sum * 1024, s2, sizeof s2));
+    report_stage_memory(f, v);
     if (!j_is(v->per_rank, NDD_JV_ARR) || !ndd_json_count(v->per_rank) || ndd_json_count(v->per_rank) > 64)
         return;
     fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");

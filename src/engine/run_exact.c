@@ -108,6 +108,7 @@ out:
     ndd_bufs_free(send, P);
     ndd_bufs_free(recv, P);
     r->t[NDD_ST_EXACT] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_EXACT);
     return rc;
 }
 

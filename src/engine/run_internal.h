@@ -43,6 +43,7 @@ typedef struct run {
     ndd_buf_t rejects;   /* rejects.tsv rows of this rank's input */
     ndd_counters_t c;
     double t[NDD_ST_N];
+    uint64_t rss[NDD_ST_N]; /* peak RSS (KiB) of each stage: since the previous stage ended (ndd_stage_rss) */
     uint64_t *dropped;   /* sorted keys of dropped posting lists (all ranks) */
     size_t ndropped;
     ndd_links_t links;   /* the links this rank holds, with their support */
@@ -129,6 +130,9 @@ int ndd_stage_outputs(run_t *r);
  * failure rank 0 removes the partial file and logs its name. Collective. */
 int ndd_write_output(run_t *r, const char *path, const void *data, size_t len);
 int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
+/* Ends stage st's memory record: r->rss[st] = the peak RSS since the
+ * previous stage ended, and a new peak starts (ndd_rss_peak_reset). */
+void ndd_stage_rss(run_t *r, int st);
 
 /* run_progress.c: progress rounds over the transport's non-blocking sum. */
 /* Collective (when cfg->progress > 0 and the backend supports it; else NULL). */

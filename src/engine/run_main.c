@@ -555,6 +555,7 @@ static int map_stage(run_t *r, job_t *j)
                         ndd_strerror(rc));
         NDD_TRY(ndd_comm_agree(r->comm, rc));
     }
+    ndd_stage_rss(r, NDD_ST_READ); /* reading (or its checkpoints read back) and the shard checkpoint */
     NDD_TRY(ndd_comm_global_ranges(r->comm, r->d.n, &r->first, &r->starts));
     if (r->starts[r->P] == 0 && !r->cfg->allow_empty) {
         uint64_t nrej = r->c.rejected;
@@ -681,6 +682,7 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         double t0 = ndd_now();
         NDD_TRY(ndd_stage_dedup(r, j.in, j.nin));
         r->t[NDD_ST_DEDUP] = ndd_now() - t0;
+        ndd_stage_rss(r, NDD_ST_DEDUP);
         ndd_prog_stage_done(r, "dedup", t0);
     }
     NDD_TRY(ndd_stage_stats(r, ndd_now() - t_start, &s));

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #ifndef NDD_VERSION
@@ -95,6 +94,7 @@ int ndd_stage_outputs(run_t *r)
 out:
     ndd_buf_free(&rej);
     r->t[NDD_ST_OUTPUT] += ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_OUTPUT);
     return rc;
 }
 
@@ -102,26 +102,38 @@ out:
 /* stats.json                                                          */
 
 
-#define RANK_WIRE ((NDD_ST_N + 3) * 8)
+void ndd_stage_rss(run_t *r, int st)
+{
+    uint64_t kib = ndd_rss_peak_kib();
+    r->rss[st] = kib > r->rss[st] ? kib : r->rss[st];
+    (void)ndd_rss_peak_reset();
+}
+
+#define RANK_WIRE ((2 * NDD_ST_N + 3) * 8)
 
 static int put_rank_stats(ndd_buf_t *b, const run_t *r)
 {
-    uint64_t x[NDD_ST_N + 3];
-    struct rusage ru;
-    for (int st = 0; st < NDD_ST_N; st++)
+    uint64_t x[2 * NDD_ST_N + 3];
+    uint64_t peak = ndd_rss_peak_kib(); /* since the last stage ended: the peak is the largest of all */
+    for (int st = 0; st < NDD_ST_N; st++) {
         memcpy(&x[st], &r->t[st], 8);
+        x[NDD_ST_N + 3 + st] = r->rss[st];
+        peak = r->rss[st] > peak ? r->rss[st] : peak;
+    }
     x[NDD_ST_N] = r->c.input_bytes;
-    x[NDD_ST_N + 1] = !getrusage(RUSAGE_SELF, &ru) ? (uint64_t)ru.ru_maxrss : 0; /* KiB on Linux */
+    x[NDD_ST_N + 1] = peak;
     x[NDD_ST_N + 2] = r->c.verify_work;
-    return ndd_put64s(b, x, NDD_ST_N + 3);
+    return ndd_put64s(b, x, 2 * NDD_ST_N + 3);
 }
 
 static void get_rank_stats(ndd_rank_stats_t *s, const char *p)
 {
-    uint64_t x[NDD_ST_N + 3];
-    ndd_load64s(x, p, NDD_ST_N + 3);
-    for (int st = 0; st < NDD_ST_N; st++)
+    uint64_t x[2 * NDD_ST_N + 3];
+    ndd_load64s(x, p, 2 * NDD_ST_N + 3);
+    for (int st = 0; st < NDD_ST_N; st++) {
         memcpy(&s->seconds[st], &x[st], 8);
+        s->stage_rss_kib[st] = x[NDD_ST_N + 3 + st];
+    }
     s->input_bytes = x[NDD_ST_N];
     s->peak_rss_kib = x[NDD_ST_N + 1];
     s->verify_work = x[NDD_ST_N + 2];

@@ -238,6 +238,7 @@ int ndd_stage_postings(run_t *r)
         goto out;
     NDD_TRY(shuffle_postings(r, send, recv, &post, &np));
     r->t[NDD_ST_SHUFFLE1] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_SHUFFLE1);
     t0 = ndd_now();
     rc = lists_to_links(r, &post, np, send, &dropped);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
@@ -245,6 +246,7 @@ int ndd_stage_postings(run_t *r)
     NDD_TRY(merge_links(r, recv));
     NDD_TRY(share_dropped(r, &dropped));
     r->t[NDD_ST_POSTINGS] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_POSTINGS);
 out:
     ndd_bufs_free(send, r->P);
     ndd_bufs_free(recv, r->P);
@@ -543,5 +545,6 @@ out:
     free(r->links.v);
     memset(&r->links, 0, sizeof r->links);
     r->t[NDD_ST_CC] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_CC);
     return rc;
 }

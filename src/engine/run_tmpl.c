@@ -212,6 +212,7 @@ int ndd_stage_templates(run_t *r)
     rc = ndd_comm_agree(r->comm, strip_all(r, occ, first, flag));
     count_keys(r);
     r->t[NDD_ST_TEMPLATES] = ndd_now() - t0 - (r->t[NDD_ST_SIG] - sig0);
+    ndd_stage_rss(r, NDD_ST_TEMPLATES);
 out:
     free(occ);
     free(first);

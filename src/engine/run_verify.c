@@ -681,9 +681,11 @@ int ndd_stage_verify(run_t *r)
     NDD_TRY(ndd_lsi_send(r, dest_of));
     NDD_TRY(shuffle_texts(r, dest_of, raw, z));
     r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_SHUFFLE2);
     t0 = ndd_now();
     NDD_TRY(verify_sets(r, z, send));
     r->t[NDD_ST_VERIFY] = ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_VERIFY);
     t0 = ndd_now();
     rc = send_rows(r, send, raw);
     r->t[NDD_ST_OUTPUT] += ndd_now() - t0;

@@ -245,6 +245,9 @@ static void w_ranks(writer_t *w, double *col)
                  q ? "," : "", q, (unsigned long long)rs->input_bytes, (unsigned long long)rs->peak_rss_kib);
         for (int st = 0; st < NDD_ST_N; st++)
             w_printf(w, "%s\"%s\": %.4f", st ? ", " : "", ndd_stage_names[st], rs->seconds[st]);
+        w_puts(w, "}, \"stage_peak_rss_kib\": {");
+        for (int st = 0; st < NDD_ST_N; st++)
+            w_printf(w, "%s\"%s\": %llu", st ? ", " : "", ndd_stage_names[st], (unsigned long long)rs->stage_rss_kib[st]);
         w_puts(w, "}}");
     }
     w_puts(w, "\n  ]\n}\n");

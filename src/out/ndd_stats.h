@@ -30,6 +30,7 @@ typedef struct ndd_rank_stats {
     uint64_t input_bytes;
     uint64_t peak_rss_kib;
     uint64_t verify_work;
+    uint64_t stage_rss_kib[NDD_ST_N]; /* peak RSS of each stage (0: not run, or not measured) */
 } ndd_rank_stats_t;
 
 typedef struct ndd_stats_in {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 const char *ndd_strerror(int rc)
@@ -278,6 +279,31 @@ out:
     fclose(f);
     ndd_buf_free(&b);
     return rc;
+}
+
+uint64_t ndd_rss_peak_kib(void)
+{
+    char line[256];
+    unsigned long long kib = 0;
+    int found = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && !found && fgets(line, sizeof line, f))
+        found = sscanf(line, "VmHWM: %llu kB", &kib) == 1;
+    if (f)
+        fclose(f);
+    if (found)
+        return (uint64_t)kib;
+    struct rusage ru;
+    return !getrusage(RUSAGE_SELF, &ru) && ru.ru_maxrss > 0 ? (uint64_t)ru.ru_maxrss : 0; /* KiB on Linux */
+}
+
+int ndd_rss_peak_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return -1;
+    int ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
 }
 
 double ndd_now(void)

@@ -92,6 +92,13 @@ size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
 
 /* Seconds on a monotonic clock (for stage timings). */
 double ndd_now(void);
+/* Peak resident set size of this process in KiB since it started or since
+ * the last ndd_rss_peak_reset (VmHWM of /proc/self/status; getrusage's
+ * ru_maxrss where that cannot be read; 0 when neither can). */
+uint64_t ndd_rss_peak_kib(void);
+/* Starts a new peak (5 written to /proc/self/clear_refs, Linux >= 4.0):
+ * 0 when done, -1 when this system cannot (the peak then runs on). */
+int ndd_rss_peak_reset(void);
 
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */

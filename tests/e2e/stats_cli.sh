@@ -74,6 +74,15 @@ for name, t in st["stage_seconds"].items():
 close(dv["skew"]["verify_work"], V["work_max_rank"] / V["work_min_rank"], "verify work skew")
 rss = [r["peak_rss_kib"] for r in st["per_rank"]]
 close(dv["peak_rss_kib_max"], max(rss), "peak rss")
+# peak memory by stage: every stage that ran measured something, the
+# largest of them is at most the rank's peak, and the report prints them
+for r in st["per_rank"]:
+    sr = r["stage_peak_rss_kib"]
+    assert set(sr) == set(st["stage_seconds"]), sr
+    for name in ("read", "postings", "components", "verify", "output"):
+        assert sr[name] > 0, (name, sr)
+    assert max(sr.values()) <= r["peak_rss_kib"], (sr, r["peak_rss_kib"])
+assert "peak memory by stage (largest rank): read " in report, "report: no peak memory by stage"
 sh = st["shuffle_bytes"]
 close(dv["bytes_shuffled"], sh["shuffle1_signatures"] + sh["shuffle2_texts_compressed"] + sh["shuffle3_rows"], "shuffled")
 

@@ -294,6 +294,10 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     memcpy(pr[1].seconds, sec1, sizeof sec1);
     pr[0].input_bytes = 600, pr[0].peak_rss_kib = 10240, pr[0].verify_work = 30;
     pr[1].input_bytes = 400, pr[1].peak_rss_kib = 20480, pr[1].verify_work = 15;
+    static const uint64_t rss0[NDD_ST_N] = {9000, 10240, 0, 0, 8000, 7000, 6000, 5000, 4000, 3000, 0};
+    static const uint64_t rss1[NDD_ST_N] = {20480, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    memcpy(pr[0].stage_rss_kib, rss0, sizeof rss0);
+    memcpy(pr[1].stage_rss_kib, rss1, sizeof rss1);
     *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0};
 }
 
@@ -418,10 +422,14 @@ static const char golden[] =
     "  \"per_rank\": [\n"
     "    {\"rank\": 0, \"input_bytes\": 600, \"peak_rss_kib\": 10240, \"stage_seconds\": {\"read\": 0.5000, \"templates\": 0.2000, "
     "\"exact\": 0.0500, \"signatures\": 0.2500, \"shuffle1\": 0.1250, \"postings\": 1.0000, \"components\": 2.0000, \"shuffle2\": "
-    "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000}},\n"
+    "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000}, \"stage_peak_rss_kib\": {\"read\": 9000, "
+    "\"templates\": 10240, \"exact\": 0, \"signatures\": 0, \"shuffle1\": 8000, \"postings\": 7000, \"components\": 6000, "
+    "\"shuffle2\": 5000, \"verify\": 4000, \"output\": 3000, \"dedup\": 0}},\n"
     "    {\"rank\": 1, \"input_bytes\": 400, \"peak_rss_kib\": 20480, \"stage_seconds\": {\"read\": 1.5000, \"templates\": 0.4000, "
     "\"exact\": 0.1500, \"signatures\": 0.7500, \"shuffle1\": 0.3750, \"postings\": 2.0000, \"components\": 4.0000, \"shuffle2\": "
-    "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000}}\n"
+    "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000}, \"stage_peak_rss_kib\": {\"read\": 20480, "
+    "\"templates\": 1, \"exact\": 2, \"signatures\": 3, \"shuffle1\": 4, \"postings\": 5, \"components\": 6, "
+    "\"shuffle2\": 7, \"verify\": 8, \"output\": 9, \"dedup\": 10}}\n"
     "  ]\n"
     "}\n";
 
@@ -476,7 +484,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));
-    assert_true(contains(&b, "\"dedup\": 1.0000}}\n  ]\n}\n"));
+    assert_true(contains(&b, "\"dedup\": 1.0000}, \"stage_peak_rss_kib\": {\"read\": 0, "));
+    assert_true(contains(&b, "\"output\": 0, \"dedup\": 0}}\n  ]\n}\n"));
     ndd_buf_free(&b);
     in.ranks = 0;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_ERR_INVAL);
@@ -489,7 +498,7 @@ static void test_stats_roundtrip(void **state)
     fill(&s, 3);
     s.docs_read = 1ull << 60; /* beyond a double's integers: read exactly */
     s.hist[0] = 0;            /* bucket 0 (single documents) is not written */
-    ndd_rank_stats_t pr = {{0}, 1, 2, 3};
+    ndd_rank_stats_t pr = {{0}, 1, 2, 3, {0}};
     const char *cmdl[] = {"run", "-o", "out \"x\"", "--url-field", "metadata.url", "in.jsonl"};
     const char *inp[] = {"in.jsonl"};
     ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7};
