@@ -81,6 +81,8 @@ static void flow_help(void)
            "                           0: every document in the window (default %.2f)\n"
            "      --resemblance R      tlcs: duplicate when resemblance >= R (default %.2f) ...\n"
            "      --containment C      ... or containment >= C (default %.2f)\n"
+           "      --formulaic on|off   tlcs: reject a duplicate whose regions hold other names and numbers\n"
+           "                           (the same formula about another company or day; as ndd run) (default on)\n"
            "      --out FILE|-         the verdict lines (default -: standard output)\n"
            "      --stats FILE         also write the summary as a JSON object\n"
            "      --follow DIR         then poll DIR for new files and read them in name order (names\n"
@@ -104,7 +106,7 @@ static void flow_help(void)
 
 enum {
     F_WINDOW = 1000, F_LATE, F_MEASURE, F_Q, F_THRESH, F_CMIN, F_RES, F_CONT, F_OUT, F_STATS, F_FOLLOW, F_POLL,
-    F_IDLE, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
+    F_IDLE, F_FORMULA, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
 };
 
 static int flow_double(const char *name, const char *v, double lo, double hi, int lo_open, double *out)
@@ -163,9 +165,10 @@ static int flow_option(flow_cfg_t *c, int ch, const char *name, const char *arg)
         c->text.max_bytes = z;
         return 0;
     case F_BOILER:
+    case F_FORMULA:
         if (strcmp(arg, "on") && strcmp(arg, "off"))
             return ndd_cli_usage_error(flow_cmd, "%s wants on or off, not '%s'", name, arg);
-        c->text.boilerplate = !strcmp(arg, "on");
+        *(ch == F_BOILER ? &c->text.boilerplate : &c->p.formulaic) = !strcmp(arg, "on");
         return 0;
     case F_FDATE: case F_FID: case F_FTEXT: case F_FHTML: case F_FURL:
         if (ndd_fields_check(arg))
@@ -193,6 +196,7 @@ static int flow_parse(int argc, char **argv, flow_cfg_t *c, int *first)
         {"id-field", required_argument, 0, F_FID}, {"text-field", required_argument, 0, F_FTEXT},
         {"html-field", required_argument, 0, F_FHTML}, {"url-field", required_argument, 0, F_FURL},
         {"max-doc-bytes", required_argument, 0, F_MAXDOC}, {"boilerplate", required_argument, 0, F_BOILER},
+        {"formulaic", required_argument, 0, F_FORMULA},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int ch, rc, longidx;
     optind = 1;
@@ -437,9 +441,9 @@ static void flow_summary(const flow_ctx_t *x, FILE *o)
             (double)s.segment_bytes_max / 1048576.0, (unsigned long long)s.segment_docs_max,
             (double)s.segment_bitmap_bytes_max / 1048576.0, (double)s.bytes_held_max / 1048576.0,
             (double)flow_peak_rss_kib() / 1024.0);
-    fprintf(o, "ndd flow: pairs in the window %llu, sharing a q-gram %llu, TLCS runs %llu%s%s\n",
+    fprintf(o, "ndd flow: pairs in the window %llu, sharing a q-gram %llu, TLCS runs %llu (formulaic %llu)%s%s\n",
             (unsigned long long)s.pairs_in_window, (unsigned long long)s.pairs_sharing,
-            (unsigned long long)s.tlcs_runs, x->stopped ? "; stopped by " : "", x->stopped ? x->stopped : "");
+            (unsigned long long)s.tlcs_runs, (unsigned long long)s.formulaic, x->stopped ? "; stopped by " : "", x->stopped ? x->stopped : "");
 }
 
 static int flow_stats_json(const flow_ctx_t *x, const char *path)
@@ -454,7 +458,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
                "\"candidate_min\":%g,\"documents\":%llu,\"seconds\":%.6f,\"documents_per_s\":%.3f,"
                "\"new\":%llu,\"near_duplicate\":%llu,\"late\":%llu,\"undated\":%llu,\"bad_dates\":%llu,"
                "\"out_of_order\":%llu,\"rejects\":%llu,\"other_media_types\":%llu,\"pairs_in_window\":%llu,"
-               "\"pairs_sharing_qgram\":%llu,\"tlcs_runs\":%llu,\"segments_held\":%llu,\"segments_held_max\":%llu,"
+               "\"pairs_sharing_qgram\":%llu,\"tlcs_runs\":%llu,\"formulaic_rejected\":%llu,\"segments_held\":%llu,\"segments_held_max\":%llu,"
                "\"segments_created\":%llu,\"segments_dropped\":%llu,\"segment_bytes_max\":%zu,"
                "\"segment_docs_max\":%llu,\"segment_bitmap_bytes_max\":%zu,\"bytes_held_max\":%zu,"
                "\"peak_rss_kib\":%ld,\"stopped_by\":\"%s\"}\n",
@@ -464,7 +468,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
             (unsigned long long)s.late, (unsigned long long)s.undated, (unsigned long long)x->bad_dates,
             (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->skipped_ctype,
             (unsigned long long)s.pairs_in_window, (unsigned long long)s.pairs_sharing,
-            (unsigned long long)s.tlcs_runs, (unsigned long long)s.segments_held,
+            (unsigned long long)s.tlcs_runs, (unsigned long long)s.formulaic, (unsigned long long)s.segments_held,
             (unsigned long long)s.segments_held_max, (unsigned long long)s.segments_created,
             (unsigned long long)s.segments_dropped, s.segment_bytes_max, (unsigned long long)s.segment_docs_max,
             s.segment_bitmap_bytes_max, s.bytes_held_max, flow_peak_rss_kib(), x->stopped ? x->stopped : "end of input");

@@ -29,6 +29,8 @@ void ndd_flow_params_default(ndd_flow_params_t *p)
     p->measure = NDD_FLOW_QGRAM;
     p->candidate_min = NDD_FLOW_DEFAULT_CANDIDATE_MIN;
     ndd_tlcs_params_default(&p->tlcs);
+    p->formulaic = 1;
+    ndd_formula_params_default(&p->fp);
 }
 
 int ndd_flow_params_check(const ndd_flow_params_t *p)
@@ -145,6 +147,15 @@ static int flow_tlcs(ndd_flow_t *f, const char *text, size_t n, const flow_doc_t
         return rc;
     v->verified++;
     f->st.tlcs_runs++;
+    if (r.duplicate && f->p.formulaic) {
+        ndd_formula_result_t fr;
+        if ((rc = ndd_formula_check(&f->p.fp, text, n, d->text ? d->text : "", d->ntext, &r, &fr)))
+            return rc;
+        if (fr.different) {
+            r.duplicate = 0;
+            f->st.formulaic++;
+        }
+    }
     if (r.duplicate && flow_better(best, r.resemblance, d)) {
         best->doc = d;
         best->score = r.resemblance;

@@ -24,8 +24,9 @@
  * list_counters, Fig. 2); duplicate when doc_q >= threshold. tlcs: paper
  * 002's trustable LCS (src/verify) on the pairs the q-gram index proposes
  * (shared q-grams >= candidate_min * the smaller set; 0 = every document in
- * the window); score = resemblance. The best match (highest score, then the
- * earliest arrival) is the verdict's partner. docs/flow.md. */
+ * the window), then ndd run's formulaic-text check; score = resemblance.
+ * The best match (highest score, then the earliest arrival) is the
+ * verdict's partner. docs/flow.md. */
 #ifndef NDD_FLOW_H
 #define NDD_FLOW_H
 
@@ -52,6 +53,9 @@ typedef struct ndd_flow_params {
     double candidate_min; /* tlcs: [0, 1] */
     int keep_text;        /* keep texts in the segments (set by measure tlcs; read only) */
     ndd_tlcs_params_t tlcs;
+    int formulaic;        /* tlcs: a duplicate that ndd_formula_check finds formulaic (the same
+                           * wording about other names or numbers) is not one (default 1, as ndd run) */
+    ndd_formula_params_t fp;
 } ndd_flow_params_t;
 
 void ndd_flow_params_default(ndd_flow_params_t *p);
@@ -81,6 +85,7 @@ typedef struct ndd_flow_stats {
     uint64_t pairs_in_window;    /* sum of compared */
     uint64_t pairs_sharing;      /* pairs in the window sharing >= 1 q-gram */
     uint64_t tlcs_runs;
+    uint64_t formulaic;          /* tlcs duplicates rejected as formulaic */
     uint64_t segments_created, segments_dropped, segments_held, segments_held_max;
     size_t bytes_held, bytes_held_max;   /* all segments, as counted by the flow (allocations) */
     size_t segment_bytes_max;            /* the largest hour segment seen */

@@ -285,6 +285,12 @@ static void oracle(const ndd_flow_params_t *p, tdoc_t *d, size_t n, oracle_v_t *
                                                       strlen(d[a].text), &r), NDD_OK);
                     dup = r.duplicate;
                     sc = r.resemblance;
+                    if (dup && p->formulaic) {
+                        ndd_formula_result_t fr;
+                        assert_int_equal(ndd_formula_check(&p->fp, d[b].text, strlen(d[b].text), d[a].text,
+                                                           strlen(d[a].text), &r, &fr), NDD_OK);
+                        dup = !fr.different;
+                    }
                 }
             }
             if (dup && (out[b].of < 0 || sc > out[b].score)) {
@@ -367,6 +373,7 @@ static void test_oracle_tlcs(void **state)
         ndd_flow_params_default(&p);
         p.measure = NDD_FLOW_TLCS;
         p.candidate_min = round ? 0.5 : 0.0; /* all pairs in the window, or the index's candidates */
+        p.formulaic = !round;
         p.max_late = 3600;
         tdoc_t *d = make_stream(160, 3 * 86400, p.window, p.max_late, 1);
         size_t dups = check_stream(&p, d, 160);
