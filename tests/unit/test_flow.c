@@ -206,7 +206,7 @@ static char *make_text(tdoc_t *docs, size_t i)
     return s;
 }
 
-/* n documents over `span` seconds in arrival order: mostly increasing, some
+/* n documents over about 0.8 x `span` seconds (4 days: a little over 3) in arrival order: mostly increasing, some
  * equal, some exactly one window after an earlier one (the edge), and (when
  * jitter) some behind the clock by up to 2 * max_late. */
 static tdoc_t *make_stream(size_t n, int64_t span, int64_t window, int64_t max_late, int jitter)
@@ -217,9 +217,15 @@ static tdoc_t *make_stream(size_t n, int64_t span, int64_t window, int64_t max_l
         snprintf(d[i].id, sizeof d[i].id, "d%zu", i);
         d[i].text = make_text(d, i);
         size_t r = rndn(10);
-        if (r == 0 && i > 0)
-            d[i].t = d[rndn(i)].t + window; /* exactly at the window's edge of an earlier one */
-        else if (r == 1 && i > 0)
+        if (r == 0 && i > 0) { /* a copy of an earlier one exactly at the edge of its window
+                                  (or one second inside) */
+            size_t j = rndn(i);
+            while (j > 0 && d[j].t + window > t) /* an old enough one: the clock does not jump */
+                j--;
+            d[i].t = d[j].t + window - (int64_t)rndn(2);
+            free(d[i].text);
+            d[i].text = strdup(d[j].text);
+        } else if (r == 1 && i > 0)
             d[i].t = t; /* same second */
         else
             d[i].t = (t += (int64_t)rndn((size_t)(2 * span / (int64_t)n) + 1));
@@ -237,6 +243,7 @@ typedef struct oracle_v {
     int kind;
     long of;
     double score;
+    uint64_t compared; /* pairs inside the window */
 } oracle_v_t;
 
 /* Brute force: every earlier accepted document with |dt| < window, none other. */
@@ -274,6 +281,7 @@ static void oracle(const ndd_flow_params_t *p, tdoc_t *d, size_t n, oracle_v_t *
             int dup;
             if (!acc[a] || dt >= p->window)
                 continue;
+            out[b].compared++;
             sc = ndd_qgram_docq(set[b], ns[b], set[a], ns[a], &inter);
             dup = sc >= p->threshold;
             if (p->measure == NDD_FLOW_TLCS) {
@@ -322,6 +330,7 @@ static size_t check_stream(const ndd_flow_params_t *p, tdoc_t *d, size_t n)
     for (size_t i = 0; i < n; i++) {
         ndd_flow_verdict_t v;
         assert_int_equal(ndd_flow_add(f, d[i].id, 1, d[i].t, d[i].text, strlen(d[i].text), &v), NDD_OK);
+        assert_int_equal(v.compared, want[i].compared); /* every pair inside the window, none outside */
         if ((int)v.kind != want[i].kind || (v.kind == NDD_FLOW_DUP && (v.of_seq != (uint64_t)want[i].of ||
                                                                       fabs(v.score - want[i].score) > 1e-12)))
             fail_msg("doc %zu (t %lld): flow %s of %lld score %.6f, oracle %s of %ld score %.6f", i,
@@ -357,7 +366,7 @@ static void test_oracle_qgram(void **state)
         ndd_flow_params_default(&p);
         p.max_late = round & 1 ? 2 * 3600 : 0;
         p.threshold = round < 2 ? 0.8 : 0.5;
-        tdoc_t *d = make_stream(400, 3 * 86400, p.window, p.max_late, round & 1);
+        tdoc_t *d = make_stream(400, 4 * 86400, p.window, p.max_late, round & 1);
         size_t dups = check_stream(&p, d, 400);
         assert_true(dups > 20 && dups < 380);
         free_stream(d, 400);
@@ -375,7 +384,7 @@ static void test_oracle_tlcs(void **state)
         p.candidate_min = round ? 0.5 : 0.0; /* all pairs in the window, or the index's candidates */
         p.formulaic = !round;
         p.max_late = 3600;
-        tdoc_t *d = make_stream(160, 3 * 86400, p.window, p.max_late, 1);
+        tdoc_t *d = make_stream(160, 4 * 86400, p.window, p.max_late, 1);
         size_t dups = check_stream(&p, d, 160);
         assert_true(dups > 10);
         free_stream(d, 160);
