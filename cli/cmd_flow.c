@@ -97,6 +97,7 @@ static void flow_help(void)
            "                           the JSONL fields, as in ndd run\n"
            "      --max-doc-bytes N    keep the first N bytes of visible text, 0 = all (default %zu)\n"
            "      --boilerplate on|off drop navigation/footer/link-list markup (default %s)\n"
+           "      --soft-wrap on|off   plain text: a single newline is a line wrap (default off, as ndd run)\n"
            "  -q, --quiet              no summary on standard error\n"
            "  -h, --help               this text\n"
            "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n",
@@ -106,7 +107,7 @@ static void flow_help(void)
 
 enum {
     F_WINDOW = 1000, F_LATE, F_MEASURE, F_Q, F_THRESH, F_CMIN, F_RES, F_CONT, F_OUT, F_STATS, F_FOLLOW, F_POLL,
-    F_IDLE, F_FORMULA, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
+    F_IDLE, F_FORMULA, F_SOFTWRAP, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
 };
 
 static int flow_double(const char *name, const char *v, double lo, double hi, int lo_open, double *out)
@@ -165,10 +166,12 @@ static int flow_option(flow_cfg_t *c, int ch, const char *name, const char *arg)
         c->text.max_bytes = z;
         return 0;
     case F_BOILER:
+    case F_SOFTWRAP:
     case F_FORMULA:
         if (strcmp(arg, "on") && strcmp(arg, "off"))
             return ndd_cli_usage_error(flow_cmd, "%s wants on or off, not '%s'", name, arg);
-        *(ch == F_BOILER ? &c->text.boilerplate : &c->p.formulaic) = !strcmp(arg, "on");
+        *(ch == F_BOILER ? &c->text.boilerplate : ch == F_SOFTWRAP ? &c->text.soft_wrap : &c->p.formulaic) =
+            !strcmp(arg, "on");
         return 0;
     case F_FDATE: case F_FID: case F_FTEXT: case F_FHTML: case F_FURL:
         if (ndd_fields_check(arg))
@@ -196,7 +199,7 @@ static int flow_parse(int argc, char **argv, flow_cfg_t *c, int *first)
         {"id-field", required_argument, 0, F_FID}, {"text-field", required_argument, 0, F_FTEXT},
         {"html-field", required_argument, 0, F_FHTML}, {"url-field", required_argument, 0, F_FURL},
         {"max-doc-bytes", required_argument, 0, F_MAXDOC}, {"boilerplate", required_argument, 0, F_BOILER},
-        {"formulaic", required_argument, 0, F_FORMULA},
+        {"formulaic", required_argument, 0, F_FORMULA}, {"soft-wrap", required_argument, 0, F_SOFTWRAP},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int ch, rc, longidx;
     optind = 1;
