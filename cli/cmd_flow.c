@@ -461,7 +461,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
                "\"candidate_min\":%g,\"documents\":%llu,\"seconds\":%.6f,\"documents_per_s\":%.3f,"
                "\"new\":%llu,\"near_duplicate\":%llu,\"late\":%llu,\"undated\":%llu,\"bad_dates\":%llu,"
                "\"out_of_order\":%llu,\"rejects\":%llu,\"other_media_types\":%llu,\"pairs_in_window\":%llu,"
-               "\"pairs_sharing_qgram\":%llu,\"tlcs_runs\":%llu,\"formulaic_rejected\":%llu,\"segments_held\":%llu,\"segments_held_max\":%llu,"
+               "\"pairs_sharing_qgram\":%llu,\"lookups\":%llu,\"postings_read\":%llu,\"tlcs_runs\":%llu,\"formulaic_rejected\":%llu,\"segments_held\":%llu,\"segments_held_max\":%llu,"
                "\"segments_created\":%llu,\"segments_dropped\":%llu,\"segment_bytes_max\":%zu,"
                "\"segment_docs_max\":%llu,\"segment_bitmap_bytes_max\":%zu,\"bytes_held_max\":%zu,"
                "\"peak_rss_kib\":%ld,\"stopped_by\":\"%s\"}\n",
@@ -470,8 +470,9 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
             x->busy > 0 ? (double)s.docs / x->busy : 0.0, (unsigned long long)s.new_docs, (unsigned long long)s.dups,
             (unsigned long long)s.late, (unsigned long long)s.undated, (unsigned long long)x->bad_dates,
             (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->skipped_ctype,
-            (unsigned long long)s.pairs_in_window, (unsigned long long)s.pairs_sharing,
-            (unsigned long long)s.tlcs_runs, (unsigned long long)s.formulaic, (unsigned long long)s.segments_held,
+            (unsigned long long)s.pairs_in_window, (unsigned long long)s.pairs_sharing, (unsigned long long)s.lookups,
+            (unsigned long long)s.postings_read, (unsigned long long)s.tlcs_runs, (unsigned long long)s.formulaic,
+            (unsigned long long)s.segments_held,
             (unsigned long long)s.segments_held_max, (unsigned long long)s.segments_created,
             (unsigned long long)s.segments_dropped, s.segment_bytes_max, (unsigned long long)s.segment_docs_max,
             s.segment_bitmap_bytes_max, s.bytes_held_max, flow_peak_rss_kib(), x->stopped ? x->stopped : "end of input");

@@ -183,7 +183,8 @@ static int flow_segment_scan(ndd_flow_t *f, const flow_seg_t *s, int64_t t, cons
     }
     for (size_t i = 0; i < s->ndocs; i++)
         v->compared += (uint64_t)flow_in_window(f, t, &s->docs[i]);
-    flow_seg_count(s, set, nset, f->cnt, f->touched, &nt);
+    f->st.postings_read += flow_seg_count(s, set, nset, f->cnt, f->touched, &nt);
+    f->st.lookups += s->tcap ? nset : 0;
     for (size_t k = 0; k < nt; k++) {
         uint32_t i = f->touched[k], c = f->cnt[i];
         const flow_doc_t *d = &s->docs[i];

@@ -84,6 +84,8 @@ typedef struct ndd_flow_stats {
     uint64_t docs, new_docs, dups, late, undated, out_of_order;
     uint64_t pairs_in_window;    /* sum of compared */
     uint64_t pairs_sharing;      /* pairs in the window sharing >= 1 q-gram */
+    uint64_t lookups;            /* q-gram lookups in hour tables */
+    uint64_t postings_read;      /* postings counted (the paper's list_counters updates) */
     uint64_t tlcs_runs;
     uint64_t formulaic;          /* tlcs duplicates rejected as formulaic */
     uint64_t segments_created, segments_dropped, segments_held, segments_held_max;
