@@ -179,9 +179,9 @@ mkdir "$tmp/quiet"
 s=$(date +%s)
 "$NDD" flow -q --follow "$tmp/quiet" --poll 0.1 --idle-exit 1 --out /dev/null || fail "--idle-exit: exit $?"
 [ $(( $(date +%s) - s )) -le 10 ] || fail "--idle-exit 1 took too long"
-"$NDD" flow --follow "$tmp/quiet" --poll 0.1 --out /dev/null 2>"$tmp/serr" &
+"$NDD" flow --follow "$tmp/quiet" --poll 0.1 --out "$tmp/sig.tsv" 2>"$tmp/serr" &
 pid=$!
-sleep 0.5
+waitlines "$tmp/sig.tsv" 1 || fail "SIGTERM: no header line" # written after the handlers are set
 kill -TERM $pid
 wait $pid; rc=$?; pid=
 [ $rc -eq 0 ] || fail "SIGTERM: exit $rc"
