@@ -75,6 +75,9 @@ static void flow_help(void)
            "      --measure M          qgram: the paper's doc_q = |A n B| / max(|A|, |B|) over distinct\n"
            "                           q-grams of the text without spaces and punctuation (default);\n"
            "                           tlcs: paper 002's trustable LCS on the index's candidates\n"
+           "      --index postings|bitmap  how an hour lists a q-gram's documents: chained postings\n"
+           "                           (default) or the paper's bitmap of the hour's documents (sec. 3.6);\n"
+           "                           the same verdicts, other memory and time\n"
            "      --q N                q-gram length in characters (default %u, paper 003 sec. 4)\n"
            "      --threshold T        qgram: near-duplicate when doc_q >= T (default %.2f, paper 003)\n"
            "      --candidate-min F    tlcs: verify documents sharing >= F of the smaller q-gram set;\n"
@@ -107,7 +110,7 @@ static void flow_help(void)
 
 enum {
     F_WINDOW = 1000, F_LATE, F_MEASURE, F_Q, F_THRESH, F_CMIN, F_RES, F_CONT, F_OUT, F_STATS, F_FOLLOW, F_POLL,
-    F_IDLE, F_FORMULA, F_SOFTWRAP, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
+    F_IDLE, F_FORMULA, F_SOFTWRAP, F_INDEX, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
 };
 
 static int flow_double(const char *name, const char *v, double lo, double hi, int lo_open, double *out)
@@ -145,6 +148,14 @@ static int flow_option(flow_cfg_t *c, int ch, const char *name, const char *arg)
             c->p.measure = NDD_FLOW_TLCS;
         else
             return ndd_cli_usage_error(flow_cmd, "--measure wants qgram or tlcs, not '%s'", arg);
+        return 0;
+    case F_INDEX:
+        if (!strcmp(arg, "postings"))
+            c->p.index = NDD_FLOW_INDEX_POSTINGS;
+        else if (!strcmp(arg, "bitmap"))
+            c->p.index = NDD_FLOW_INDEX_BITMAP;
+        else
+            return ndd_cli_usage_error(flow_cmd, "--index wants postings or bitmap, not '%s'", arg);
         return 0;
     case F_Q:
         if (ndd_cli_parse_long(arg, 1, 64, &l))
@@ -191,6 +202,7 @@ static int flow_parse(int argc, char **argv, flow_cfg_t *c, int *first)
     static const struct option opts[] = {
         {"window", required_argument, 0, F_WINDOW}, {"max-late", required_argument, 0, F_LATE},
         {"measure", required_argument, 0, F_MEASURE}, {"q", required_argument, 0, F_Q},
+        {"index", required_argument, 0, F_INDEX},
         {"threshold", required_argument, 0, F_THRESH}, {"candidate-min", required_argument, 0, F_CMIN},
         {"resemblance", required_argument, 0, F_RES}, {"containment", required_argument, 0, F_CONT},
         {"out", required_argument, 0, F_OUT}, {"stats", required_argument, 0, F_STATS},
@@ -457,7 +469,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
     if (!o)
         return -1;
     ndd_flow_get_stats(x->f, &s);
-    fprintf(o, "{\"measure\":\"%s\",\"window_s\":%lld,\"max_late_s\":%lld,\"q\":%u,\"threshold\":%g,"
+    fprintf(o, "{\"measure\":\"%s\",\"index\":\"%s\",\"window_s\":%lld,\"max_late_s\":%lld,\"q\":%u,\"threshold\":%g,"
                "\"candidate_min\":%g,\"documents\":%llu,\"seconds\":%.6f,\"documents_per_s\":%.3f,"
                "\"new\":%llu,\"near_duplicate\":%llu,\"late\":%llu,\"undated\":%llu,\"bad_dates\":%llu,"
                "\"out_of_order\":%llu,\"rejects\":%llu,\"other_media_types\":%llu,\"pairs_in_window\":%llu,"
@@ -465,7 +477,8 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
                "\"segments_created\":%llu,\"segments_dropped\":%llu,\"segment_bytes_max\":%zu,"
                "\"segment_docs_max\":%llu,\"segment_bitmap_bytes_max\":%zu,\"bytes_held_max\":%zu,"
                "\"peak_rss_kib\":%ld,\"stopped_by\":\"%s\"}\n",
-            p->measure == NDD_FLOW_TLCS ? "tlcs" : "qgram", (long long)p->window, (long long)p->max_late, p->q,
+            p->measure == NDD_FLOW_TLCS ? "tlcs" : "qgram", p->index == NDD_FLOW_INDEX_BITMAP ? "bitmap" : "postings",
+            (long long)p->window, (long long)p->max_late, p->q,
             p->threshold, p->candidate_min, (unsigned long long)s.docs, x->busy,
             x->busy > 0 ? (double)s.docs / x->busy : 0.0, (unsigned long long)s.new_docs, (unsigned long long)s.dups,
             (unsigned long long)s.late, (unsigned long long)s.undated, (unsigned long long)x->bad_dates,

@@ -8,6 +8,7 @@
 #                 stories up to 2 days behind the clock are 'late')
 #   qgram         the stories sorted by date (stable): the feed as it would arrive
 #   qgram-72h     the same, --window 72h
+#   qgram-bitmap  the same with the paper's bitmaps (--index bitmap)
 #   tlcs          --measure tlcs on the q-gram candidates (--candidate-min 0.5)
 #   qgram-4k, tlcs-all-4k, tlcs-4k   the first 4,000 sorted stories: doc_q, TLCS on
 #                 every pair in the window (--candidate-min 0), TLCS on candidates
@@ -36,6 +37,7 @@ run() { # name input options...
 run qgram-asis r.jsonl
 run qgram r-sorted.jsonl
 run qgram-72h r-sorted.jsonl --window 72h
+run qgram-bitmap r-sorted.jsonl --index bitmap
 run tlcs r-sorted.jsonl --measure tlcs
 run qgram-4k r-sorted-4k.jsonl
 run tlcs-all-4k r-sorted-4k.jsonl --measure tlcs --candidate-min 0
@@ -48,7 +50,7 @@ d = sys.argv[1]
 print("| run | docs | s | docs/s | new | near-dup | late | pairs in window | TLCS runs | hours held (max) "
       "| largest hour: MiB (docs) | paper's bitmaps for it, MiB | all held, max MiB | peak RSS MiB | ms/doc |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for n in ("qgram-asis", "qgram", "qgram-72h", "tlcs", "qgram-4k", "tlcs-all-4k", "tlcs-4k", "qgram-day", "tlcs-day"):
+for n in ("qgram-asis", "qgram", "qgram-72h", "qgram-bitmap", "tlcs", "qgram-4k", "tlcs-all-4k", "tlcs-4k", "qgram-day", "tlcs-day"):
     s = json.load(open("%s/%s.json" % (d, n)))
     rss = int(open("%s/%s.rss" % (d, n)).read().split()[-1]) / 1024
     print("| %s | %d | %.2f | %.0f | %d | %d | %d | %d | %d | %d | %.2f (%d) | %.2f | %.1f | %.1f | %.3f |" % (

@@ -37,6 +37,7 @@ int ndd_flow_params_check(const ndd_flow_params_t *p)
 {
     if (!p || p->window < 1 || p->max_late < 0 || p->q < 1 || p->q > 64 || !(p->threshold > 0 && p->threshold <= 1) ||
         (p->measure != NDD_FLOW_QGRAM && p->measure != NDD_FLOW_TLCS) ||
+        (p->index != NDD_FLOW_INDEX_POSTINGS && p->index != NDD_FLOW_INDEX_BITMAP) ||
         !(p->candidate_min >= 0 && p->candidate_min <= 1) || p->window > (INT64_C(1) << 40) ||
         p->max_late > (INT64_C(1) << 40))
         return NDD_ERR_INVAL;
@@ -223,7 +224,7 @@ static int flow_segment_of(ndd_flow_t *f, int64_t h, flow_seg_t **out)
     if ((rc = ndd_array_grow((void **)&f->segs, &f->scap, f->nsegs + 1, sizeof *f->segs)))
         return rc;
     flow_seg_t *s;
-    if ((rc = flow_seg_create(&s, h)))
+    if ((rc = flow_seg_create(&s, h, f->p.index == NDD_FLOW_INDEX_BITMAP)))
         return rc;
     memmove(f->segs + k + 1, f->segs + k, (f->nsegs - k) * sizeof *f->segs);
     f->segs[k] = s;

@@ -1,9 +1,10 @@
 /* flow_segment.c - one hour segment of flow mode: its documents and the
  * inverted index q-gram -> postings of the segment's documents (paper 003
  * sec. 3.6, Fig. 4: one index per hour, an entry only for q-grams present in
- * that hour). The paper keeps a bitmap of N_h bits per q-gram; here a posting
- * is a 4-byte document number in a chain (docs/flow.md: why, and the bitmap
- * size of the same segment, which ndd_flow_stats_t reports). */
+ * that hour). Two layouts of a q-gram's documents: a chain of postings (a
+ * 4-byte document number and a 4-byte link each; the default), or the
+ * paper's bitmap, grown to the last document holding the q-gram
+ * (docs/flow.md compares them). */
 #include "flow_internal.h"
 
 #include <stdlib.h>
@@ -11,12 +12,13 @@
 
 #define SEG_EMPTY UINT32_MAX
 
-int flow_seg_create(flow_seg_t **out, int64_t hour)
+int flow_seg_create(flow_seg_t **out, int64_t hour, int bitmap)
 {
     flow_seg_t *s = calloc(1, sizeof *s);
     if (!s)
         return NDD_ERR_NOMEM;
     s->hour = hour;
+    s->bitmap = bitmap;
     *out = s;
     return NDD_OK;
 }
@@ -29,6 +31,9 @@ void flow_seg_free(flow_seg_t *s)
         free(s->docs[i].id);
         free(s->docs[i].text);
     }
+    for (size_t i = 0; i < s->nbm; i++)
+        free(s->bm[i].bits);
+    free(s->bm);
     free(s->docs);
     free(s->keys);
     free(s->head);
@@ -73,6 +78,34 @@ static int seg_rehash(flow_seg_t *s, size_t ncap)
     return NDD_OK;
 }
 
+/* The paper's layout: sets bit di in the bitmap of every q-gram of set,
+ * allocating or growing it as far as document di (sec. 3.6). */
+static int seg_add_bits(flow_seg_t *s, uint32_t di, const uint64_t *set, size_t nset)
+{
+    uint32_t need = di / 64 + 1;
+    for (size_t k = 0; k < nset; k++) {
+        size_t j = seg_slot(s, set[k]);
+        if (s->head[j] == SEG_EMPTY) {
+            s->keys[j] = set[k];
+            s->head[j] = (uint32_t)s->nbm;
+            s->bm[s->nbm++] = (flow_bitmap_t){NULL, 0};
+            s->tused++;
+        }
+        flow_bitmap_t *b = &s->bm[s->head[j]];
+        if (b->nwords < need) {
+            uint64_t *w = realloc(b->bits, need * sizeof *w);
+            if (!w)
+                return NDD_ERR_NOMEM;
+            memset(w + b->nwords, 0, (need - b->nwords) * sizeof *w);
+            s->bm_bytes += (need - b->nwords) * sizeof *w;
+            b->bits = w;
+            b->nwords = need;
+        }
+        b->bits[di / 64] |= UINT64_C(1) << (di % 64);
+    }
+    return NDD_OK;
+}
+
 /* Adds the document (its id copied, text copied when given) and its postings.
  * The segment owns nothing of the caller's. */
 int flow_seg_add(flow_seg_t *s, const flow_doc_t *d, const uint64_t *set, size_t nset)
@@ -81,9 +114,12 @@ int flow_seg_add(flow_seg_t *s, const flow_doc_t *d, const uint64_t *set, size_t
     flow_doc_t *nd;
     if (s->ndocs >= SEG_EMPTY - 1 || s->nnodes + nset >= SEG_EMPTY)
         return NDD_ERR_LIMIT;
-    if ((rc = ndd_array_grow((void **)&s->docs, &s->dcap, s->ndocs + 1, sizeof *s->docs)) ||
-        (rc = ndd_array_grow((void **)&s->node_doc, &s->ncap_doc, s->nnodes + nset, sizeof *s->node_doc)) ||
-        (rc = ndd_array_grow((void **)&s->node_next, &s->ncap_next, s->nnodes + nset, sizeof *s->node_next)))
+    if ((rc = ndd_array_grow((void **)&s->docs, &s->dcap, s->ndocs + 1, sizeof *s->docs)))
+        return rc;
+    if (s->bitmap ? (rc = ndd_array_grow((void **)&s->bm, &s->bmcap, s->tused + nset, sizeof *s->bm))
+                  : ((rc = ndd_array_grow((void **)&s->node_doc, &s->ncap_doc, s->nnodes + nset, sizeof *s->node_doc)) ||
+                     (rc = ndd_array_grow((void **)&s->node_next, &s->ncap_next, s->nnodes + nset,
+                                          sizeof *s->node_next))))
         return rc;
     if ((s->tused + nset) * 2 > s->tcap) {
         size_t ncap = s->tcap ? s->tcap : 1024;
@@ -108,6 +144,8 @@ int flow_seg_add(flow_seg_t *s, const flow_doc_t *d, const uint64_t *set, size_t
     }
     s->bytes_strings += strlen(nd->id) + 1 + (nd->text ? nd->ntext + 1 : 0);
     uint32_t di = (uint32_t)s->ndocs++;
+    if (s->bitmap)
+        return seg_add_bits(s, di, set, nset);
     for (size_t k = 0; k < nset; k++) {
         size_t j = seg_slot(s, set[k]);
         uint32_t node = (uint32_t)s->nnodes++;
@@ -133,6 +171,19 @@ uint64_t flow_seg_count(const flow_seg_t *s, const uint64_t *set, size_t nset, u
         return 0;
     for (size_t k = 0; k < nset; k++) {
         size_t j = seg_slot(s, set[k]);
+        if (s->bitmap) {
+            if (s->head[j] == SEG_EMPTY)
+                continue;
+            const flow_bitmap_t *b = &s->bm[s->head[j]];
+            for (uint32_t w = 0; w < b->nwords; w++)
+                for (uint64_t x = b->bits[w]; x; x &= x - 1) {
+                    uint32_t di = w * 64 + (uint32_t)__builtin_ctzll(x);
+                    if (!cnt[di]++)
+                        touched[(*ntouched)++] = di;
+                    read++;
+                }
+            continue;
+        }
         for (uint32_t node = s->head[j]; node != SEG_EMPTY; node = s->node_next[node]) {
             uint32_t di = s->node_doc[node];
             if (!cnt[di]++)
@@ -146,7 +197,8 @@ uint64_t flow_seg_count(const flow_seg_t *s, const uint64_t *set, size_t nset, u
 size_t flow_seg_bytes(const flow_seg_t *s)
 {
     return sizeof *s + s->dcap * sizeof *s->docs + s->tcap * (sizeof *s->keys + sizeof *s->head) +
-           s->ncap_doc * sizeof *s->node_doc + s->ncap_next * sizeof *s->node_next + s->bytes_strings;
+           s->ncap_doc * sizeof *s->node_doc + s->ncap_next * sizeof *s->node_next + s->bytes_strings +
+           s->bmcap * sizeof *s->bm + s->bm_bytes;
 }
 
 size_t flow_seg_bitmap_bytes(const flow_seg_t *s)

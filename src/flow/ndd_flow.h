@@ -43,6 +43,10 @@
 #define NDD_FLOW_DEFAULT_CANDIDATE_MIN 0.5
 
 typedef enum { NDD_FLOW_QGRAM = 0, NDD_FLOW_TLCS = 1 } ndd_flow_measure_t;
+/* How an hour segment lists a q-gram's documents: chained postings (default),
+ * or the paper's bitmap of the segment's documents (sec. 3.6, Fig. 4). The
+ * verdicts are the same; memory and time differ (docs/flow.md). */
+typedef enum { NDD_FLOW_INDEX_POSTINGS = 0, NDD_FLOW_INDEX_BITMAP = 1 } ndd_flow_index_t;
 
 typedef struct ndd_flow_params {
     int64_t window;       /* seconds, >= 1 */
@@ -50,6 +54,7 @@ typedef struct ndd_flow_params {
     unsigned q;           /* 1..64 characters */
     double threshold;     /* qgram: doc_q >= threshold, (0, 1] */
     ndd_flow_measure_t measure;
+    ndd_flow_index_t index;
     double candidate_min; /* tlcs: [0, 1] */
     int keep_text;        /* keep texts in the segments (set by measure tlcs; read only) */
     ndd_tlcs_params_t tlcs;

@@ -128,6 +128,7 @@ static void test_docq_brute(void **state)
         ndd_flow_params_default(&p);
         p.q = 2 + (unsigned)rndn(4);
         p.threshold = 1e-9;
+        p.index = it & 1 ? NDD_FLOW_INDEX_BITMAP : NDD_FLOW_INDEX_POSTINGS;
         rand_text(a, rndn(60));
         if (rndn(2)) { /* b: a with a few edits, or another text */
             strcpy(b, a);
@@ -369,6 +370,8 @@ static void test_oracle_qgram(void **state)
         tdoc_t *d = make_stream(400, 4 * 86400, p.window, p.max_late, round & 1);
         size_t dups = check_stream(&p, d, 400);
         assert_true(dups > 20 && dups < 380);
+        p.index = NDD_FLOW_INDEX_BITMAP; /* the paper's bitmaps: the same verdicts */
+        assert_int_equal(check_stream(&p, d, 400), dups);
         free_stream(d, 400);
     }
 }
@@ -383,6 +386,7 @@ static void test_oracle_tlcs(void **state)
         p.measure = NDD_FLOW_TLCS;
         p.candidate_min = round ? 0.5 : 0.0; /* all pairs in the window, or the index's candidates */
         p.formulaic = !round;
+        p.index = round ? NDD_FLOW_INDEX_BITMAP : NDD_FLOW_INDEX_POSTINGS;
         p.max_late = 3600;
         tdoc_t *d = make_stream(160, 4 * 86400, p.window, p.max_late, 1);
         size_t dups = check_stream(&p, d, 160);
@@ -421,6 +425,7 @@ static void test_eviction(void **state)
         char text[128];
         ndd_flow_params_default(&p);
         p.max_late = late ? 2 * 3600 : 0;
+        p.index = late ? NDD_FLOW_INDEX_BITMAP : NDD_FLOW_INDEX_POSTINGS;
         uint64_t cap = (uint64_t)((p.window + p.max_late) / 3600 + 1);
         int64_t t0 = 1330560000 + 1234;
         assert_int_equal(ndd_flow_create(&f, &p), NDD_OK);
