@@ -1,7 +1,8 @@
 /* ndd_flow.h - flow mode (paper 003, Montanari & Puglisi, DDD): a stream of
  * timestamped documents, each decided on arrival against the documents of a
- * sliding time window, kept as one inverted index (q-gram -> postings of the
- * segment's documents) per hour. Plain C, no MPI, no printing.
+ * sliding time window, kept as one inverted index (q-gram -> postings, or the
+ * paper's bitmap, of the segment's documents) per hour. Plain C, no MPI, no
+ * printing.
  *
  * The window. A document b (timestamp t_b, seconds) is compared with every
  * document a that arrived before it, was not itself late or undated, and has

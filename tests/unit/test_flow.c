@@ -2,7 +2,8 @@
  * a direct computation of doc_q on q-gram strings; the stream's verdicts
  * against a brute-force oracle that compares every pair inside the window
  * (and none outside), with the measures qgram and tlcs, in and out of time
- * order; segment eviction over 3 days; timestamps and durations. */
+ * order, with postings and with the paper's bitmaps; segment eviction over 3
+ * days; timestamps and durations. */
 #include "ndd_test.h"
 
 #include <math.h>
