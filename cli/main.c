@@ -21,6 +21,7 @@ static const ndd_command_t commands[] = {
     {"signcd", ndd_cmd_signcd, "all-pairs SigNCD with exact P1/P2 pruning"},
     {"eval", ndd_cmd_eval, "quality of a run against gold clusters; pair-level AUC/F1"},
     {"stats", ndd_cmd_stats, "partition statistics of a finished run; --json, --plot OUT.html"},
+    {"flow", ndd_cmd_flow, "a timestamped stream, decided on arrival in a time window (paper 003)"},
 };
 
 static void usage(FILE *f)

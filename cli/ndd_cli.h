@@ -16,6 +16,7 @@ int ndd_cmd_signcd(int argc, char **argv);
 int ndd_cmd_run(int argc, char **argv);
 int ndd_cmd_eval(int argc, char **argv);
 int ndd_cmd_stats(int argc, char **argv);
+int ndd_cmd_flow(int argc, char **argv);
 
 /* 'ndd compare --verifier signcd': compares two already-prepared texts with
  * SigNCD and prints the human report (json=0) or one JSON object (json=1) to

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 v=$("$NDD" --version) || fail "ndd --version"
 case "$v" in "ndd "[0-9]*) ;; *) fail "--version printed '$v'" ;; esac
 "$NDD" --help | grep -q -- "--version" || fail "--version not listed in ndd --help"
-for c in run sig compare signcd eval stats; do
+for c in run sig compare signcd eval stats flow; do
   [ "$("$NDD" $c --version)" = "$v" ] || fail "ndd $c --version"
 done
 [ "$("$NDD" run -q --engine local:1 -o "$tmp/x" --version)" = "$v" ] || fail "--version among options"
@@ -22,7 +22,7 @@ cmake --install "$B" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 || fail "cmake -
 P=$tmp/p
 [ -x "$P/bin/ndd" ] || fail "no bin/ndd"
 ls "$P"/lib*/ndd/libndd_mpi.so >/dev/null 2>&1 || fail "no lib/ndd/libndd_mpi.so"
-for c in ndd ndd-run ndd-sig ndd-compare ndd-signcd ndd-eval ndd-stats; do
+for c in ndd ndd-run ndd-sig ndd-compare ndd-signcd ndd-eval ndd-stats ndd-flow; do
   [ -s "$P/share/man/man1/$c.1" ] || fail "no man page $c.1"
 done
 grep -q -- 'url\\-field\|url-field' "$P/share/man/man1/ndd-run.1" || fail "ndd-run.1 lacks the options of --help"
