@@ -246,7 +246,7 @@ out:
  * the agreement after that is the barrier (no rank opens before rank 0 has
  * removed it); open, write_at in pieces of 1 GiB (each checked for its
  * count), close. */
-static int mpi_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len)
+static int mpi_write_ordered(ndd_comm_t *c, const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user)
 {
     uint64_t mine = len, off = 0;
     int rc = MPI_RC(MPI_Exscan(&mine, &off, 1, MPI_UINT64_T, MPI_SUM, comm_of(c)));
@@ -268,18 +268,27 @@ static int mpi_write_ordered(ndd_comm_t *c, const char *path, const void *data, 
          * MPI_Finalize rather than wait forever. */
         return rc;
     }
-    const char *p = data;
-    size_t done = 0;
-    while (!rc && done < len) {
-        size_t n = len - done;
-        if (n > ((size_t)1 << 30))
-            n = (size_t)1 << 30;
-        MPI_Status st;
-        int got = 0;
-        if (MPI_File_write_at(fh, (MPI_Offset)(off + done), p + done, (int)n, MPI_BYTE, &st) != MPI_SUCCESS ||
-            MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (size_t)got != n)
-            rc = NDD_ERR_IO;
-        done += n;
+    uint64_t done = 0;
+    while (!rc && done < len) { /* each piece from fill, written in parts of at most 1 GiB */
+        const void *piece = NULL;
+        size_t pn = 0;
+        if ((rc = fill ? fill(user, &piece, &pn) : NDD_ERR_INVAL))
+            break;
+        if (pn == 0 || pn > len - done || !piece) {
+            rc = NDD_ERR_INTERNAL; /* the pieces must add up to len */
+            break;
+        }
+        const char *p = piece;
+        for (size_t at = 0; at < pn && !rc;) {
+            size_t n = pn - at > ((size_t)1 << 30) ? (size_t)1 << 30 : pn - at;
+            MPI_Status st;
+            int got = 0;
+            if (MPI_File_write_at(fh, (MPI_Offset)(off + done + at), p + at, (int)n, MPI_BYTE, &st) != MPI_SUCCESS ||
+                MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (size_t)got != n)
+                rc = NDD_ERR_IO;
+            at += n;
+        }
+        done += pn;
     }
     if (MPI_File_close(&fh) != MPI_SUCCESS)
         rc = KEEP(rc, NDD_ERR_IO);

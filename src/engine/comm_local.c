@@ -305,9 +305,25 @@ static int local_create_file(const char *path)
     return close(fd) != 0 ? NDD_ERR_IO : NDD_OK;
 }
 
-/* Writes data[0..len) at offset off of path (which exists); checks every
- * write and the close. */
-static int local_write_at(const char *path, const char *data, size_t len, uint64_t off)
+/* Writes data[0..len) at offset off of the open file fd; checks every write. */
+static int local_pwrite_all(int fd, const char *data, size_t len, uint64_t off)
+{
+    size_t done = 0;
+    while (done < len) {
+        size_t k = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : len - done;
+        ssize_t w = pwrite(fd, data + done, k, (off_t)(off + done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return NDD_ERR_IO;
+        done += (size_t)w;
+    }
+    return NDD_OK;
+}
+
+/* Writes the len bytes fill gives at offset off of path (which exists);
+ * checks every piece, every write and the close. */
+static int local_write_at(const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user, uint64_t off)
 {
     const uint64_t off_max = ((uint64_t)1 << (sizeof(off_t) * 8 - 1)) - 1;
     if (off > off_max || len > off_max - off)
@@ -316,29 +332,29 @@ static int local_write_at(const char *path, const char *data, size_t len, uint64
     if (fd < 0)
         return NDD_ERR_IO;
     int rc = NDD_OK;
-    size_t done = 0;
-    while (done < len) {
-        size_t k = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : len - done;
-        ssize_t w = pwrite(fd, data + done, k, (off_t)(off + done));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            rc = NDD_ERR_IO;
+    for (uint64_t done = 0; done < len && !rc;) {
+        const void *p = NULL;
+        size_t n = 0;
+        if ((rc = fill(user, &p, &n)))
+            break;
+        if (n == 0 || n > len - done || !p) {
+            rc = NDD_ERR_INTERNAL; /* the pieces must add up to len */
             break;
         }
-        done += (size_t)w;
+        rc = local_pwrite_all(fd, p, n, off + done);
+        done += n;
     }
     if (close(fd) != 0 && !rc)
         rc = NDD_ERR_IO;
     return rc;
 }
 
-static int local_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len)
+static int local_write_ordered(ndd_comm_t *c, const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user)
 {
     local_shared_t *sh = c->impl;
-    int rc = !path || (len && !data) ? NDD_ERR_INVAL : NDD_OK;
+    int rc = !path || (len && !fill) || len > SIZE_MAX ? NDD_ERR_INVAL : NDD_OK;
 
-    sh->slot[c->rank] = (local_slot_t){data, len, 0, 0};
+    sh->slot[c->rank] = (local_slot_t){NULL, rc ? 0 : (size_t)len, 0, 0};
     if (!rc && c->rank == 0)
         rc = local_create_file(path);
     NDD_TRY(local_barrier(sh, rc, TAG_WRITE_1)); /* the file exists, empty, from here on */
@@ -346,7 +362,7 @@ static int local_write_ordered(ndd_comm_t *c, const char *path, const void *data
     for (int r = 0; r < c->rank; r++)
         off += sh->slot[r].n;
     if (len)
-        rc = local_write_at(path, data, len, off);
+        rc = local_write_at(path, len, fill, user, off);
     rc = local_barrier(sh, rc, TAG_WRITE_2);
 out:
     return rc;

@@ -31,6 +31,26 @@ out:
     return rc;
 }
 
+typedef struct {
+    const void *data;
+    size_t len;
+} mem_fill_t;
+
+static int mem_fill(void *user, const void **p, size_t *n)
+{
+    mem_fill_t *m = user;
+    *p = m->data;
+    *n = m->len;
+    m->len = 0; /* once */
+    return NDD_OK;
+}
+
+int ndd_comm_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len)
+{
+    mem_fill_t m = {data, len};
+    return c->ops->write_ordered(c, path, len, mem_fill, &m);
+}
+
 int ndd_comm_exscan_u64(ndd_comm_t *c, uint64_t v, uint64_t *before, uint64_t *total)
 {
     uint64_t *vals = NULL, sum = 0, mine = 0;

@@ -26,6 +26,10 @@ typedef enum { NDD_TY_U32 = 0, NDD_TY_U64, NDD_TY_F64 } ndd_ty_t;
 typedef struct ndd_comm ndd_comm_t;
 typedef struct ndd_comm_req ndd_comm_req_t;
 
+/* Gives the next piece of a rank's bytes for write_ordered: *p, *n (n > 0;
+ * valid until the next call). NDD_OK or an NDD_ERR_*. */
+typedef int (*ndd_comm_fill_fn)(void *user, const void **p, size_t *n);
+
 typedef struct ndd_comm_ops {
     const char *name; /* "mpi", "local" */
     /* Worst (most negative) rc of all ranks. Never fails: a transport error
@@ -41,10 +45,13 @@ typedef struct ndd_comm_ops {
      * send[] is left as it was). Messages are chunked by the backend, so any
      * size works. *remote_bytes (may be NULL) += bytes sent to other ranks. */
     int (*exchange)(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes);
-    /* Writes each rank's bytes into one file, in rank order (rank r's bytes
-     * at the sum of the lengths of ranks < r); the file is replaced. Every
-     * write and the close are checked. */
-    int (*write_ordered)(ndd_comm_t *c, const char *path, const void *data, size_t len);
+    /* Writes each rank's len bytes into one file, in rank order (rank r's
+     * bytes at the sum of the lengths of ranks < r); the file is replaced.
+     * The bytes come from fill, piece by piece, so that they need not be in
+     * memory at once; a fill error, a piece past len or a fill that stops
+     * short is this rank's error (agreed like the others). Every write and
+     * the close are checked. */
+    int (*write_ordered)(ndd_comm_t *c, const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user);
     /* Non-blocking sum of n <= 4 uint64 (for progress reports): _start is
      * collective in the sense that every rank starts the same sequence of
      * requests; _test is Local and never blocks (1 = complete, out filled,
@@ -78,10 +85,13 @@ static inline int ndd_comm_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *r
 {
     return c->ops->exchange(c, send, recv, remote_bytes);
 }
-static inline int ndd_comm_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len)
+static inline int ndd_comm_write_ordered_fill(ndd_comm_t *c, const char *path, uint64_t len, ndd_comm_fill_fn fill,
+                                              void *user)
 {
-    return c->ops->write_ordered(c, path, data, len);
+    return c->ops->write_ordered(c, path, len, fill, user);
 }
+/* write_ordered of bytes that are in memory (ndd_comm.c). */
+int ndd_comm_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len);
 static inline void ndd_comm_free(ndd_comm_t *c)
 {
     if (c)

@@ -20,14 +20,11 @@ static int path_join(char *buf, size_t cap, const char *dir, const char *name)
     return n < 0 || (size_t)n >= cap ? NDD_ERR_INVAL : NDD_OK;
 }
 
-/* Sorts the received rows and writes them (with the header from rank 0) as
- * one file. Cluster rows carry the keep flag as k2: they mark the removed
- * documents and are ordered by document alone; with them, removed.txt lists
- * the removed documents' ids (as in clusters.tsv), one per line, no header,
- * in input order: what users otherwise cut out of clusters.tsv by hand. */
-int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
+/* One output file in rank order from fill's pieces; on a failure rank 0
+ * removes the partial file and logs its name. Collective. */
+static int write_output_fill(run_t *r, const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user)
 {
-    int rc = ndd_comm_write_ordered(r->comm, path, data, len);
+    int rc = ndd_comm_write_ordered_fill(r->comm, path, len, fill, user);
     if (rc && r->me == 0) {
         unlink(path); /* never leave a partial output that looks complete */
         ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?): the partial file is removed", path,
@@ -36,12 +33,77 @@ int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
     return rc;
 }
 
+typedef struct {
+    const void *data;
+    size_t len;
+} mem_piece_t;
+
+static int mem_piece(void *user, const void **p, size_t *n)
+{
+    mem_piece_t *m = user;
+    *p = m->data;
+    *n = m->len;
+    m->len = 0;
+    return NDD_OK;
+}
+
+int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
+{
+    mem_piece_t m = {data, len};
+    return write_output_fill(r, path, len, mem_piece, &m);
+}
+
+/* The sorted rows' lines as pieces of about ROWS_PIECE bytes (the header
+ * first on rank 0), so that a file is never held twice: rows, then text.
+ * With clusters, the removed documents' ids are collected on the way. */
+#define ROWS_PIECE ((size_t)4 << 20)
+typedef struct {
+    run_t *r;
+    const char *header;
+    const ndd_row_t *v;
+    size_t n, i;
+    int clusters;
+    ndd_buf_t piece, *ids;
+} rows_fill_t;
+
+static int rows_fill(void *user, const void **p, size_t *n)
+{
+    rows_fill_t *f = user;
+    int rc = NDD_OK;
+    ndd_buf_clear(&f->piece);
+    if (f->header) {
+        rc = ndd_buf_puts(&f->piece, f->header);
+        f->header = NULL;
+    }
+    for (; f->i < f->n && !rc && (!f->piece.len || f->piece.len + f->v[f->i].len <= ROWS_PIECE); f->i++) {
+        const ndd_row_t *w = &f->v[f->i];
+        rc = ndd_buf_append(&f->piece, w->line, w->len);
+        if (!rc && f->clusters && f->r->removed[w->k1 - f->r->first]) { /* its id, as written in clusters.tsv */
+            const char *tab = memchr(w->line, '\t', w->len);
+            rc = ndd_buf_append(f->ids, w->line, tab ? (size_t)(tab - w->line) : w->len);
+            if (!rc)
+                rc = ndd_buf_putc(f->ids, '\n');
+        }
+    }
+    *p = f->piece.data;
+    *n = f->piece.len;
+    return rc;
+}
+
+/* Sorts the received rows and writes them (with the header from rank 0) as
+ * one file, streamed in pieces from the sorted rows. Cluster rows carry the
+ * keep flag as k2: they mark the removed documents and are ordered by
+ * document alone; with them, removed.txt lists the removed documents' ids
+ * (as in clusters.tsv), one per line, no header, in input order: what users
+ * otherwise cut out of clusters.tsv by hand. */
 static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const char *header, int clusters)
 {
     char path[4096];
     ndd_row_t *v = NULL;
     size_t n = 0, cap = 0;
-    ndd_buf_t out = NDD_BUF_INIT, ids = NDD_BUF_INIT;
+    ndd_buf_t ids = NDD_BUF_INIT;
+    rows_fill_t f = {r, r->me == 0 ? header : NULL, NULL, 0, 0, clusters, NDD_BUF_INIT, &ids};
+    uint64_t len = f.header ? strlen(f.header) : 0;
     int rc = path_join(path, sizeof path, r->cfg->outdir, name);
     if (!rc)
         rc = ndd_rows_parse(rows->data, rows->len, &v, &n, &cap);
@@ -51,26 +113,19 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const c
     }
     if (!rc)
         ndd_rows_sort(v, n);
-    if (!rc && r->me == 0)
-        rc = ndd_buf_puts(&out, header);
-    for (size_t i = 0; i < n && !rc; i++) {
-        rc = ndd_buf_append(&out, v[i].line, v[i].len);
-        if (!rc && clusters && r->removed[v[i].k1 - r->first]) { /* its id, as written in clusters.tsv */
-            const char *tab = memchr(v[i].line, '\t', v[i].len);
-            rc = ndd_buf_append(&ids, v[i].line, tab ? (size_t)(tab - v[i].line) : v[i].len);
-            if (!rc)
-                rc = ndd_buf_putc(&ids, '\n');
-        }
-    }
+    for (size_t i = 0; i < n && !rc; i++)
+        len += v[i].len;
+    f.v = v;
+    f.n = rc ? 0 : n;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_write_output(r, path, out.data ? out.data : "", out.len));
+    NDD_TRY(write_output_fill(r, path, len, rows_fill, &f));
     if (clusters) {
         NDD_TRY(ndd_comm_agree(r->comm, path_join(path, sizeof path, r->cfg->outdir, "removed.txt")));
         rc = ndd_write_output(r, path, ids.data ? ids.data : "", ids.len);
     }
 out:
     free(v);
-    ndd_buf_free(&out);
+    ndd_buf_free(&f.piece);
     ndd_buf_free(&ids);
     return rc;
 }

@@ -627,16 +627,23 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
     ndd_buf_t *out = ndd_bufs_new(P);
     ndd_row_t *v = NULL;
     rc = !first || !w || !out ? NDD_ERR_NOMEM : NDD_OK;
-    for (int s = 0; s < P && !rc; s++)
+    for (int s = 0; s < P && !rc; s++) {
+        n = 0;
         rc = ndd_rows_parse(send[s].data, send[s].len, &v, &n, &cap);
-    for (size_t i = 0; i < n && !rc; i++)
-        w[row_bucket(v[i].k1, total, nb)] += v[i].len + 20u;
+        for (size_t i = 0; i < n && !rc; i++)
+            w[row_bucket(v[i].k1, total, nb)] += v[i].len + 20u;
+    }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_allreduce(r->comm, w, nb, NDD_TY_U64, NDD_RED_SUM));
     ndd_part_balance(w, nb, P, first);
-    for (size_t i = 0; i < n && !rc; i++)
-        rc = ndd_row_put(&out[ndd_part_balance_owner(first, P, row_bucket(v[i].k1, total, nb))], v[i].k1, v[i].k2,
-                         v[i].line, v[i].len);
+    for (int s = 0; s < P && !rc; s++) { /* buffer by buffer, each freed once its rows are placed */
+        n = 0;
+        rc = ndd_rows_parse(send[s].data, send[s].len, &v, &n, &cap);
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = ndd_row_put(&out[ndd_part_balance_owner(first, P, row_bucket(v[i].k1, total, nb))], v[i].k1,
+                             v[i].k2, v[i].line, v[i].len);
+        ndd_buf_free(&send[s]);
+    }
     for (int s = 0; s < P && !rc; s++) {
         ndd_buf_t t = send[s];
         send[s] = out[s];
@@ -660,8 +667,21 @@ static int send_rows(run_t *r, ndd_buf_t *send[3], ndd_buf_t *recv)
         if (t != NDD_ROWS_CLUSTERS && r->P > 1)
             NDD_TRY(balance_rows(r, send[t]));
         NDD_TRY(ndd_comm_exchange_move(r->comm, send[t], recv, &r->c.shuffle3_bytes));
-        for (int s = 0; s < r->P && !rc; s++)
+        /* the largest block becomes the table (taken, not copied; its order
+         * does not matter: the rows are sorted when written), the others are
+         * appended and freed one by one */
+        int big = 0;
+        for (int s = 1; s < r->P; s++)
+            big = recv[s].len > recv[big].len ? s : big;
+        if (!r->rows[t].len) {
+            ndd_buf_free(&r->rows[t]);
+            r->rows[t] = recv[big];
+            recv[big] = (ndd_buf_t)NDD_BUF_INIT;
+        }
+        for (int s = 0; s < r->P && !rc; s++) {
             rc = ndd_buf_append(&r->rows[t], recv[s].data ? recv[s].data : "", recv[s].len);
+            ndd_buf_free(&recv[s]);
+        }
         rc = ndd_comm_agree(r->comm, rc);
     }
 out:
@@ -684,6 +704,8 @@ int ndd_stage_verify(run_t *r)
     ndd_stage_rss(r, NDD_ST_SHUFFLE2);
     t0 = ndd_now();
     NDD_TRY(verify_sets(r, z, send));
+    for (int s = 0; s < P; s++) /* the received texts: not needed any more */
+        ndd_buf_free(&z[s]);
     r->t[NDD_ST_VERIFY] = ndd_now() - t0;
     ndd_stage_rss(r, NDD_ST_VERIFY);
     t0 = ndd_now();

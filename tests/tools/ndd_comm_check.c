@@ -48,6 +48,22 @@ static int pat_is(const ndd_buf_t *b, int r, int d, int round)
         }                                                                          \
     } while (0)
 
+/* write_ordered_fill's pieces: 777 bytes at a time. */
+typedef struct {
+    const char *data;
+    size_t len, at;
+} piece777_t;
+
+static int piece777(void *user, const void **p, size_t *n)
+{
+    piece777_t *q = user;
+    size_t k = q->len - q->at < 777 ? q->len - q->at : 777;
+    *p = q->data + q->at;
+    *n = k;
+    q->at += k;
+    return 0;
+}
+
 static int check_job(ndd_comm_t *c, void *argp)
 {
     const check_arg_t *arg = argp;
@@ -142,7 +158,8 @@ static int check_job(ndd_comm_t *c, void *argp)
         }
     }
 
-    /* write_ordered: replaces a longer file; then an empty result */
+    /* write_ordered: replaces a longer file; then an empty result; then the
+     * first result again, written from pieces of 777 bytes */
     {
         char path[4096];
         snprintf(path, sizeof path, "%s/ordered-%s-%d.bin", arg->dir, c->ops->name, P);
@@ -153,12 +170,14 @@ static int check_job(ndd_comm_t *c, void *argp)
             if (f)
                 fclose(f);
         }
-        for (int round = 0; round < 2; round++) {
-            if (round == 0)
+        for (int round = 0; round < 3; round++) {
+            if (round != 1)
                 pat_fill(&mine, me, P, 0);
             else
                 ndd_buf_clear(&mine);
-            rc = ndd_comm_write_ordered(c, path, mine.data ? mine.data : "", mine.len);
+            piece777_t q = {mine.data, mine.len, 0};
+            rc = round == 2 ? ndd_comm_write_ordered_fill(c, path, mine.len, piece777, &q)
+                            : ndd_comm_write_ordered(c, path, mine.data ? mine.data : "", mine.len);
             CHECK(rc == 0, "write_ordered rc %d", rc);
             rc = ndd_comm_agree(c, 0); /* every rank has returned */
             if (me == 0) {
@@ -166,7 +185,7 @@ static int check_job(ndd_comm_t *c, void *argp)
                 size_t len = 0, off = 0;
                 CHECK(ndd_read_file(path, 0, &data, &len) == 0, "cannot read %s", path);
                 for (int r = 0; r < P && data; r++) {
-                    size_t n = round == 0 ? pat_len(r, P, 0) : 0;
+                    size_t n = round != 1 ? pat_len(r, P, 0) : 0;
                     ndd_buf_t piece = {data + off, n, n};
                     CHECK(off + n <= len && (round || pat_is(&piece, r, P, 0)), "write_ordered: part of rank %d",
                           r);

@@ -352,6 +352,30 @@ static size_t wo_len(const ctx_t *x, int r)
     }
 }
 
+/* write_ordered from pieces (ndd_comm_write_ordered_fill): pieces of 1 to
+ * 5,000 bytes; fail: 1 = the fill fails at its second piece, 2 = a piece
+ * runs past the length, 3 = pieces of 0 bytes. */
+static int wo_pieces; /* the test writes through pieces */
+typedef struct {
+    const char *data;
+    size_t n, at, calls;
+    uint64_t seed;
+    int fail;
+} pieces_t;
+
+static int piece_fill(void *user, const void **p, size_t *n)
+{
+    pieces_t *q = user;
+    size_t k = 1 + (size_t)(h3(q->seed, q->calls++, 5) % 5000);
+    if (q->fail == 1 && q->calls == 2)
+        return NDD_ERR_NOMEM;
+    k = k < q->n - q->at ? k : q->n - q->at;
+    *p = q->data + q->at;
+    *n = q->fail == 2 ? q->n + 1 : q->fail == 3 ? 0 : k; /* 2: more than the whole length (never read) */
+    q->at += k;
+    return NDD_OK;
+}
+
 static int rank_write(ndd_comm_t *c, void *arg)
 {
     ctx_t *x = arg;
@@ -362,7 +386,17 @@ static int rank_write(ndd_comm_t *c, void *arg)
         return RANK_RC(x, c);
     for (size_t i = 0; i < n; i++)
         data[i] = ex_byte(x, c->rank, 1, i);
-    CHECK(x, c, ndd_comm_write_ordered(c, x->path, data, n) == NDD_OK);
+    if (wo_pieces) {
+        /* a failing fill on the last rank (when it writes): every rank sees it */
+        for (int fail = 1; fail <= 3 && wo_len(x, x->P - 1) > 0; fail++) {
+            pieces_t q = {data, n, 0, 0, x->seed, c->rank == x->P - 1 ? fail : 0};
+            int want = fail == 1 ? NDD_ERR_NOMEM : NDD_ERR_INTERNAL;
+            CHECK(x, c, ndd_comm_write_ordered_fill(c, x->path, n, piece_fill, &q) == want);
+        }
+        pieces_t q = {data, n, 0, 0, x->seed + (uint64_t)c->rank, 0};
+        CHECK(x, c, ndd_comm_write_ordered_fill(c, x->path, n, piece_fill, &q) == NDD_OK);
+    } else
+        CHECK(x, c, ndd_comm_write_ordered(c, x->path, data, n) == NDD_OK);
     /* a directory that does not exist: every rank sees the failure */
     CHECK(x, c, ndd_comm_write_ordered(c, "/nonexistent-ndd-dir/x/y", data, n) == NDD_ERR_IO);
     free(data);
@@ -383,6 +417,7 @@ static void test_write_ordered(void **state)
             x.what = what > 3 ? 0 : what;
             x.seed = (uint64_t)(P * 10 + what);
             x.P = P;
+            wo_pieces = what == 5 || what == 2; /* the same contents, written from pieces */
             /* a longer file is there before: it must be replaced, not overwritten */
             FILE *f = fopen(path, "wb");
             assert_non_null(f);
