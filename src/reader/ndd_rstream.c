@@ -35,6 +35,8 @@ void ndd_rstream_close(ndd_rstream_t *s)
     free(s->w);
     free(s->in);
     free(s->scratch);
+    free(s->u_comp);
+    free(s->u_dec);
     if (s->z_ready)
         inflateEnd(&s->z);
     if (s->pz_ready)
@@ -118,6 +120,66 @@ int ndd_rstream_seek(ndd_rstream_t *s, uint64_t off)
     s->base = off;
     s->file_off = off;
     s->eof = 0;
+    return NDD_OK;
+}
+
+int ndd_rstream_start_at(ndd_rstream_t *s, uint64_t comp_off, uint64_t dec_off)
+{
+    if (s->comp == NDD_RS_PLAIN || s->len || s->in_len)
+        return NDD_ERR_INVAL;
+    s->in_off = comp_off;
+    s->base = dec_off;
+    s->start_comp = comp_off;
+    s->start_dec = dec_off;
+    s->keep_from = dec_off;
+    s->track_units = 1;
+    return NDD_OK;
+}
+
+void ndd_rstream_unit_of(const ndd_rstream_t *s, uint64_t x, uint64_t *comp, uint64_t *dec)
+{
+    size_t lo = s->u_head, hi = s->u_n; /* the last i with u_dec[i] <= x */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->u_dec[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == s->u_head) {
+        *comp = s->start_comp;
+        *dec = s->start_dec;
+        return;
+    }
+    *comp = s->u_comp[lo - 1];
+    *dec = s->u_dec[lo - 1];
+}
+
+/* Records that a member/frame begins at file offset unit_start. */
+static int rs_unit_push(ndd_rstream_t *s)
+{
+    while (s->u_n - s->u_head >= 2 && s->u_dec[s->u_head + 1] <= s->keep_from)
+        s->u_head++;
+    if (s->u_head > 0 && s->u_head >= s->u_n / 2) {
+        memmove(s->u_comp, s->u_comp + s->u_head, (s->u_n - s->u_head) * sizeof *s->u_comp);
+        memmove(s->u_dec, s->u_dec + s->u_head, (s->u_n - s->u_head) * sizeof *s->u_dec);
+        s->u_n -= s->u_head;
+        s->u_head = 0;
+    }
+    if (s->u_n == s->u_cap) {
+        size_t cap = s->u_cap ? s->u_cap * 2 : 64;
+        uint64_t *c = realloc(s->u_comp, cap * sizeof *c);
+        if (c)
+            s->u_comp = c;
+        uint64_t *d = c ? realloc(s->u_dec, cap * sizeof *d) : NULL;
+        if (!d)
+            return NDD_ERR_NOMEM;
+        s->u_dec = d;
+        s->u_cap = cap;
+    }
+    s->u_comp[s->u_n] = s->unit_start;
+    s->u_dec[s->u_n] = s->base + s->len;
+    s->u_n++;
     return NDD_OK;
 }
 
@@ -318,7 +380,7 @@ static int rs_unit_start(ndd_rstream_t *s)
     s->unit_start = s->in_off + s->in_pos;
     s->magic_from = s->unit_start + 1;
     s->in_unit = 1;
-    return NDD_OK;
+    return s->track_units ? rs_unit_push(s) : NDD_OK;
 }
 
 /* How far the decoder may read now: up to the next place where another
