@@ -288,6 +288,51 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
     }
 }
 
+/* gzip: does the current member, whose decoder has taken the input up to
+ * in[lim), go on to its own end (CRC and length checked by zlib) through
+ * the bytes from there? Then a member that decodes at in[lim] lies inside
+ * its data (a .gz file stored verbatim in a record), not after a cut. 1 yes,
+ * 0 no (an error, or not within RS_PROBE_IN bytes), <0 error. The decoder
+ * state is copied: the main decoder is left alone. */
+static int rs_member_goes_on(ndd_rstream_t *s, size_t lim)
+{
+    int rc = rs_scratch(s), ok = 0;
+    if (rc)
+        return rc;
+    unsigned char *pin = s->scratch + RS_SCAN, *pout = pin + RS_PIN;
+    z_stream c;
+    memset(&c, 0, sizeof c);
+    if (inflateCopy(&c, &s->z) != Z_OK)
+        return NDD_ERR_NOMEM;
+    uint64_t off = s->in_off + s->in_len, total = 0;
+    c.next_in = s->in + lim;
+    c.avail_in = (uInt)(s->in_len - lim);
+    for (;;) {
+        if (c.avail_in == 0) {
+            ssize_t k = total < RS_PROBE_IN ? rs_pread(s->fd, pin, RS_PIN, off) : 0;
+            if (k <= 0) {
+                rc = k < 0 ? NDD_ERR_IO : NDD_OK;
+                break;
+            }
+            off += (uint64_t)k;
+            total += (uint64_t)k;
+            c.next_in = pin;
+            c.avail_in = (uInt)k;
+        }
+        c.next_out = pout;
+        c.avail_out = RS_POUT;
+        int ret = inflate(&c, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END)
+            ok = 1;
+        if (ret == Z_MEM_ERROR)
+            rc = NDD_ERR_NOMEM;
+        if (ret != Z_OK && !(ret == Z_BUF_ERROR && c.avail_in == 0))
+            break;
+    }
+    inflateEnd(&c);
+    return rc ? rc : ok;
+}
+
 /* First offset >= from where a member/frame that decodes begins. */
 static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
 {
@@ -473,6 +518,8 @@ static int rs_decode(ndd_rstream_t *s)
          * if that one decodes, this member was cut short there */
         uint64_t at = s->in_off + lim;
         int ok = rs_probe(s, at);
+        if (ok > 0 && s->comp == NDD_RS_GZIP)
+            ok = (ok = rs_member_goes_on(s, lim)) < 0 ? ok : !ok;
         if (ok < 0)
             return ok;
         if (ok) {
