@@ -303,6 +303,18 @@ int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *fl)
 uint64_t ndd_reader_nread(const ndd_reader_t *r) { return r ? r->nread : 0; }
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r) { return r ? r->nrej : 0; }
 
+uint64_t ndd_reader_input_bytes(const ndd_reader_t *r)
+{
+    if (!r || r->skip || (!r->s_open && !r->stopped))
+        return 0;
+    if (r->split >= NDD_SPLIT_GZ_RECORDS) {
+        uint64_t b = r->stop_comp < r->file_size ? r->stop_comp : r->file_size;
+        return r->stopped && !r->s_open ? 0 : b > r->s_comp0 ? b - r->s_comp0 : 0;
+    }
+    uint64_t e = r->end < r->file_size ? r->end : r->file_size;
+    return e > r->start ? e - r->start : 0;
+}
+
 /* ---- JSONL ---- */
 
 /* Ranged read starting inside the file: the line holding byte start-1

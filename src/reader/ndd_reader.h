@@ -132,6 +132,10 @@ int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *f);
 /* Counters so far. */
 uint64_t ndd_reader_nread(const ndd_reader_t *r);
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r);
+/* Bytes of the file this reader's records come from: the whole file, or for
+ * a range the bytes from its first record (line, gzip member, zstd frame)
+ * to the next range's (known at open; per-rank input_bytes in stats.json). */
+uint64_t ndd_reader_input_bytes(const ndd_reader_t *r);
 void ndd_reader_free(ndd_reader_t *r);
 
 #endif

@@ -1483,7 +1483,7 @@ static void test_split_gz_warc(void **state)
         }
         assert_string_equal(whole.j[whole.nj - 1].reason, truncated ? "truncated gzip member" : "HTTP status not 2xx");
         res_free(&whole);
-        split_check(&in[0], bnd, nb, z.len / 700 + 1, 300);
+        split_check(&in[0], bnd, nb, z.len / 300 + 1, 150);
         ndd_input_free(in, 1);
         ndd_buf_free(&z);
     }
@@ -1583,7 +1583,7 @@ static void test_split_zst_jsonl(void **state)
         ndd_input_t *in;
         expand_one(tpath(name), &in);
         assert_int_equal(in[0].splittable, NDD_SPLIT_ZST_FRAMES);
-        split_check(&in[0], bnd, nb, 1, 300);
+        split_check(&in[0], bnd, nb, 3, 150);
         ndd_input_free(in, 1);
         ndd_buf_free(&z);
     }
@@ -1605,7 +1605,7 @@ static void test_split_real(void **state)
         ndd_input_t *in;
         expand_one(p, &in);
         assert_int_equal(in[0].splittable, NDD_SPLIT_GZ_RECORDS);
-        split_check(&in[0], NULL, 0, in[0].size / 60 + 1, 40);
+        split_check(&in[0], NULL, 0, in[0].size / 30 + 1, 40);
         ndd_input_free(in, 1);
     }
 }
