@@ -65,8 +65,9 @@ int ndd_rstream_open(ndd_rstream_t *s, const char *path, size_t init_cap, size_t
     }
     if (k >= 2 && m[0] == 0x1f && m[1] == 0x8b)
         s->comp = NDD_RS_GZIP;
-    else if (k >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
-        s->comp = NDD_RS_ZSTD;
+    else if (k >= 4 && ((m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+                        ((m[0] & 0xF0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18)))
+        s->comp = NDD_RS_ZSTD; /* a zstd frame, or a skippable frame (pzstd writes one first) */
     else
         s->comp = NDD_RS_PLAIN;
 

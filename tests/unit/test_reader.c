@@ -1522,8 +1522,9 @@ static void zst_append_nosize(ndd_buf_t *out, const void *p, size_t n)
 /* JSONL as zstd frames cut at random places: lines that span frames (one
  * over several), lines that end or begin exactly at a frame border, blank
  * and malformed lines, an empty frame, a skippable frame, a frame without
- * its content size; truncated: the last frame cut in half. */
-static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
+ * its content size; variant 1: the last frame cut in half; 2: a skippable
+ * frame before every frame, as pzstd writes. */
+static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int variant)
 {
     ndd_buf_t b = NDD_BUF_INIT;
     for (int i = 0; i < 120; i++) {
@@ -1558,6 +1559,10 @@ static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncate
             bnd[(*nb)++] = z->len;
             buf_add(z, "\x50\x2a\x4d\x18\x05\x00\x00\x00skip!", 13);
         }
+        if (variant == 2) {
+            bnd[(*nb)++] = z->len;
+            buf_add(z, "\x5a\x2a\x4d\x18\x08\x00\x00\x00\x10\x27\x00\x00\x00\x00\x00\x00", 16);
+        }
         bnd[(*nb)++] = z->len;
         if (k == 8)
             zst_append_nosize(z, b.data + pos, cuts[k] - pos);
@@ -1565,7 +1570,7 @@ static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncate
             zst_append(z, b.data + pos, cuts[k] - pos);
         pos = cuts[k];
     }
-    if (truncated)
+    if (variant == 1)
         z->len -= (z->len - bnd[*nb - 1]) / 2;
     ndd_buf_free(&b);
 }
@@ -1573,12 +1578,12 @@ static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncate
 static void test_split_zst_jsonl(void **state)
 {
     (void)state;
-    uint64_t bnd[60];
+    uint64_t bnd[100];
     size_t nb;
-    for (int truncated = 0; truncated < 2; truncated++) {
+    for (int variant = 0; variant < 3; variant++) {
         ndd_buf_t z = NDD_BUF_INIT;
-        make_zst_jsonl(&z, bnd, &nb, truncated);
-        const char *name = truncated ? "split-t.jsonl.zst" : "split.jsonl.zst";
+        make_zst_jsonl(&z, bnd, &nb, variant);
+        const char *name = variant == 1 ? "split-t.jsonl.zst" : variant ? "split-p.jsonl.zst" : "split.jsonl.zst";
         write_file(tpath(name), z.data, z.len);
         ndd_input_t *in;
         expand_one(tpath(name), &in);
