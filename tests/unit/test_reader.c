@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "ndd_json.h"
+#include "ndd_part.h"
 #include "ndd_reader.h"
 #include "ndd_util.h"
 
@@ -1594,6 +1595,67 @@ static void test_split_zst_jsonl(void **state)
     }
 }
 
+/* As ndd run reads: the inputs (a per-record gzip WARC, JSONL in zstd
+ * frames, plain JSONL, a one-stream .warc.gz that is not split) planned for
+ * T = 1..7 tasks by ndd_part_plan, every task reading its pieces: the tasks
+ * in order read what whole reads of the files do, and with T >= 2 more than
+ * one task reads each split file. */
+static void test_split_plan(void **state)
+{
+    (void)state;
+    uint64_t bnd[100];
+    size_t nb;
+    ndd_buf_t z = NDD_BUF_INIT, plain = NDD_BUF_INIT;
+    assert_int_equal(mkdir(tpath("plan"), 0755), 0);
+    make_gz_warc(&z, bnd, &nb, 0);
+    write_file(tpath("plan/a.warc.gz"), z.data, z.len);
+    ndd_buf_clear(&z);
+    make_zst_jsonl(&z, bnd, &nb, 0);
+    write_file(tpath("plan/b.jsonl.zst"), z.data, z.len);
+    make_lines(&plain, 200, 150, NULL);
+    write_file(tpath("plan/c.jsonl"), plain.data, plain.len);
+    ndd_buf_clear(&z);
+    gz_append(&z, plain.data, plain.len);
+    write_file(tpath("plan/d.jsonl.gz"), z.data, z.len);
+    ndd_input_t *in;
+    size_t nin;
+    const char *dir = tpath("plan"), *bad;
+    assert_int_equal(ndd_input_expand(&dir, 1, NDD_FMT_AUTO, &in, &nin, &bad), 0);
+    assert_int_equal(nin, 4);
+    static const int want[4] = {NDD_SPLIT_GZ_RECORDS, NDD_SPLIT_ZST_FRAMES, NDD_SPLIT_BYTES, NDD_SPLIT_NONE};
+    tres_t whole = {0};
+    uint64_t total = 0;
+    for (size_t i = 0; i < nin; i++) {
+        total += in[i].size;
+        assert_int_equal(in[i].splittable, want[i]);
+        assert_int_equal(read_input(&in[i], 0, UINT64_MAX, &whole, 0), 0);
+    }
+    for (int T = 1; T <= 7; T++) {
+        tres_t t = {0};
+        int readers[4] = {0};
+        for (int task = 0; task < T; task++) {
+            ndd_piece_t *p = NULL;
+            size_t np = 0;
+            assert_int_equal(ndd_part_plan(in, nin, T, task, &p, &np), NDD_OK);
+            for (size_t k = 0; k < np; k++) {
+                size_t nd0 = t.nd;
+                assert_int_equal(read_input(p[k].in, p[k].lo, p[k].hi, &t, 0), 0);
+                readers[p[k].in - in] += t.nd > nd0;
+            }
+            free(p);
+        }
+        res_equal(&whole, &t);
+        for (int i = 0; i < 3; i++) /* a split file as big as two tasks' shares: read by several */
+            assert_true(T == 1 ? readers[i] == 1 : in[i].size < 2 * total / (uint64_t)T || readers[i] >= 2);
+        assert_int_equal(readers[3], 1);
+        res_free(&t);
+    }
+    res_free(&whole);
+    ndd_input_free(in, nin);
+    ndd_buf_free(&z);
+    ndd_buf_free(&plain);
+}
+
 /* The real per-record WARC files of ../shared/datasets/warc split anywhere. */
 static void test_split_real(void **state)
 {
@@ -1888,6 +1950,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_directory),
         cmocka_unit_test(test_split_gz_warc),
         cmocka_unit_test(test_split_zst_jsonl),
+        cmocka_unit_test(test_split_plan),
         cmocka_unit_test(test_split_real),
         cmocka_unit_test(test_real_warc),
         cmocka_unit_test(test_fields_and_raw),
