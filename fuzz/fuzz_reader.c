@@ -3,7 +3,10 @@
  * harness compresses the rest itself (then the fuzzer explores the records,
  * not only the decompressors): JSONL plain / .gz / .zst, WARC plain /
  * .gz as one stream / .gz one member per record / .zst, WET .gz, a
- * byte-range read of plain JSONL. Every document must be valid (NUL-free
+ * byte-range read of plain JSONL. Every input that can be split (plain
+ * JSONL of case 11, per-record gzip WARC, JSONL in zstd frames) is also read
+ * as two ranges; when the whole read met no damage (no reject), the ranges
+ * give the same number of documents and no reject. Every document must be valid (NUL-free
  * body, offsets inside the stream); the run must end (EOF or an error
  * code), never crash or allocate without bound (libFuzzer -rss_limit_mb). */
 #include "fuzz_common.h"
@@ -111,10 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nin = 0;
     if (ndd_input_expand(paths, 1, NDD_FMT_AUTO, &in, &nin, &badp) == NDD_OK) {
         for (size_t k = 0; k < nin; k++) {
-            /* case 11: plain JSONL read as two byte ranges (a split between ranks) */
-            int split = sel == 11 && in[k].splittable;
-            uint64_t cut = in[k].size / 2, lo[2] = {0, cut}, hi[2] = {split ? cut : UINT64_MAX, UINT64_MAX};
-            for (int part = 0; part < (split ? 2 : 1); part++) {
+            /* whole, then (case 11: plain JSONL; compressed splits) as two byte ranges */
+            int split = in[k].splittable && (sel == 11 || in[k].splittable >= NDD_SPLIT_GZ_RECORDS);
+            uint64_t cut = in[k].size / 2, lo[3] = {0, 0, cut}, hi[3] = {UINT64_MAX, cut, UINT64_MAX};
+            uint64_t wdocs = 0, wrej = 0, sdocs = 0, srej = 0;
+            for (int part = 0; part < (split ? 3 : 1); part++) {
                 ndd_reader_t *rd = NULL;
                 uint64_t rejects = 0, docs = 0;
                 if (ndd_reader_open(&rd, &in[k], lo[part], hi[part], on_reject, &rejects))
@@ -131,7 +135,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(rc == NDD_ERR_EOF || rc < 0);
                 FUZZ_CHECK(ndd_reader_nread(rd) >= docs);
                 ndd_reader_free(rd);
+                *(part ? &sdocs : &wdocs) += docs;
+                *(part ? &srej : &wrej) += rejects;
             }
+            if (split && wrej == 0 && in[k].splittable >= NDD_SPLIT_GZ_RECORDS)
+                FUZZ_CHECK(sdocs == wdocs && srej == 0);
         }
         ndd_input_free(in, nin);
     }

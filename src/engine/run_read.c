@@ -132,8 +132,8 @@ static int map_piece(run_t *r, map_ws_t *w, const ndd_piece_t *piece, ndd_prog_t
 {
     uint64_t piece_bytes = ndd_piece_bytes(piece), piece_lo = piece->hi == UINT64_MAX ? 0 : piece->lo;
     ndd_reader_t *rd = NULL;
-    r->c.input_bytes += piece_bytes;
     int rc = ndd_reader_open(&rd, piece->in, piece->lo, piece->hi, on_reject, r);
+    r->c.input_bytes += rc ? piece_bytes : ndd_reader_input_bytes(rd);
     if (rc) { /* an input that cannot be opened is a reject, not a failed run */
         ndd_reject_t rej = {piece->in->name, piece->in->file_index, UINT64_MAX, 0, ndd_strerror(rc), NULL, NULL};
         on_reject(r, &rej);

@@ -1,6 +1,7 @@
 /* ndd_input.c - expansion of the user's paths into a deterministic list of
  * input files with resolved format and compression. See ndd_reader.h. */
 #include "ndd_reader_int.h"
+#include "ndd_rsplit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -182,7 +183,9 @@ static int in_add_skip(in_list_t *l, const char *path, const char *name, const s
         f = NDD_FMT_TEXT;
     in->format = f;
     in->compression = comp;
-    in->splittable = f == NDD_FMT_JSONL && comp == 0;
+    in->splittable = f == NDD_FMT_JSONL && comp == 0 ? NDD_SPLIT_BYTES
+                     : sniff                       ? ndd_rsplit_detect(path, f, comp)
+                                                   : NDD_SPLIT_NONE;
     return NDD_OK;
 }
 

@@ -3,12 +3,15 @@
  * decompression in ndd_rstream.c, input expansion in ndd_input.c. */
 #include "ndd_reader_int.h"
 #include "ndd_json.h"
+#include "ndd_rsplit.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define RD_SLACK ((size_t)1 << 20) /* window room beyond max_record (WARC headers, peeking) */
 #define RD_PLAIN_CAP ((size_t)4 << 20)
@@ -22,7 +25,7 @@ void ndd_reader_reject_emit(ndd_reader_t *r, uint64_t ordinal, uint64_t offset, 
     rej.file = r->name;
     rej.file_index = r->file_index;
     rej.ordinal = r->ranged ? UINT64_MAX : ordinal;
-    rej.offset = offset;
+    rej.offset = ndd_reader_off(r, offset);
     rej.reason = reason;
     rej.url = r->rj_set && r->rj_url.len ? r->rj_url.data : NULL;
     rej.ctype = r->rj_set && r->rj_ct.len ? r->rj_ct.data : NULL;
@@ -40,6 +43,40 @@ void ndd_reader_set_max_record(ndd_reader_t *r, size_t bytes)
         r->s.max_cap = bytes + RD_SLACK;
 }
 
+uint64_t ndd_reader_off(const ndd_reader_t *r, uint64_t x)
+{
+    if (r->split != NDD_SPLIT_GZ_RECORDS || !r->s_open)
+        return x;
+    uint64_t comp, dec;
+    ndd_rstream_unit_of(&r->s, x, &comp, &dec);
+    return comp + (x - dec);
+}
+
+int ndd_reader_past_end(ndd_reader_t *r, uint64_t x)
+{
+    if (r->split < NDD_SPLIT_GZ_RECORDS)
+        return 0;
+    uint64_t comp, dec;
+    ndd_rstream_unit_of(&r->s, x, &comp, &dec);
+    ndd_rstream_keep(&r->s, x);
+    if (comp < r->stop_comp)
+        return 0;
+    r->stopped = 1;
+    return 1;
+}
+
+/* Opens the stream of r (again); a compressed split starts at its first member/frame. */
+static int rd_stream_open(ndd_reader_t *r, size_t cap, size_t max)
+{
+    int rc = ndd_rstream_open(&r->s, r->path, cap, max);
+    if (rc)
+        return rc;
+    r->s_open = 1;
+    if (r->split >= NDD_SPLIT_GZ_RECORDS && r->s.comp == (r->split == NDD_SPLIT_GZ_RECORDS ? NDD_RS_GZIP : NDD_RS_ZSTD))
+        rc = ndd_rstream_start_at(&r->s, r->s_comp0, r->s_dec0);
+    return rc;
+}
+
 int ndd_reader_restream(ndd_reader_t *r, uint64_t off)
 {
     ndd_rstream_t *s = &r->s;
@@ -48,10 +85,9 @@ int ndd_reader_restream(ndd_reader_t *r, uint64_t off)
     size_t cap = s->cap, max = s->max_cap;
     ndd_rstream_close(s);
     r->s_open = 0;
-    int rc = ndd_rstream_open(s, r->path, cap, max);
+    int rc = rd_stream_open(r, cap, max);
     if (rc)
         return rc;
-    r->s_open = 1;
     while (ndd_rstream_offset(s) + ndd_rstream_avail(s) < off) {
         s->pos = s->len; /* discard what lies before off */
         rc = ndd_rstream_fill(s, 1);
@@ -65,6 +101,33 @@ int ndd_reader_restream(ndd_reader_t *r, uint64_t off)
     return NDD_OK;
 }
 
+/* A compressed split: the first member/frame of [start, end) and the one
+ * where the next range begins (ndd_rsplit.c). An empty range is stopped. */
+static int rd_split_setup(ndd_reader_t *r, uint64_t start, uint64_t end)
+{
+    uint64_t a = 0, a_dec = 0, b = UINT64_MAX;
+    int rc = NDD_OK, fd = open(r->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NDD_ERR_IO;
+    if (r->split == NDD_SPLIT_GZ_RECORDS) {
+        if (start > 0)
+            rc = ndd_rsplit_gz_next(fd, r->file_size, start, &a);
+        if (!rc && end < r->file_size)
+            rc = ndd_rsplit_gz_next(fd, r->file_size, end, &b);
+    } else if (start > 0 || end < r->file_size) {
+        rc = ndd_rsplit_zst_walk(fd, r->file_size, start, end, &a, &a_dec, &b);
+        if (start == 0)
+            a = a_dec = 0;
+    }
+    close(fd);
+    r->s_comp0 = a;
+    r->s_dec0 = r->split == NDD_SPLIT_GZ_RECORDS ? 0 : a_dec;
+    r->stop_comp = b;
+    r->stopped = a == UINT64_MAX || a >= b;
+    r->need_align = r->split == NDD_SPLIT_ZST_FRAMES && a > 0;
+    return rc;
+}
+
 int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, uint64_t end,
                     ndd_reject_fn on_reject, void *user)
 {
@@ -74,7 +137,8 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
     if (!in || !in->path || in->format == NDD_FMT_AUTO || start > end)
         return NDD_ERR_INVAL;
     int ranged = !(start == 0 && end == UINT64_MAX);
-    if (ranged && (!in->splittable || in->format != NDD_FMT_JSONL))
+    int fmt_ok = in->format == (in->splittable == NDD_SPLIT_GZ_RECORDS ? NDD_FMT_WARC : NDD_FMT_JSONL);
+    if (ranged && (!in->splittable || !fmt_ok))
         return NDD_ERR_INVAL;
     r = calloc(1, sizeof *r);
     if (!r)
@@ -92,6 +156,8 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
     r->end = end;
     r->ranged = ranged;
     r->need_align = ranged && start > 0;
+    r->split = fmt_ok ? in->splittable : NDD_SPLIT_NONE;
+    r->stop_comp = UINT64_MAX;
     r->on_reject = on_reject;
     r->user = user;
     r->max_record = NDD_READER_MAX_RECORD;
@@ -121,20 +187,22 @@ int ndd_reader_open(ndd_reader_t **out, const ndd_input_t *in, uint64_t start, u
     size_t cap = RD_PLAIN_CAP;
     if ((uint64_t)st.st_size + 2 < RD_PLAIN_CAP)
         cap = (size_t)st.st_size + 2 < 4096 ? 4096 : (size_t)st.st_size + 2;
-    rc = ndd_rstream_open(&r->s, r->path, cap, r->max_record + RD_SLACK);
+    if (r->split >= NDD_SPLIT_GZ_RECORDS && (rc = rd_split_setup(r, start, end)))
+        goto out;
+    rc = r->stopped ? NDD_OK : rd_stream_open(r, cap, r->max_record + RD_SLACK);
     if (rc == NDD_ERR_IO) {
         r->open_errno = errno ? errno : EIO;
         rc = NDD_OK;
         goto out;
     }
-    if (rc)
+    if (rc || r->stopped)
         goto out;
-    r->s_open = 1;
-    if (r->s.comp != NDD_RS_PLAIN && ranged) {
+    if (r->split == NDD_SPLIT_BYTES && r->s.comp != NDD_RS_PLAIN && ranged)
         rc = NDD_ERR_INVAL; /* the input said splittable but the file is compressed */
-        goto out;
-    }
-    if (r->need_align)
+    else if (r->split >= NDD_SPLIT_GZ_RECORDS &&
+             r->s.comp != (r->split == NDD_SPLIT_GZ_RECORDS ? NDD_RS_GZIP : NDD_RS_ZSTD))
+        rc = NDD_ERR_INVAL; /* the file changed since the input list was made */
+    else if (r->need_align && r->split == NDD_SPLIT_BYTES)
         rc = ndd_rstream_seek(&r->s, start - 1);
 out:
     if (rc) {
@@ -235,6 +303,18 @@ int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *fl)
 uint64_t ndd_reader_nread(const ndd_reader_t *r) { return r ? r->nread : 0; }
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r) { return r ? r->nrej : 0; }
 
+uint64_t ndd_reader_input_bytes(const ndd_reader_t *r)
+{
+    if (!r || r->skip || (!r->s_open && !r->stopped))
+        return 0;
+    if (r->split >= NDD_SPLIT_GZ_RECORDS) {
+        uint64_t b = r->stop_comp < r->file_size ? r->stop_comp : r->file_size;
+        return r->stopped && !r->s_open ? 0 : b > r->s_comp0 ? b - r->s_comp0 : 0;
+    }
+    uint64_t e = r->end < r->file_size ? r->end : r->file_size;
+    return e > r->start ? e - r->start : 0;
+}
+
 /* ---- JSONL ---- */
 
 /* Ranged read starting inside the file: the line holding byte start-1
@@ -253,6 +333,8 @@ static int jsonl_align(ndd_reader_t *r)
         int rc = ndd_rstream_fill(s, 1);
         if (rc == NDD_RS_EOF)
             return NDD_OK;
+        if (rc == NDD_RS_BREAK) /* after damage reading goes on at a line start (as a whole read) */
+            return ndd_rstream_resume(s);
         if (rc < 0)
             return rc;
     }
@@ -401,8 +483,8 @@ static int jsonl_next(ndd_reader_t *r, ndd_doc_t *doc)
     }
     for (;;) {
         uint64_t off = ndd_rstream_offset(s);
-        if (off >= r->end)
-            return NDD_ERR_EOF;
+        if (r->split == NDD_SPLIT_ZST_FRAMES ? off > 0 && ndd_reader_past_end(r, off - 1) : off >= r->end)
+            return NDD_ERR_EOF; /* frames: a line goes with the frame of the '\n' before it */
         size_t scanned = 0, n;
         const char *nl;
         for (;;) {
@@ -529,6 +611,8 @@ int ndd_reader_next(ndd_reader_t *r, ndd_doc_t *doc)
 {
     if (!r || !doc)
         return NDD_ERR_INVAL;
+    if (r->stopped)
+        return NDD_ERR_EOF;
     if (!r->s_open) {
         if (r->done)
             return NDD_ERR_EOF;

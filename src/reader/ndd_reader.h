@@ -18,6 +18,16 @@ typedef enum {
     NDD_FMT_HTML      /* one whole file = one HTML document */
 } ndd_format_t;
 
+/* How an input can be read by byte ranges (ndd_input_t.splittable). */
+enum {
+    NDD_SPLIT_NONE = 0,       /* read whole by one task */
+    NDD_SPLIT_BYTES = 1,      /* plain JSONL: a range reads the lines that start in it */
+    NDD_SPLIT_GZ_RECORDS = 2, /* WARC/WET, one gzip member per record: a range reads the members
+                               * that begin in it (from the first that begins with "WARC/") */
+    NDD_SPLIT_ZST_FRAMES = 3  /* JSONL in several zstd frames: a range reads the lines whose
+                               * preceding '\n' lies in a frame that begins in it */
+};
+
 /* One input file after expansion of directories. */
 typedef struct ndd_input {
     char *path;          /* path to open */
@@ -26,7 +36,7 @@ typedef struct ndd_input {
     uint64_t size;       /* bytes on disk */
     ndd_format_t format; /* resolved (never AUTO after expansion) */
     int compression;     /* 0 none, 1 gzip, 2 zstd */
-    int splittable;      /* 1 when byte ranges can be read independently (plain JSONL) */
+    int splittable;      /* NDD_SPLIT_*: how byte ranges can be read independently (0: not) */
     const char *skip;    /* not read: the reject reason the reader gives it (a directory
                           * loop, a second path to a file or directory, too deep); NULL */
 } ndd_input_t;
@@ -122,6 +132,10 @@ int ndd_reader_set_fields(ndd_reader_t *r, const ndd_fields_t *f);
 /* Counters so far. */
 uint64_t ndd_reader_nread(const ndd_reader_t *r);
 uint64_t ndd_reader_nrejected(const ndd_reader_t *r);
+/* Bytes of the file this reader's records come from: the whole file, or for
+ * a range the bytes from its first record (line, gzip member, zstd frame)
+ * to the next range's (known at open; per-rank input_bytes in stats.json). */
+uint64_t ndd_reader_input_bytes(const ndd_reader_t *r);
 void ndd_reader_free(ndd_reader_t *r);
 
 #endif

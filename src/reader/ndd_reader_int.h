@@ -19,6 +19,11 @@ struct ndd_reader {
     uint64_t start, end;
     int ranged;          /* a byte range was asked: ordinals are UINT64_MAX */
     int need_align;      /* ranged read not yet moved to its first line */
+    int split;           /* NDD_SPLIT_* of the input (the way offsets and ranges are read) */
+    uint64_t stop_comp;  /* compressed splits: records starting in a member/frame that begins at
+                          * or after this file offset belong to the next range (UINT64_MAX: none) */
+    uint64_t s_comp0, s_dec0; /* compressed splits: where the stream starts (file, stream offset) */
+    int stopped;         /* the range is read (or empty) */
     ndd_reject_fn on_reject;
     void *user;
     ndd_rstream_t s;
@@ -44,6 +49,15 @@ struct ndd_reader {
     int hz_ready;
     char reason[192];
 };
+
+/* The offset reported for stream offset x: x itself, except for an input
+ * split at gzip members (NDD_SPLIT_GZ_RECORDS), where it is the file offset
+ * of the member holding x plus x's distance from that member's first byte
+ * (for one record per member: the member's offset, as in CDX indexes). */
+uint64_t ndd_reader_off(const ndd_reader_t *r, uint64_t x);
+/* 1 when a record whose position is stream offset x belongs to the next
+ * range (compressed splits); also lets the stream forget units before x. */
+int ndd_reader_past_end(ndd_reader_t *r, uint64_t x);
 
 /* Reports a rejected record and counts it. */
 void ndd_reader_reject_emit(ndd_reader_t *r, uint64_t ordinal, uint64_t offset, const char *reason);

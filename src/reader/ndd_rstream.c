@@ -35,6 +35,8 @@ void ndd_rstream_close(ndd_rstream_t *s)
     free(s->w);
     free(s->in);
     free(s->scratch);
+    free(s->u_comp);
+    free(s->u_dec);
     if (s->z_ready)
         inflateEnd(&s->z);
     if (s->pz_ready)
@@ -63,8 +65,9 @@ int ndd_rstream_open(ndd_rstream_t *s, const char *path, size_t init_cap, size_t
     }
     if (k >= 2 && m[0] == 0x1f && m[1] == 0x8b)
         s->comp = NDD_RS_GZIP;
-    else if (k >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
-        s->comp = NDD_RS_ZSTD;
+    else if (k >= 4 && ((m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+                        ((m[0] & 0xF0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18)))
+        s->comp = NDD_RS_ZSTD; /* a zstd frame, or a skippable frame (pzstd writes one first) */
     else
         s->comp = NDD_RS_PLAIN;
 
@@ -118,6 +121,66 @@ int ndd_rstream_seek(ndd_rstream_t *s, uint64_t off)
     s->base = off;
     s->file_off = off;
     s->eof = 0;
+    return NDD_OK;
+}
+
+int ndd_rstream_start_at(ndd_rstream_t *s, uint64_t comp_off, uint64_t dec_off)
+{
+    if (s->comp == NDD_RS_PLAIN || s->len || s->in_len)
+        return NDD_ERR_INVAL;
+    s->in_off = comp_off;
+    s->base = dec_off;
+    s->start_comp = comp_off;
+    s->start_dec = dec_off;
+    s->keep_from = dec_off;
+    s->track_units = 1;
+    return NDD_OK;
+}
+
+void ndd_rstream_unit_of(const ndd_rstream_t *s, uint64_t x, uint64_t *comp, uint64_t *dec)
+{
+    size_t lo = s->u_head, hi = s->u_n; /* the last i with u_dec[i] <= x */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->u_dec[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == s->u_head) {
+        *comp = s->start_comp;
+        *dec = s->start_dec;
+        return;
+    }
+    *comp = s->u_comp[lo - 1];
+    *dec = s->u_dec[lo - 1];
+}
+
+/* Records that a member/frame begins at file offset unit_start. */
+static int rs_unit_push(ndd_rstream_t *s)
+{
+    while (s->u_n - s->u_head >= 2 && s->u_dec[s->u_head + 1] <= s->keep_from)
+        s->u_head++;
+    if (s->u_head > 0 && s->u_head >= s->u_n / 2) {
+        memmove(s->u_comp, s->u_comp + s->u_head, (s->u_n - s->u_head) * sizeof *s->u_comp);
+        memmove(s->u_dec, s->u_dec + s->u_head, (s->u_n - s->u_head) * sizeof *s->u_dec);
+        s->u_n -= s->u_head;
+        s->u_head = 0;
+    }
+    if (s->u_n == s->u_cap) {
+        size_t cap = s->u_cap ? s->u_cap * 2 : 64;
+        uint64_t *c = realloc(s->u_comp, cap * sizeof *c);
+        if (c)
+            s->u_comp = c;
+        uint64_t *d = c ? realloc(s->u_dec, cap * sizeof *d) : NULL;
+        if (!d)
+            return NDD_ERR_NOMEM;
+        s->u_dec = d;
+        s->u_cap = cap;
+    }
+    s->u_comp[s->u_n] = s->unit_start;
+    s->u_dec[s->u_n] = s->base + s->len;
+    s->u_n++;
     return NDD_OK;
 }
 
@@ -226,6 +289,51 @@ static int rs_probe(ndd_rstream_t *s, uint64_t off)
     }
 }
 
+/* gzip: does the current member, whose decoder has taken the input up to
+ * in[lim), go on to its own end (CRC and length checked by zlib) through
+ * the bytes from there? Then a member that decodes at in[lim] lies inside
+ * its data (a .gz file stored verbatim in a record), not after a cut. 1 yes,
+ * 0 no (an error, or not within RS_PROBE_IN bytes), <0 error. The decoder
+ * state is copied: the main decoder is left alone. */
+static int rs_member_goes_on(ndd_rstream_t *s, size_t lim)
+{
+    int rc = rs_scratch(s), ok = 0;
+    if (rc)
+        return rc;
+    unsigned char *pin = s->scratch + RS_SCAN, *pout = pin + RS_PIN;
+    z_stream c;
+    memset(&c, 0, sizeof c);
+    if (inflateCopy(&c, &s->z) != Z_OK)
+        return NDD_ERR_NOMEM;
+    uint64_t off = s->in_off + s->in_len, total = 0;
+    c.next_in = s->in + lim;
+    c.avail_in = (uInt)(s->in_len - lim);
+    for (;;) {
+        if (c.avail_in == 0) {
+            ssize_t k = total < RS_PROBE_IN ? rs_pread(s->fd, pin, RS_PIN, off) : 0;
+            if (k <= 0) {
+                rc = k < 0 ? NDD_ERR_IO : NDD_OK;
+                break;
+            }
+            off += (uint64_t)k;
+            total += (uint64_t)k;
+            c.next_in = pin;
+            c.avail_in = (uInt)k;
+        }
+        c.next_out = pout;
+        c.avail_out = RS_POUT;
+        int ret = inflate(&c, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END)
+            ok = 1;
+        if (ret == Z_MEM_ERROR)
+            rc = NDD_ERR_NOMEM;
+        if (ret != Z_OK && !(ret == Z_BUF_ERROR && c.avail_in == 0))
+            break;
+    }
+    inflateEnd(&c);
+    return rc ? rc : ok;
+}
+
 /* First offset >= from where a member/frame that decodes begins. */
 static int rs_scan(ndd_rstream_t *s, uint64_t from, uint64_t *cand, int *found)
 {
@@ -318,7 +426,7 @@ static int rs_unit_start(ndd_rstream_t *s)
     s->unit_start = s->in_off + s->in_pos;
     s->magic_from = s->unit_start + 1;
     s->in_unit = 1;
-    return NDD_OK;
+    return s->track_units ? rs_unit_push(s) : NDD_OK;
 }
 
 /* How far the decoder may read now: up to the next place where another
@@ -411,6 +519,8 @@ static int rs_decode(ndd_rstream_t *s)
          * if that one decodes, this member was cut short there */
         uint64_t at = s->in_off + lim;
         int ok = rs_probe(s, at);
+        if (ok > 0 && s->comp == NDD_RS_GZIP)
+            ok = (ok = rs_member_goes_on(s, lim)) < 0 ? ok : !ok;
         if (ok < 0)
             return ok;
         if (ok) {

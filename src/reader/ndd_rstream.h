@@ -77,12 +77,31 @@ typedef struct ndd_rstream {
     int resume_ok;
     uint64_t resume_at;
     unsigned char *scratch; /* for candidate checks after damage */
+    /* where each member/frame began (ndd_rstream_start_at turns it on):
+     * file offset u_comp[i], stream offset u_dec[i], for i in [u_head, u_n);
+     * entries wholly before keep_from are dropped */
+    int track_units;
+    uint64_t *u_comp, *u_dec;
+    size_t u_head, u_n, u_cap;
+    uint64_t keep_from;
+    uint64_t start_comp, start_dec;
 } ndd_rstream_t;
 
 /* Opens path; the window starts at init_cap bytes and never grows beyond
  * max_cap. NDD_ERR_IO with errno set when the file cannot be opened. */
 int ndd_rstream_open(ndd_rstream_t *s, const char *path, size_t init_cap, size_t max_cap);
 void ndd_rstream_close(ndd_rstream_t *s);
+/* Compressed files only, before the first fill: decode from the member or
+ * frame that begins at file offset comp_off, whose first byte is stream
+ * offset dec_off; from then on every member/frame start is recorded for
+ * ndd_rstream_unit_of. */
+int ndd_rstream_start_at(ndd_rstream_t *s, uint64_t comp_off, uint64_t dec_off);
+/* The member/frame holding stream offset x (the last one begun at or before
+ * x; the start when none): its file offset *comp and stream offset *dec. x
+ * must not lie before the last ndd_rstream_keep. */
+void ndd_rstream_unit_of(const ndd_rstream_t *s, uint64_t x, uint64_t *comp, uint64_t *dec);
+static inline void ndd_rstream_keep(ndd_rstream_t *s, uint64_t x) { s->keep_from = x; }
+
 /* Plain files only: restart reading at byte off. */
 int ndd_rstream_seek(ndd_rstream_t *s, uint64_t off);
 /* Makes at least need bytes available at w+pos (or as many as exist before

@@ -636,7 +636,7 @@ static int w_doc_fields(ndd_reader_t *r, const whdr_t *h, const char *rec, uint6
             return rc;
     } else {
         char tmp[64];
-        snprintf(tmp, sizeof tmp, "@%llu", (unsigned long long)rec_off);
+        snprintf(tmp, sizeof tmp, "@%llu", (unsigned long long)ndd_reader_off(r, rec_off));
         ndd_buf_clear(&r->id);
         if ((rc = ndd_buf_puts(&r->id, r->name)) || (rc = ndd_buf_puts(&r->id, tmp)))
             return rc;
@@ -651,8 +651,8 @@ static int w_doc_fields(ndd_reader_t *r, const whdr_t *h, const char *rec, uint6
     doc->url = r->url.data ? r->url.data : "";
     doc->date = r->date.data ? r->date.data : "";
     doc->file_index = r->file_index;
-    doc->ordinal = ord;
-    doc->offset = rec_off;
+    doc->ordinal = r->ranged ? UINT64_MAX : ord;
+    doc->offset = ndd_reader_off(r, rec_off);
     r->nread++;
     return NDD_OK;
 }
@@ -726,6 +726,8 @@ int ndd_reader_warc_next(ndd_reader_t *r, ndd_doc_t *doc)
             return wr;
         if (wr == WH_EOF)
             return NDD_ERR_EOF;
+        if (ndd_reader_past_end(r, rec_off))
+            return NDD_ERR_EOF; /* the next range's first record */
         if (wr != WH_OK) {
             if ((rc = w_skip_bad_header(r, wr, rec_off)) < 0)
                 return rc;

@@ -82,15 +82,20 @@ for i in range(12):
     recs.append(rec("w%02d" % i, "http://w%d.example/a" % i, "<html><body><p>%s</p></body></html>" % art(200 + i)))
     good.append("urn:uuid:w%02d" % i)
 recs.insert(5, rec("liar", "http://liar.example/", "<p>%s</p>" % art(300), clen=999999))
-bad.append(("site.warc.gz", 5, None, "length mismatch"))  # (record 0 is the warcinfo)
 recs.append(rec("w99", "http://w99.example/", "<p>%s</p>" % art(201)))   # a copy of w01's text
 good.append("urn:uuid:w99")
 last = rec("trunc", "http://t.example/", "<p>%s</p>" % art(301))
+# a per-record gzip WARC is split between ranks: its rejects give no ordinal
+# ("-") and the file offset of the record's gzip member (docs/readers.md)
+moff = []
 with open(inp + "/site.warc.gz", "wb") as f:
     for x in recs:
+        moff.append(f.tell())
         f.write(gzip.compress(x))
+    moff.append(f.tell())
     f.write(gzip.compress(last[: len(last) // 2]))
-bad.append(("site.warc.gz", len(recs), None, "truncated WARC record"))
+bad.append(("site.warc.gz", "-", moff[5], "length mismatch"))  # (record 0 is the warcinfo)
+bad.append(("site.warc.gz", "-", moff[-1], "truncated WARC record"))
 # --- HTML files, an empty one, a dangling symlink
 for i in range(6):
     open(inp + "/pages/p%d.html" % i, "w").write("<html><body><article><p>%s</p></article></body></html>" % art(400 + i % 4))

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "ndd_json.h"
+#include "ndd_part.h"
 #include "ndd_reader.h"
 #include "ndd_util.h"
 
@@ -57,12 +58,12 @@ static void buf_addf(ndd_buf_t *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* one gzip member */
-static void gz_append(ndd_buf_t *out, const void *p, size_t n)
+/* one gzip member at a compression level (0: stored blocks, the data verbatim) */
+static void gz_append_lvl(ndd_buf_t *out, const void *p, size_t n, int level)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
-    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    assert_int_equal(deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
     size_t bound = deflateBound(&z, (uLong)n) + 64;
     assert_int_equal(ndd_buf_reserve(out, bound), 0);
     z.next_in = (Bytef *)(uintptr_t)p;
@@ -73,6 +74,9 @@ static void gz_append(ndd_buf_t *out, const void *p, size_t n)
     out->len += bound - z.avail_out;
     deflateEnd(&z);
 }
+
+/* one gzip member */
+static void gz_append(ndd_buf_t *out, const void *p, size_t n) { gz_append_lvl(out, p, n, 6); }
 
 /* one zstd frame */
 static void zst_append(ndd_buf_t *out, const void *p, size_t n)
@@ -496,10 +500,11 @@ static void test_jsonl_compressed(void **state)
         assert_int_equal(nin, 1);
         assert_int_equal(in[0].format, NDD_FMT_JSONL);
         assert_int_equal(in[0].compression, v[i].zstd ? 2 : 1);
-        assert_int_equal(in[0].splittable, 0);
-        /* a compressed file cannot be read by ranges */
+        /* several zstd frames: split at frames; one stream or gzip members: not */
+        assert_int_equal(in[0].splittable, v[i].zstd && v[i].parts == 3 ? NDD_SPLIT_ZST_FRAMES : NDD_SPLIT_NONE);
         ndd_reader_t *r;
-        assert_int_equal(ndd_reader_open(&r, &in[0], 10, 100, NULL, NULL), NDD_ERR_INVAL);
+        if (!in[0].splittable) /* a file that cannot be split cannot be read by ranges */
+            assert_int_equal(ndd_reader_open(&r, &in[0], 10, 100, NULL, NULL), NDD_ERR_INVAL);
         tres_t t = {0};
         assert_int_equal(read_input(&in[0], 0, UINT64_MAX, &t, 0), 0);
         check_jsonl(&t, off, 1);
@@ -905,12 +910,16 @@ static void test_warc_formats(void **state)
     assert_string_equal(t.d[0].url, "http://example.com/3");
     res_free(&t);
 
-    /* gzip per record */
-    for (size_t i = 0; i < w.n; i++)
+    /* gzip per record: split at members, offsets are the members' file
+     * offsets (as in CDX indexes) */
+    wset_t wz = w; /* the same records (buffers shared), other offsets */
+    for (size_t i = 0; i < w.n; i++) {
+        wz.off[i] = z.len;
         gz_append(&z, w.rec[i].data, w.rec[i].len);
+    }
     write_file(tpath("b.warc.gz"), z.data, z.len);
     read_path(tpath("b.warc.gz"), &t);
-    check_warc(&t, &w);
+    check_warc(&t, &wz);
     res_free(&t);
     /* one gzip stream */
     ndd_buf_clear(&z);
@@ -1316,6 +1325,358 @@ static size_t count_in_gz(const char *path, const char *needle, int lines)
     return n;
 }
 
+/* ------------------------------ compressed inputs split between tasks (issue 14) */
+
+static void sort_u64(uint64_t *v, int n)
+{
+    for (int x = 0; x < n; x++)
+        for (int y = x + 1; y < n; y++)
+            if (v[y] < v[x]) {
+                uint64_t t = v[x];
+                v[x] = v[y];
+                v[y] = t;
+            }
+}
+
+/* in read as the ranges [cuts[k], cuts[k+1]) one after another equals whole. */
+static void split_one(const ndd_input_t *in, const tres_t *whole, const uint64_t *cuts, int nr)
+{
+    tres_t t = {0};
+    for (int k = 0; k < nr; k++)
+        assert_int_equal(read_input(in, cuts[k], cuts[k + 1], &t, 0), 0);
+    res_equal(whole, &t);
+    for (size_t i = 0; i < t.nd && nr == 1; i++) /* ordinals only for a whole read */
+        assert_int_equal(t.d[i].ord, cuts[1] == UINT64_MAX ? whole->d[i].ord : UINT64_MAX);
+    res_free(&t);
+}
+
+/* Brute force: 2 ranges cut at every step-th byte and around every unit
+ * start bnd[] (-1, 0, +1), then `trials` partitions into 1..7 ranges with
+ * cuts anywhere or around unit starts: the ranges together read exactly
+ * what a whole read does (same documents and rejects, same offsets, same
+ * order, nothing twice, nothing lost). */
+static void split_check(const ndd_input_t *in, const uint64_t *bnd, size_t nb, uint64_t step, int trials)
+{
+    uint64_t size = in->size;
+    tres_t whole = {0};
+    assert_int_equal(read_input(in, 0, UINT64_MAX, &whole, 0), 0);
+    assert_true(whole.nd > 0);
+    for (uint64_t c = 0; c <= size; c += step) {
+        uint64_t cuts[3] = {0, c, size};
+        split_one(in, &whole, cuts, 2);
+    }
+    for (size_t i = 0; i < nb; i++)
+        for (int d = -1; d <= 1; d++) {
+            uint64_t c = bnd[i] + (uint64_t)d;
+            uint64_t cuts[3] = {0, c > size ? size : c, size};
+            if (bnd[i] == 0 && d < 0)
+                continue;
+            split_one(in, &whole, cuts, 2);
+        }
+    for (int trial = 0; trial < trials; trial++) {
+        int nr = 1 + trial % 7;
+        uint64_t cuts[9];
+        cuts[0] = 0;
+        for (int k = 1; k < nr; k++) {
+            uint64_t c = rnd() % (size + 1);
+            if (nb && rnd() % 2) {
+                c = bnd[rnd() % nb] + rnd() % 3;
+                c = c > 0 ? c - 1 : 0;
+                c = c > size ? size : c;
+            }
+            cuts[k] = c;
+        }
+        sort_u64(cuts + 1, nr - 1);
+        cuts[nr] = trial % 2 ? size : UINT64_MAX;
+        split_one(in, &whole, cuts, nr);
+    }
+    res_free(&whole);
+}
+
+static void expand_one(const char *path, ndd_input_t **in)
+{
+    size_t nin;
+    const char *bad;
+    assert_int_equal(ndd_input_expand(&path, 1, NDD_FMT_AUTO, in, &nin, &bad), 0);
+    assert_int_equal(nin, 1);
+}
+
+/* A WARC with one gzip member per record: pages, rejects, skipped types,
+ * empty members, a record whose block holds a whole gzip member of a WARC
+ * record stored verbatim (level 0: a true gzip magic that inflates to
+ * "WARC/" inside another member's data) and a false magic; truncated: the
+ * last member cut in half. bnd gets the member starts. */
+static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
+{
+    ndd_buf_t r = NDD_BUF_INIT, body = NDD_BUF_INIT, fake = NDD_BUF_INIT;
+    g_recid = 0;
+    *nb = 0;
+    warc_rec(&r, "warcinfo", NULL, "application/warc-fields", L("software: test\r\n"), 0);
+    bnd[(*nb)++] = z->len;
+    gz_append(z, r.data, r.len);
+    for (int i = 0; i < 48; i++) {
+        ndd_buf_clear(&r);
+        ndd_buf_clear(&body);
+        if (i % 11 == 5) { /* an empty member before the record */
+            bnd[(*nb)++] = z->len;
+            gz_append(z, "", 0);
+        }
+        if (i % 9 == 3) {
+            warc_http(&r, 404, "Content-Type: text/html\r\n", L("<p>gone</p>"), 0);
+        } else if (i % 13 == 7) {
+            warc_rec(&r, "request", "<http://example.com/req>", "application/http", L("GET / HTTP/1.1\r\n\r\n"), 0);
+        } else if (i == 22 || i == 35) {
+            ndd_buf_t inner = NDD_BUF_INIT;
+            warc_http(&inner, 200, "Content-Type: text/html\r\n", L("<p>an inner record</p>"), 0);
+            buf_adds(&body, "<p>before</p>\x1f\x8b\x08\x00not a member");
+            ndd_buf_clear(&fake);
+            gz_append(&fake, inner.data, inner.len);
+            buf_add(&body, fake.data, fake.len);
+            buf_adds(&body, "<p>after</p>");
+            warc_http(&r, 200, "Content-Type: application/octet-stream\r\n", body.data, body.len, 0);
+            ndd_buf_free(&inner);
+        } else {
+            buf_adds(&body, "<html><body><p>");
+            rand_text(&body, 40 + rnd() % 1500);
+            buf_adds(&body, "</p></body></html>");
+            warc_http(&r, 200, "Content-Type: text/html\r\n", body.data, body.len, 0);
+        }
+        bnd[(*nb)++] = z->len;
+        gz_append_lvl(z, r.data, r.len, i == 22 || i == 35 ? 0 : 6);
+    }
+    /* the fake member really is in the file, verbatim */
+    size_t at = 0;
+    while (at + fake.len <= z->len && memcmp(z->data + at, fake.data, fake.len) != 0)
+        at++;
+    assert_true(fake.len > 0 && at + fake.len <= z->len);
+    if (truncated)
+        z->len -= (z->len - bnd[*nb - 1]) / 2;
+    ndd_buf_free(&r);
+    ndd_buf_free(&body);
+    ndd_buf_free(&fake);
+}
+
+static void test_split_gz_warc(void **state)
+{
+    (void)state;
+    uint64_t bnd[80];
+    size_t nb;
+    for (int truncated = 0; truncated < 2; truncated++) {
+        ndd_buf_t z = NDD_BUF_INIT;
+        make_gz_warc(&z, bnd, &nb, truncated);
+        const char *name = truncated ? "split-t.warc.gz" : "split.warc.gz";
+        write_file(tpath(name), z.data, z.len);
+        ndd_input_t *in;
+        expand_one(tpath(name), &in);
+        assert_int_equal(in[0].splittable, NDD_SPLIT_GZ_RECORDS);
+        /* whole read: offsets are the members' file offsets */
+        tres_t whole = {0};
+        assert_int_equal(read_input(&in[0], 0, UINT64_MAX, &whole, 0), 0);
+        assert_true(whole.nd > 30 && whole.nj >= 5);
+        for (size_t i = 0; i < whole.nj; i++) /* the stored member is data, not a cut */
+            assert_true(i == whole.nj - 1 || strcmp(whole.j[i].reason, "truncated gzip member") != 0);
+        for (size_t i = 0; i < whole.nd; i++) {
+            assert_string_not_equal(whole.d[i].body, "<p>an inner record</p>");
+            size_t k = 0;
+            while (k < nb && bnd[k] != whole.d[i].off)
+                k++;
+            assert_true(k < nb);
+        }
+        assert_string_equal(whole.j[whole.nj - 1].reason, truncated ? "truncated gzip member" : "HTTP status not 2xx");
+        res_free(&whole);
+        split_check(&in[0], bnd, nb, z.len / 300 + 1, 150);
+        ndd_input_free(in, 1);
+        ndd_buf_free(&z);
+    }
+    /* one gzip stream for the whole file, and one record alone: not split */
+    ndd_buf_t plain = NDD_BUF_INIT, z = NDD_BUF_INIT;
+    g_recid = 0;
+    warc_http(&plain, 200, "Content-Type: text/html\r\n", L("<p>one</p>"), 0);
+    warc_http(&plain, 200, "Content-Type: text/html\r\n", L("<p>two</p>"), 0);
+    gz_append(&z, plain.data, plain.len);
+    write_file(tpath("stream.warc.gz"), z.data, z.len);
+    ndd_input_t *in;
+    expand_one(tpath("stream.warc.gz"), &in);
+    assert_int_equal(in[0].splittable, NDD_SPLIT_NONE);
+    ndd_reader_t *r;
+    assert_int_equal(ndd_reader_open(&r, &in[0], 0, 10, NULL, NULL), NDD_ERR_INVAL);
+    ndd_input_free(in, 1);
+    ndd_buf_free(&plain);
+    ndd_buf_free(&z);
+}
+
+/* one zstd frame that does not declare its content size */
+static void zst_append_nosize(ndd_buf_t *out, const void *p, size_t n)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    assert_non_null(c);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
+    size_t bound = ZSTD_compressBound(n) + 32;
+    assert_int_equal(ndd_buf_reserve(out, bound), 0);
+    ZSTD_inBuffer ib = {p, n, 0};
+    ZSTD_outBuffer ob = {out->data + out->len, bound, 0};
+    assert_int_equal(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_end), 0);
+    out->len += ob.pos;
+    ZSTD_freeCCtx(c);
+}
+
+/* JSONL as zstd frames cut at random places: lines that span frames (one
+ * over several), lines that end or begin exactly at a frame border, blank
+ * and malformed lines, an empty frame, a skippable frame, a frame without
+ * its content size; variant 1: the last frame cut in half; 2: a skippable
+ * frame before every frame, as pzstd writes. */
+static void make_zst_jsonl(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int variant)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    for (int i = 0; i < 120; i++) {
+        if (i % 17 == 4)
+            buf_adds(&b, "\n  \n");
+        if (i % 23 == 9)
+            buf_adds(&b, "{\"id\":\"bad\",\"text\":}\n");
+        buf_addf(&b, "{\"id\":\"z%d\",\"text\":\"", i);
+        rand_text(&b, i % 40 == 13 ? 6000 : 20 + rnd() % 300);
+        buf_adds(&b, "\"}\n");
+    }
+    size_t cuts[40], nc = 0, pos = 0;
+    while (pos < b.len && nc < 38) {
+        size_t c = pos + 200 + rnd() % 1500;
+        if (c >= b.len)
+            break;
+        const char *nl = memchr(b.data + c, '\n', b.len - c);
+        if (nl && rnd() % 3 == 0) /* right after a '\n', or on it */
+            c = (size_t)(nl - b.data) + (rnd() % 2);
+        cuts[nc++] = c;
+        pos = c;
+    }
+    cuts[nc++] = b.len;
+    *nb = 0;
+    pos = 0;
+    for (size_t k = 0; k < nc; k++) {
+        if (k == 3) { /* an empty frame */
+            bnd[(*nb)++] = z->len;
+            zst_append(z, "", 0);
+        }
+        if (k == 6) { /* a skippable frame: magic 0x184D2A50, size 5, 5 bytes */
+            bnd[(*nb)++] = z->len;
+            buf_add(z, "\x50\x2a\x4d\x18\x05\x00\x00\x00skip!", 13);
+        }
+        if (variant == 2) {
+            bnd[(*nb)++] = z->len;
+            buf_add(z, "\x5a\x2a\x4d\x18\x08\x00\x00\x00\x10\x27\x00\x00\x00\x00\x00\x00", 16);
+        }
+        bnd[(*nb)++] = z->len;
+        if (k == 8)
+            zst_append_nosize(z, b.data + pos, cuts[k] - pos);
+        else
+            zst_append(z, b.data + pos, cuts[k] - pos);
+        pos = cuts[k];
+    }
+    if (variant == 1)
+        z->len -= (z->len - bnd[*nb - 1]) / 2;
+    ndd_buf_free(&b);
+}
+
+static void test_split_zst_jsonl(void **state)
+{
+    (void)state;
+    uint64_t bnd[100];
+    size_t nb;
+    for (int variant = 0; variant < 3; variant++) {
+        ndd_buf_t z = NDD_BUF_INIT;
+        make_zst_jsonl(&z, bnd, &nb, variant);
+        const char *name = variant == 1 ? "split-t.jsonl.zst" : variant ? "split-p.jsonl.zst" : "split.jsonl.zst";
+        write_file(tpath(name), z.data, z.len);
+        ndd_input_t *in;
+        expand_one(tpath(name), &in);
+        assert_int_equal(in[0].splittable, NDD_SPLIT_ZST_FRAMES);
+        split_check(&in[0], bnd, nb, 3, 150);
+        ndd_input_free(in, 1);
+        ndd_buf_free(&z);
+    }
+}
+
+/* As ndd run reads: the inputs (a per-record gzip WARC, JSONL in zstd
+ * frames, plain JSONL, a one-stream .warc.gz that is not split) planned for
+ * T = 1..7 tasks by ndd_part_plan, every task reading its pieces: the tasks
+ * in order read what whole reads of the files do, and with T >= 2 more than
+ * one task reads each split file. */
+static void test_split_plan(void **state)
+{
+    (void)state;
+    uint64_t bnd[100];
+    size_t nb;
+    ndd_buf_t z = NDD_BUF_INIT, plain = NDD_BUF_INIT;
+    assert_int_equal(mkdir(tpath("plan"), 0755), 0);
+    make_gz_warc(&z, bnd, &nb, 0);
+    write_file(tpath("plan/a.warc.gz"), z.data, z.len);
+    ndd_buf_clear(&z);
+    make_zst_jsonl(&z, bnd, &nb, 0);
+    write_file(tpath("plan/b.jsonl.zst"), z.data, z.len);
+    make_lines(&plain, 200, 150, NULL);
+    write_file(tpath("plan/c.jsonl"), plain.data, plain.len);
+    ndd_buf_clear(&z);
+    gz_append(&z, plain.data, plain.len);
+    write_file(tpath("plan/d.jsonl.gz"), z.data, z.len);
+    ndd_input_t *in;
+    size_t nin;
+    const char *dir = tpath("plan"), *bad;
+    assert_int_equal(ndd_input_expand(&dir, 1, NDD_FMT_AUTO, &in, &nin, &bad), 0);
+    assert_int_equal(nin, 4);
+    static const int want[4] = {NDD_SPLIT_GZ_RECORDS, NDD_SPLIT_ZST_FRAMES, NDD_SPLIT_BYTES, NDD_SPLIT_NONE};
+    tres_t whole = {0};
+    uint64_t total = 0;
+    for (size_t i = 0; i < nin; i++) {
+        total += in[i].size;
+        assert_int_equal(in[i].splittable, want[i]);
+        assert_int_equal(read_input(&in[i], 0, UINT64_MAX, &whole, 0), 0);
+    }
+    for (int T = 1; T <= 7; T++) {
+        tres_t t = {0};
+        int readers[4] = {0};
+        for (int task = 0; task < T; task++) {
+            ndd_piece_t *p = NULL;
+            size_t np = 0;
+            assert_int_equal(ndd_part_plan(in, nin, T, task, &p, &np), NDD_OK);
+            for (size_t k = 0; k < np; k++) {
+                size_t nd0 = t.nd;
+                assert_int_equal(read_input(p[k].in, p[k].lo, p[k].hi, &t, 0), 0);
+                readers[p[k].in - in] += t.nd > nd0;
+            }
+            free(p);
+        }
+        res_equal(&whole, &t);
+        for (int i = 0; i < 3; i++) /* a split file as big as two tasks' shares: read by several */
+            assert_true(T == 1 ? readers[i] == 1 : in[i].size < 2 * total / (uint64_t)T || readers[i] >= 2);
+        assert_int_equal(readers[3], 1);
+        res_free(&t);
+    }
+    res_free(&whole);
+    ndd_input_free(in, nin);
+    ndd_buf_free(&z);
+    ndd_buf_free(&plain);
+}
+
+/* The real per-record WARC files of ../shared/datasets/warc split anywhere. */
+static void test_split_real(void **state)
+{
+    (void)state;
+    char dir[512];
+    if (!ndd_test_dataset("warc", dir, sizeof dir))
+        skip();
+    static const char *const names[] = {"sample-0000.warc.gz", "sample-0001.warc.gz",
+                                        "IAH-20080430204825-00000-blackbook-truncated.warc.gz",
+                                        "IAH-urls-wget.warc.gz"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        ndd_input_t *in;
+        expand_one(p, &in);
+        assert_int_equal(in[0].splittable, NDD_SPLIT_GZ_RECORDS);
+        split_check(&in[0], NULL, 0, in[0].size / 30 + 1, 40);
+        ndd_input_free(in, 1);
+    }
+}
+
 static void test_real_warc(void **state)
 {
     (void)state;
@@ -1587,6 +1948,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_warc_gz_any_cut),
         cmocka_unit_test(test_random_damage),
         cmocka_unit_test(test_directory),
+        cmocka_unit_test(test_split_gz_warc),
+        cmocka_unit_test(test_split_zst_jsonl),
+        cmocka_unit_test(test_split_plan),
+        cmocka_unit_test(test_split_real),
         cmocka_unit_test(test_real_warc),
         cmocka_unit_test(test_fields_and_raw),
     };

@@ -1,0 +1,381 @@
+/* ndd_rsplit.c - see ndd_rsplit.h */
+#include "ndd_rsplit.h"
+#include "ndd_rstream.h"
+#include "ndd_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#define SP_SCAN (64u << 10)       /* magic search chunk */
+#define SP_VIN (16u << 10)        /* input chunk when checking a candidate member */
+#define SP_VOUT (16u << 10)       /* ... its output chunk */
+#define SP_VIN_MAX ((uint64_t)256 << 20) /* ... at most this much input */
+#define SP_ZBUF0 ((size_t)4 << 20) /* zstd walk: first buffer size */
+#define SP_ZBUF_MAX ((size_t)1 << 30)
+#define SP_GZ_FIRST_IN ((size_t)1 << 20) /* detection: the first member within this much input */
+#define SP_GZ_FIRST_OUT ((size_t)8 << 20) /* ... and this much output */
+
+static ssize_t sp_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+    for (;;) {
+        ssize_t k = pread(fd, buf, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        return k;
+    }
+}
+
+static int sp_gz_magic(const unsigned char *b)
+{
+    return b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 && (b[3] & 0xE0) == 0;
+}
+
+/* 1 when a whole gzip member begins at off, its data begins with "WARC/",
+ * and it is followed by another member's magic or the end of the file; 0
+ * when not (no member, an empty member, other data, or a member stored
+ * verbatim inside another record's compressed data, which is followed by
+ * the rest of that data); <0 on error. */
+static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in, uint64_t off)
+{
+    unsigned char out[SP_VOUT], head[5];
+    size_t nhead = 0;
+    uint64_t total = 0;
+    if (inflateReset(z) != Z_OK)
+        return NDD_ERR_INTERNAL;
+    while (total < SP_VIN_MAX) {
+        ssize_t k = sp_pread(fd, in, SP_VIN, off + total);
+        if (k <= 0)
+            return k < 0 ? NDD_ERR_IO : 0;
+        total += (uint64_t)k;
+        z->next_in = in;
+        z->avail_in = (uInt)k;
+        int ret = Z_OK;
+        while (z->avail_in > 0 && ret == Z_OK) {
+            z->next_out = out;
+            z->avail_out = sizeof out;
+            ret = inflate(z, Z_NO_FLUSH);
+            size_t got = sizeof out - z->avail_out, c = got < 5 - nhead ? got : 5 - nhead;
+            memcpy(head + nhead, out, c);
+            nhead += c;
+            if (nhead == 5 && memcmp(head, "WARC/", 5) != 0)
+                return 0;
+        }
+        if (ret == Z_MEM_ERROR)
+            return NDD_ERR_NOMEM;
+        if (ret == Z_STREAM_END) {
+            uint64_t end = off + total - z->avail_in;
+            unsigned char m[4];
+            if (nhead < 5)
+                return 0;
+            if (end >= fsize)
+                return 1;
+            return sp_pread(fd, m, 4, end) == 4 && sp_gz_magic(m);
+        }
+        if (ret != Z_OK && ret != Z_BUF_ERROR)
+            return 0;
+    }
+    return 0;
+}
+
+int ndd_rsplit_gz_next(int fd, uint64_t fsize, uint64_t from, uint64_t *at)
+{
+    z_stream z;
+    unsigned char *buf = malloc(SP_SCAN + SP_VIN);
+    int rc = NDD_OK;
+    *at = UINT64_MAX;
+    memset(&z, 0, sizeof z);
+    if (!buf)
+        return NDD_ERR_NOMEM;
+    if (inflateInit2(&z, 15 + 16) != Z_OK) {
+        free(buf);
+        return NDD_ERR_NOMEM;
+    }
+    for (uint64_t off = from; off + 4 <= fsize && *at == UINT64_MAX;) {
+        ssize_t k = sp_pread(fd, buf, SP_SCAN, off);
+        if (k < 0) {
+            rc = NDD_ERR_IO;
+            break;
+        }
+        if (k < 4)
+            break;
+        size_t n = (size_t)k, i = 0;
+        while (i + 4 <= n) {
+            const unsigned char *p = memchr(buf + i, 0x1f, n - 3 - i);
+            if (!p)
+                break;
+            i = (size_t)(p - buf);
+            if (sp_gz_magic(p)) {
+                int ok = sp_gz_is_warc(fd, fsize, &z, buf + SP_SCAN, off + i);
+                if (ok < 0) {
+                    rc = ok;
+                    break;
+                }
+                if (ok) {
+                    *at = off + i;
+                    break;
+                }
+            }
+            i++;
+        }
+        if (rc)
+            break;
+        off += n - 3;
+    }
+    inflateEnd(&z);
+    free(buf);
+    return rc;
+}
+
+/* ---- zstd frames ---- */
+
+typedef struct {
+    int fd;
+    uint64_t fsize;
+    unsigned char *buf;
+    size_t cap, len;
+    uint64_t boff; /* file offset of buf[0] */
+} sp_zbuf_t;
+
+/* Makes buf hold file bytes from off on (as many as fit, or to the end of the file). */
+static int sp_zfill(sp_zbuf_t *b, uint64_t off)
+{
+    ssize_t k = sp_pread(b->fd, b->buf, b->cap, off);
+    if (k < 0)
+        return NDD_ERR_IO;
+    b->boff = off;
+    b->len = (size_t)k;
+    return NDD_OK;
+}
+
+/* Decompressed size of the whole frame f[0..n) that does not declare it. */
+static int sp_zcount(const unsigned char *f, size_t n, uint64_t *size)
+{
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    unsigned char *out = malloc(ZSTD_DStreamOutSize());
+    int rc = d && out ? NDD_OK : NDD_ERR_NOMEM;
+    ZSTD_inBuffer ib = {f, n, 0};
+    *size = 0;
+    if (!rc)
+        ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, NDD_ZSTD_WINDOW_LOG_MAX);
+    while (!rc) {
+        ZSTD_outBuffer ob = {out, ZSTD_DStreamOutSize(), 0};
+        size_t r = ZSTD_decompressStream(d, &ob, &ib);
+        if (ZSTD_isError(r)) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        *size += ob.pos;
+        if (r == 0)
+            break;
+        if (ib.pos == ib.size && ob.pos < ob.size) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+    }
+    ZSTD_freeDCtx(d);
+    free(out);
+    return rc;
+}
+
+/* The frame at off: its compressed size *n and decompressed size *dn.
+ * NDD_ERR_FORMAT when no whole frame begins there. */
+static int sp_zframe(sp_zbuf_t *b, uint64_t off, size_t *n, uint64_t *dn)
+{
+    int rc;
+    for (;;) {
+        if (off < b->boff || off >= b->boff + b->len) {
+            if ((rc = sp_zfill(b, off)))
+                return rc;
+        }
+        const unsigned char *p = b->buf + (off - b->boff);
+        size_t avail = b->len - (size_t)(off - b->boff);
+        size_t fn = ZSTD_findFrameCompressedSize(p, avail);
+        if (!ZSTD_isError(fn)) {
+            unsigned long long cs = ZSTD_getFrameContentSize(p, avail);
+            *n = fn;
+            if (cs == ZSTD_CONTENTSIZE_ERROR)
+                return NDD_ERR_FORMAT;
+            if (cs != ZSTD_CONTENTSIZE_UNKNOWN) {
+                *dn = cs;
+                return NDD_OK;
+            }
+            return sp_zcount(p, fn, dn);
+        }
+        if (ZSTD_getErrorCode(fn) != ZSTD_error_srcSize_wrong || off + avail >= b->fsize)
+            return NDD_ERR_FORMAT;
+        if (off == b->boff) { /* the frame is longer than the buffer: grow it */
+            if (b->cap >= SP_ZBUF_MAX)
+                return NDD_ERR_FORMAT;
+            unsigned char *nb = realloc(b->buf, b->cap * 2);
+            if (!nb)
+                return NDD_ERR_NOMEM;
+            b->buf = nb;
+            b->cap *= 2;
+        }
+        if ((rc = sp_zfill(b, off)))
+            return rc;
+    }
+}
+
+int ndd_rsplit_zst_walk(int fd, uint64_t fsize, uint64_t lo, uint64_t hi, uint64_t *a, uint64_t *a_dec, uint64_t *b)
+{
+    sp_zbuf_t zb = {fd, fsize, NULL, 0, 0, 0};
+    uint64_t off = 0, dec = 0;
+    int rc = NDD_OK;
+    *a = *b = UINT64_MAX;
+    *a_dec = 0;
+    zb.cap = fsize < SP_ZBUF0 ? (size_t)fsize + 1 : SP_ZBUF0;
+    if (!(zb.buf = malloc(zb.cap)))
+        return NDD_ERR_NOMEM;
+    while (off < fsize) {
+        if (off < zb.boff || off >= zb.boff + zb.len) {
+            if ((rc = sp_zfill(&zb, off)))
+                break;
+            if (zb.len == 0)
+                break;
+        }
+        if (zb.buf[off - zb.boff] == 0) { /* zero padding between frames, as the reader skips it */
+            off++;
+            continue;
+        }
+        if (*a == UINT64_MAX && off >= lo) {
+            *a = off;
+            *a_dec = dec;
+        }
+        if (off >= hi) {
+            *b = off;
+            break;
+        }
+        size_t n = 0;
+        uint64_t dn = 0;
+        rc = sp_zframe(&zb, off, &n, &dn);
+        if (rc == NDD_ERR_FORMAT) { /* the chain breaks here: no cut point after it */
+            rc = NDD_OK;
+            break;
+        }
+        if (rc)
+            break;
+        off += n;
+        dec += dn;
+    }
+    free(zb.buf);
+    return rc;
+}
+
+/* ---- detection at input listing ---- */
+
+/* 1 when d[0..n) is exactly one WARC record: header, Content-Length bytes, CRLF CRLF. */
+static int sp_one_record(const unsigned char *d, size_t n)
+{
+    const char *p = (const char *)d;
+    if (n < 9 || memcmp(p, "WARC/", 5) != 0)
+        return 0;
+    uint64_t clen = UINT64_MAX;
+    size_t i = 0;
+    for (;;) {
+        const char *nl = memchr(p + i, '\n', n - i);
+        if (!nl)
+            return 0;
+        size_t le = (size_t)(nl - p), ce = le > i && p[le - 1] == '\r' ? le - 1 : le;
+        if (ce == i) { /* blank line: end of the header */
+            i = le + 1;
+            break;
+        }
+        if (ce - i > 15 && !strncasecmp(p + i, "Content-Length:", 15)) {
+            size_t k = i + 15;
+            while (k < ce && (p[k] == ' ' || p[k] == '\t'))
+                k++;
+            clen = 0;
+            for (; k < ce && p[k] >= '0' && p[k] <= '9' && clen < ((uint64_t)1 << 40); k++)
+                clen = clen * 10 + (uint64_t)(p[k] - '0');
+        }
+        i = le + 1;
+    }
+    return clen != UINT64_MAX && clen <= n && i + clen + 4 == n && memcmp(p + n - 4, "\r\n\r\n", 4) == 0;
+}
+
+/* WARC with one gzip member per record? */
+static int sp_detect_gz(int fd, uint64_t fsize)
+{
+    size_t inn = fsize < SP_GZ_FIRST_IN ? (size_t)fsize : SP_GZ_FIRST_IN, cap = 64u << 10;
+    unsigned char *in = malloc(inn ? inn : 1), *out = malloc(cap);
+    z_stream z;
+    int split = 0;
+    memset(&z, 0, sizeof z);
+    ssize_t k = in && out ? sp_pread(fd, in, inn, 0) : -1;
+    if (k <= 0 || inflateInit2(&z, 15 + 16) != Z_OK)
+        goto out;
+    z.next_in = in;
+    z.avail_in = (uInt)k;
+    for (;;) {
+        z.next_out = out + z.total_out;
+        z.avail_out = (uInt)(cap - z.total_out);
+        int ret = inflate(&z, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END)
+            break;
+        if ((ret != Z_OK && ret != Z_BUF_ERROR) || z.avail_in == 0 || cap >= SP_GZ_FIRST_OUT)
+            goto end; /* not one whole member within the limits */
+        if (z.avail_out == 0) {
+            unsigned char *o = realloc(out, cap * 2);
+            if (!o)
+                goto end;
+            out = o;
+            cap *= 2;
+        }
+    }
+    uint64_t at = 0;
+    if (sp_one_record(out, z.total_out) && z.total_in < fsize &&
+        ndd_rsplit_gz_next(fd, fsize, z.total_in, &at) == NDD_OK && at == z.total_in)
+        split = 1;
+end:
+    inflateEnd(&z);
+out:
+    free(in);
+    free(out);
+    return split;
+}
+
+/* JSONL as several zstd frames? */
+static int sp_detect_zst(int fd, uint64_t fsize)
+{
+    size_t n = fsize < NDD_RSPLIT_DETECT_MAX ? (size_t)fsize : NDD_RSPLIT_DETECT_MAX;
+    unsigned char *b = malloc(n + 4);
+    int split = 0;
+    ssize_t k = b ? sp_pread(fd, b, n, 0) : -1;
+    if (k > 0) {
+        size_t fn = ZSTD_findFrameCompressedSize(b, (size_t)k);
+        unsigned char m[18]; /* ZSTD_FRAMEHEADERSIZE_MAX: the next frame's header, checked by libzstd */
+        ssize_t h = !ZSTD_isError(fn) && fn < fsize ? sp_pread(fd, m, sizeof m, fn) : -1;
+        if (h >= 5 && ZSTD_getFrameContentSize(m, (size_t)h) != ZSTD_CONTENTSIZE_ERROR)
+            split = 1;
+    }
+    free(b);
+    return split;
+}
+
+int ndd_rsplit_detect(const char *path, ndd_format_t fmt, int comp)
+{
+    int want = fmt == NDD_FMT_WARC && comp == 1 ? NDD_SPLIT_GZ_RECORDS
+               : fmt == NDD_FMT_JSONL && comp == 2 ? NDD_SPLIT_ZST_FRAMES
+                                                   : NDD_SPLIT_NONE;
+    if (want == NDD_SPLIT_NONE)
+        return want;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int ok = 0;
+    if (fd < 0)
+        return NDD_SPLIT_NONE;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        ok = want == NDD_SPLIT_GZ_RECORDS ? sp_detect_gz(fd, (uint64_t)st.st_size)
+                                          : sp_detect_zst(fd, (uint64_t)st.st_size);
+    close(fd);
+    return ok ? want : NDD_SPLIT_NONE;
+}
