@@ -599,8 +599,16 @@ static void report_run(FILE *f, const view_t *v, const char *source)
             j_str(ver, "?"), j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN), j_str(vk, "?"));
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
                                       "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch",
-                                      "templates", "exact"};
+                                      "templates", "exact", "work_dir"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
+    const jnode_t *wd = j_get(r, "work_dir");
+    if (j_is(wd, NDD_JV_OBJ)) { /* its checkpoints, at their largest (issue 14) */
+        char s1[64];
+        int removed = 0;
+        fprintf(f, "work directory: %s, %s in %.0f files%s\n", j_str(j_get(wd, "path"), "?"),
+                human_bytes(j_numd(wd, "bytes", NAN), s1, sizeof s1), j_numd(wd, "files", NAN),
+                ndd_json_bool(j_get(wd, "removed"), &removed) && removed ? " (removed after the run)" : "");
+    }
 }
 
 static void report_input(FILE *f, const view_t *v)

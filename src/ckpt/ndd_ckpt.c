@@ -737,3 +737,32 @@ static int rm_tree(const char *path)
 }
 
 int ndd_ckpt_remove(const char *wd) { return rm_tree(wd); }
+
+int ndd_ckpt_disk_use(const char *wd, uint64_t *bytes, uint64_t *files)
+{
+    struct stat st;
+    if (lstat(wd, &st))
+        return NDD_ERR_IO;
+    if (!S_ISDIR(st.st_mode)) {
+        if (S_ISREG(st.st_mode)) {
+            *bytes += (uint64_t)st.st_size;
+            (*files)++;
+        }
+        return NDD_OK;
+    }
+    DIR *dir = opendir(wd);
+    if (!dir)
+        return NDD_ERR_IO;
+    struct dirent *e;
+    int rc = NDD_OK;
+    while ((e = readdir(dir))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char sub[PATH_CAP];
+        int n = snprintf(sub, sizeof sub, "%s/%s", wd, e->d_name);
+        if (n < 0 || n >= (int)sizeof sub || ndd_ckpt_disk_use(sub, bytes, files))
+            rc = NDD_ERR_IO;
+    }
+    closedir(dir);
+    return rc;
+}

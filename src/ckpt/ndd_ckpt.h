@@ -102,5 +102,8 @@ int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets
 int ndd_ckpt_exists(const char *wd);
 /* Removes DIR and its files (the default work dir after a successful run). */
 int ndd_ckpt_remove(const char *wd);
+/* The disk use of work directory wd: *bytes = the sizes of its files, *files
+ * their count (directories walked, symbolic links not followed). */
+int ndd_ckpt_disk_use(const char *wd, uint64_t *bytes, uint64_t *files);
 
 #endif

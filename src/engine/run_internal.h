@@ -43,7 +43,10 @@ typedef struct run {
     ndd_buf_t rejects;   /* rejects.tsv rows of this rank's input */
     ndd_counters_t c;
     double t[NDD_ST_N];
-    uint64_t rss[NDD_ST_N]; /* peak RSS (KiB) of each stage: since the previous stage ended (ndd_stage_rss) */
+    uint64_t rss[NDD_ST_N];
+    const char *wd;          /* the work directory, and (rank 0) its disk use at the end: stats.json */
+    uint64_t wd_bytes, wd_files;
+    int wd_removed; /* peak RSS (KiB) of each stage: since the previous stage ended (ndd_stage_rss) */
     uint64_t *dropped;   /* sorted keys of dropped posting lists (all ranks) */
     size_t ndropped;
     ndd_links_t links;   /* the links this rank holds, with their support */

@@ -685,6 +685,10 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         ndd_stage_rss(r, NDD_ST_DEDUP);
         ndd_prog_stage_done(r, "dedup", t0);
     }
+    r->wd = j.wd;
+    r->wd_removed = j.default_wd;
+    if (r->me == 0) /* every checkpoint is written: the work directory's largest size */
+        (void)ndd_ckpt_disk_use(j.wd, &r->wd_bytes, &r->wd_files);
     NDD_TRY(ndd_stage_stats(r, ndd_now() - t_start, &s));
     if (j.default_wd && r->me == 0)
         ndd_ckpt_remove(j.wd);

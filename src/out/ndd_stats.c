@@ -289,6 +289,12 @@ int ndd_stats_json(ndd_buf_t *out, const ndd_stats_in_t *in)
         }
         w_printf(&w, "], \"files\": %llu}", (unsigned long long)in->input_files);
     }
+    if (in->work_dir) {
+        w_puts(&w, ",\n  \"work_dir\": {\"path\": ");
+        w_string(&w, in->work_dir, strlen(in->work_dir));
+        w_printf(&w, ", \"bytes\": %llu, \"files\": %llu, \"removed\": %s}", (unsigned long long)in->work_dir_bytes,
+                 (unsigned long long)in->work_dir_files, in->work_dir_removed ? "true" : "false");
+    }
     w_puts(&w, ",\n");
     w_sections(&w);
     w_ranks(&w, col);

@@ -49,6 +49,10 @@ typedef struct ndd_stats_in {
     const char *const *inputs;   /* the input arguments, ninputs of them */
     size_t ninputs;
     uint64_t input_files;        /* the files they expand to */
+    /* the work directory (issue 14): written as "work_dir" when path is given */
+    const char *work_dir;
+    uint64_t work_dir_bytes, work_dir_files;
+    int work_dir_removed;        /* removed after this successful run (the default one) */
 } ndd_stats_in_t;
 
 /* Appends the whole stats.json document to out. */

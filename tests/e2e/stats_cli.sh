@@ -83,6 +83,11 @@ for r in st["per_rank"]:
         assert sr[name] > 0, (name, sr)
     assert max(sr.values()) <= r["peak_rss_kib"], (sr, r["peak_rss_kib"])
 assert "peak memory by stage (largest rank): read " in report, "report: no peak memory by stage"
+# the default work directory: its checkpoints counted, then removed
+wd = st["work_dir"]
+assert wd["path"] == d + "/.ndd-work" and wd["removed"] is True and wd["bytes"] > 0 and wd["files"] > 0, wd
+assert not __import__("os").path.exists(wd["path"]), "the default work directory is still there"
+assert "work directory: " + wd["path"] in report and "(removed after the run)" in report, "report: work directory"
 sh = st["shuffle_bytes"]
 close(dv["bytes_shuffled"], sh["shuffle1_signatures"] + sh["shuffle2_texts_compressed"] + sh["shuffle3_rows"], "shuffled")
 
@@ -182,6 +187,14 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 for k in ("documents", "average_set_size", "trustable_rate", "filter", "pairs"):
     assert a["derived"][k] == b["derived"][k], k
 assert a["scores"] == b["scores"] and a["cluster_sizes"] == b["cluster_sizes"]
+EOF
+  # a work directory given by the user stays, and stats.json gives its size as du counts it
+  python3 - "$tmp/r/stats.json" "$tmp/w" <<'EOF' || fail "work_dir of the resumed run"
+import json, os, sys
+wd = json.load(open(sys.argv[1]))["work_dir"]
+files = [os.path.join(p, f) for p, _, fs in os.walk(sys.argv[2]) for f in fs]
+assert wd["removed"] is False and os.path.realpath(wd["path"]) == os.path.realpath(sys.argv[2]), wd
+assert wd["files"] == len(files) and wd["bytes"] == sum(os.path.getsize(f) for f in files), (wd, len(files))
 EOF
   echo "resumed run: same statistics"
 else

@@ -298,7 +298,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     static const uint64_t rss1[NDD_ST_N] = {20480, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     memcpy(pr[0].stage_rss_kib, rss0, sizeof rss0);
     memcpy(pr[1].stage_rss_kib, rss1, sizeof rss1);
-    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0};
+    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0};
 }
 
 /* Written by hand from write_stats() in mpi/run_pipeline.c (before issue 10)
@@ -469,7 +469,7 @@ static void test_stats_empty(void **state)
         for (int st = 0; st < NDD_ST_N; st++)
             pr[q].seconds[st] = (double)((q + st) % 3 + 1);
     pr[0].verify_work = 7, pr[1].verify_work = 2, pr[2].verify_work = 9;
-    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr, NULL, 0, NULL, 0, 0};
+    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
     assert_true(contains(&b, "  \"ranks\": 3,\n  \"wall_seconds\": 0.000,\n  \"verifier\": \"signcd\",\n"
@@ -501,12 +501,13 @@ static void test_stats_roundtrip(void **state)
     ndd_rank_stats_t pr = {{0}, 1, 2, 3, {0}};
     const char *cmdl[] = {"run", "-o", "out \"x\"", "--url-field", "metadata.url", "in.jsonl"};
     const char *inp[] = {"in.jsonl"};
-    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7};
+    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7, "w \"d\"", 12345, 6, 1};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
     assert_true(contains(&b, "\"candidates\": \"sentence\",\n  \"command\": [\"run\", \"-o\", \"out \\\"x\\\"\", "
                              "\"--url-field\", \"metadata.url\", \"in.jsonl\"],\n  \"inputs\": {\"arguments\": "
-                             "[\"in.jsonl\"], \"files\": 7},\n  \"read\": {"));
+                             "[\"in.jsonl\"], \"files\": 7},\n  \"work_dir\": {\"path\": \"w \\\"d\\\"\", \"bytes\": 12345, "
+                             "\"files\": 6, \"removed\": true},\n  \"read\": {"));
     ndd_jv_t *root = NULL;
     assert_int_equal(ndd_json_parse(b.data, b.len, &root), NDD_OK);
     size_t found = 0, want = 0;
