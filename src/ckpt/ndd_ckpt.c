@@ -710,59 +710,57 @@ int ndd_ckpt_exists(const char *wd)
     return stat(path, &st) == 0;
 }
 
-static int rm_tree(const char *path)
+/* Walks the tree at path depth first (symbolic links not followed): fn on
+ * every entry, a directory after its contents. */
+typedef int (*tree_fn)(const char *path, const struct stat *st, void *user);
+static int tree_walk(const char *path, tree_fn fn, void *user)
 {
     struct stat st;
     if (lstat(path, &st))
         return errno == ENOENT ? NDD_OK : NDD_ERR_IO;
-    if (!S_ISDIR(st.st_mode))
-        return unlink(path) ? NDD_ERR_IO : NDD_OK;
-    DIR *dir = opendir(path);
-    if (!dir)
-        return NDD_ERR_IO;
-    struct dirent *e;
     int rc = NDD_OK;
-    while ((e = readdir(dir))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char sub[PATH_CAP];
-        int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        if (n < 0 || n >= (int)sizeof sub || rm_tree(sub))
-            rc = NDD_ERR_IO;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (!dir)
+            return NDD_ERR_IO;
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char sub[PATH_CAP];
+            int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            if (n < 0 || n >= (int)sizeof sub || tree_walk(sub, fn, user))
+                rc = NDD_ERR_IO;
+        }
+        closedir(dir);
     }
-    closedir(dir);
-    if (rmdir(path))
-        rc = NDD_ERR_IO;
-    return rc;
+    return fn(path, &st, user) ? NDD_ERR_IO : rc;
 }
 
-int ndd_ckpt_remove(const char *wd) { return rm_tree(wd); }
+static int rm_entry(const char *path, const struct stat *st, void *user)
+{
+    (void)user;
+    return S_ISDIR(st->st_mode) ? rmdir(path) : unlink(path);
+}
+
+int ndd_ckpt_remove(const char *wd) { return tree_walk(wd, rm_entry, NULL); }
+
+static int use_entry(const char *path, const struct stat *st, void *user)
+{
+    uint64_t *u = user;
+    (void)path;
+    if (S_ISREG(st->st_mode)) {
+        u[0] += (uint64_t)st->st_size;
+        u[1]++;
+    }
+    return 0;
+}
 
 int ndd_ckpt_disk_use(const char *wd, uint64_t *bytes, uint64_t *files)
 {
-    struct stat st;
-    if (lstat(wd, &st))
-        return NDD_ERR_IO;
-    if (!S_ISDIR(st.st_mode)) {
-        if (S_ISREG(st.st_mode)) {
-            *bytes += (uint64_t)st.st_size;
-            (*files)++;
-        }
-        return NDD_OK;
-    }
-    DIR *dir = opendir(wd);
-    if (!dir)
-        return NDD_ERR_IO;
-    struct dirent *e;
-    int rc = NDD_OK;
-    while ((e = readdir(dir))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char sub[PATH_CAP];
-        int n = snprintf(sub, sizeof sub, "%s/%s", wd, e->d_name);
-        if (n < 0 || n >= (int)sizeof sub || ndd_ckpt_disk_use(sub, bytes, files))
-            rc = NDD_ERR_IO;
-    }
-    closedir(dir);
+    uint64_t u[2] = {0, 0};
+    int rc = access(wd, F_OK) ? NDD_ERR_IO : tree_walk(wd, use_entry, u);
+    *bytes += u[0];
+    *files += u[1];
     return rc;
 }

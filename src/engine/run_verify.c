@@ -102,23 +102,6 @@ static int cmp_order(const void *a, const void *b)
     return x->g < y->g ? -1 : x->g > y->g;
 }
 
-/* One stable LSD radix pass (16-bit digit) of src into dst by key(x) >> shift. */
-#define ORDER_PASS(KEY)                                                                     \
-    do {                                                                                    \
-        memset(count, 0, ((size_t)1 << 16) * sizeof *count);                                \
-        for (size_t k = 0; k < n; k++)                                                      \
-            count[((KEY(src[k])) >> shift) & 0xFFFF]++;                                     \
-        for (size_t dgt = 0, at = 0; dgt < ((size_t)1 << 16); dgt++) {                      \
-            size_t c = count[dgt];                                                          \
-            count[dgt] = at;                                                                \
-            at += c;                                                                        \
-        }                                                                                   \
-        for (size_t k = 0; k < n; k++)                                                      \
-            dst[count[((KEY(src[k])) >> shift) & 0xFFFF]++] = src[k];                       \
-        order_t *t_ = src;                                                                  \
-        src = dst;                                                                          \
-        dst = t_;                                                                           \
-    } while (0)
 #define ORDER_LABEL(x) ((x).label)
 #define ORDER_DEST(x) ((uint64_t)(x).dest)
 
@@ -139,9 +122,9 @@ static void sort_order(order_t *ord, size_t n, int P)
     }
     order_t *src = ord, *dst = tmp;
     for (unsigned shift = 0; shift < 64 && (maxl >> shift); shift += 16)
-        ORDER_PASS(ORDER_LABEL);
+        NDD_RADIX_PASS(order_t, src, dst, n, count, shift, ORDER_LABEL);
     for (unsigned shift = 0; shift < 32 && ((uint64_t)(P - 1) >> shift); shift += 16)
-        ORDER_PASS(ORDER_DEST);
+        NDD_RADIX_PASS(order_t, src, dst, n, count, shift, ORDER_DEST);
     if (src != ord)
         memcpy(ord, src, n * sizeof *ord);
     free(tmp);

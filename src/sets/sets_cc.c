@@ -109,22 +109,11 @@ static void glinks_sort(ndd_glink_t *gl, size_t n)
         return;
     }
     ndd_glink_t *src = gl, *dst = tmp;
+#define GLINK_KEY(x) glink_key(&(x), second, b[second], ms)
     for (int second = 0; second < 2; second++)
-        for (unsigned shift = 0; shift < total[second]; shift += 16) {
-            memset(count, 0, ((size_t)1 << 16) * sizeof *count);
-            for (size_t k = 0; k < n; k++)
-                count[(glink_key(&src[k], second, b[second], ms) >> shift) & 0xFFFF]++;
-            for (size_t d = 0, at = 0; d < ((size_t)1 << 16); d++) {
-                size_t c = count[d];
-                count[d] = at;
-                at += c;
-            }
-            for (size_t k = 0; k < n; k++)
-                dst[count[(glink_key(&src[k], second, b[second], ms) >> shift) & 0xFFFF]++] = src[k];
-            ndd_glink_t *t = src;
-            src = dst;
-            dst = t;
-        }
+        for (unsigned shift = 0; shift < total[second]; shift += 16)
+            NDD_RADIX_PASS(ndd_glink_t, src, dst, n, count, shift, GLINK_KEY);
+#undef GLINK_KEY
     if (src != gl)
         memcpy(gl, src, n * sizeof *gl);
     free(tmp);

@@ -101,22 +101,10 @@ static void links_sort(ndd_link_t *l, size_t n)
         return;
     }
     ndd_link_t *src = l, *dst = tmp;
-    for (unsigned shift = 0; shift < total; shift += 16) {
-        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
-        for (size_t e = 0; e < n; e++)
-            count[(link_key(&src[e], bv) >> shift) & 0xFFFF]++;
-        size_t at = 0;
-        for (size_t d = 0; d < ((size_t)1 << 16); d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t e = 0; e < n; e++)
-            dst[count[(link_key(&src[e], bv) >> shift) & 0xFFFF]++] = src[e];
-        ndd_link_t *t = src;
-        src = dst;
-        dst = t;
-    }
+#define LINK_KEY(x) link_key(&(x), bv)
+    for (unsigned shift = 0; shift < total; shift += 16)
+        NDD_RADIX_PASS(ndd_link_t, src, dst, n, count, shift, LINK_KEY);
+#undef LINK_KEY
     if (src != l)
         memcpy(l, src, n * sizeof *l);
     free(tmp);

@@ -336,21 +336,10 @@ static void u64_sort(uint64_t *v, size_t n)
         return;
     }
     uint64_t *src = v, *dst = tmp;
-    for (unsigned shift = 0; shift < bits; shift += 16) {
-        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(src[i] >> shift) & 0xFFFF]++;
-        for (size_t d = 0, at = 0; d < ((size_t)1 << 16); d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[(src[i] >> shift) & 0xFFFF]++] = src[i];
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
-    }
+#define U64_KEY(x) (x)
+    for (unsigned shift = 0; shift < bits; shift += 16)
+        NDD_RADIX_PASS(uint64_t, src, dst, n, count, shift, U64_KEY);
+#undef U64_KEY
     if (src != v)
         memcpy(v, src, n * sizeof *v);
     free(tmp);

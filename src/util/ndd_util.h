@@ -88,6 +88,28 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
 /* Sorted arrays of u64: sorts v[0..n) and drops repeats, returning the new
  * count; the index of the first element >= x in a sorted v (n when none). */
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
+
+/* One stable LSD radix pass with a 16-bit digit: the n records of type T in
+ * src are placed into dst by (KEY(record) >> shift) & 0xFFFF, then src and
+ * dst are swapped. count: scratch of 65,536 size_t. The sorts that use it
+ * (u64 sets, links, giant-set links, shuffle-2 order) make one pass per 16
+ * bits of their keys. */
+#define NDD_RADIX_PASS(T, src, dst, n, count, shift, KEY)                                  \
+    do {                                                                                  \
+        memset((count), 0, ((size_t)1 << 16) * sizeof *(count));                          \
+        for (size_t k_ = 0; k_ < (n); k_++)                                               \
+            (count)[((KEY((src)[k_])) >> (shift)) & 0xFFFF]++;                            \
+        for (size_t d_ = 0, at_ = 0; d_ < ((size_t)1 << 16); d_++) {                      \
+            size_t c_ = (count)[d_];                                                      \
+            (count)[d_] = at_;                                                            \
+            at_ += c_;                                                                    \
+        }                                                                                 \
+        for (size_t k_ = 0; k_ < (n); k_++)                                               \
+            (dst)[(count)[((KEY((src)[k_])) >> (shift)) & 0xFFFF]++] = (src)[k_];         \
+        T *t_ = (src);                                                                    \
+        (src) = (dst);                                                                    \
+        (dst) = t_;                                                                       \
+    } while (0)
 size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
 
 /* Seconds on a monotonic clock (for stage timings). */
