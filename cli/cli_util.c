@@ -81,3 +81,38 @@ const char *ndd_cli_why(int rc, int err)
 {
     return rc == NDD_ERR_IO && err > 0 ? strerror(err) : ndd_strerror(rc);
 }
+
+int ndd_cli_archive_opt(const char *cmd, const char *name, int kind, const char *arg, ndd_cli_archive_t *a)
+{
+    if (kind == NDD_CLI_CTYPES) {
+        if (!*arg || strchr(arg, '\n'))
+            return ndd_cli_usage_error(cmd, "--content-types takes media types separated by commas, such as "
+                                       "text/html,text/plain (or *), not '%s'", arg);
+        a->types = arg;
+        return 0;
+    }
+    ndd_buf_t *b = kind == NDD_CLI_URL_INCLUDE ? &a->inc : &a->exc;
+    if (strchr(arg, '\n') || strchr(arg, '\x1f') || strlen(arg) >= 1024)
+        return ndd_cli_usage_error(cmd, "%s takes a glob pattern (shorter than 1024 bytes, no newline), not '%s'",
+                                   name, arg);
+    if (kind == NDD_CLI_URL_EXCLUDE)
+        a->exc_given = 1;
+    if (kind == NDD_CLI_URL_EXCLUDE && !strcmp(arg, "none"))
+        return 0;
+    if ((b->len && ndd_buf_putc(b, '\x1f')) || ndd_buf_puts(b, arg))
+        return ndd_cli_usage_error(cmd, "out of memory");
+    return 0;
+}
+
+const char *ndd_cli_archive_types(const ndd_cli_archive_t *a) { return a->types ? a->types : NDD_DEFAULT_CONTENT_TYPES; }
+const char *ndd_cli_archive_include(const ndd_cli_archive_t *a) { return a->inc.len ? a->inc.data : NULL; }
+const char *ndd_cli_archive_exclude(const ndd_cli_archive_t *a)
+{
+    return !a->exc_given ? NDD_DEFAULT_URL_EXCLUDE : a->exc.len ? a->exc.data : NULL;
+}
+
+void ndd_cli_archive_free(ndd_cli_archive_t *a)
+{
+    ndd_buf_free(&a->inc);
+    ndd_buf_free(&a->exc);
+}

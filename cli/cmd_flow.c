@@ -29,6 +29,7 @@ typedef struct flow_cfg {
     const char *out, *stats, *follow;
     double poll, idle_exit;
     int quiet, fields_date_given;
+    ndd_cli_archive_t archive; /* --content-types, --url-include, --url-exclude (as ndd run) */
 } flow_cfg_t;
 
 /* The running command: its flow, output, counters of what the core does not see. */
@@ -37,7 +38,7 @@ typedef struct flow_ctx {
     ndd_flow_t *f;
     FILE *out;
     ndd_buf_t line, text;
-    uint64_t rejects, bad_dates, files, skipped_ctype;
+    uint64_t rejects, bad_dates, files, not_selected;
     double busy;           /* seconds spent reading and deciding (not polling) */
     const char *stopped;   /* why the stream ended */
 } flow_ctx_t;
@@ -101,6 +102,7 @@ static void flow_help(void)
            "      --max-doc-bytes N    keep the first N bytes of visible text, 0 = all (default %zu)\n"
            "      --boilerplate on|off drop navigation/footer/link-list markup (default %s)\n"
            "      --soft-wrap on|off   plain text: a single newline is a line wrap (default off, as ndd run)\n"
+           NDD_CLI_ARCHIVE_HELP
            "  -q, --quiet              no summary on standard error\n"
            "  -h, --help               this text\n"
            "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n",
@@ -110,7 +112,8 @@ static void flow_help(void)
 
 enum {
     F_WINDOW = 1000, F_LATE, F_MEASURE, F_Q, F_THRESH, F_CMIN, F_RES, F_CONT, F_OUT, F_STATS, F_FOLLOW, F_POLL,
-    F_IDLE, F_FORMULA, F_SOFTWRAP, F_INDEX, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER
+    F_IDLE, F_FORMULA, F_SOFTWRAP, F_INDEX, F_FDATE, F_FID, F_FTEXT, F_FHTML, F_FURL, F_MAXDOC, F_BOILER, F_CTYPES,
+    F_URLINC, F_URLEXC
 };
 
 static int flow_double(const char *name, const char *v, double lo, double hi, int lo_open, double *out)
@@ -191,6 +194,9 @@ static int flow_option(flow_cfg_t *c, int ch, const char *name, const char *arg)
         *(ch == F_FID ? &c->fields.id : ch == F_FTEXT ? &c->fields.text : ch == F_FHTML ? &c->fields.html
           : ch == F_FURL ? &c->fields.url : &c->fields.date) = arg;
         return 0;
+    case F_CTYPES: return ndd_cli_archive_opt(flow_cmd, name, NDD_CLI_CTYPES, arg, &c->archive);
+    case F_URLINC: return ndd_cli_archive_opt(flow_cmd, name, NDD_CLI_URL_INCLUDE, arg, &c->archive);
+    case F_URLEXC: return ndd_cli_archive_opt(flow_cmd, name, NDD_CLI_URL_EXCLUDE, arg, &c->archive);
     case 'q': c->quiet = 1; return 0;
     default: return ndd_cli_usage_error(flow_cmd, "unknown option '%s'", name);
     }
@@ -212,6 +218,8 @@ static int flow_parse(int argc, char **argv, flow_cfg_t *c, int *first)
         {"html-field", required_argument, 0, F_FHTML}, {"url-field", required_argument, 0, F_FURL},
         {"max-doc-bytes", required_argument, 0, F_MAXDOC}, {"boilerplate", required_argument, 0, F_BOILER},
         {"formulaic", required_argument, 0, F_FORMULA}, {"soft-wrap", required_argument, 0, F_SOFTWRAP},
+        {"content-types", required_argument, 0, F_CTYPES}, {"url-include", required_argument, 0, F_URLINC},
+        {"url-exclude", required_argument, 0, F_URLEXC},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int ch, rc, longidx;
     optind = 1;
@@ -256,12 +264,6 @@ static void flow_on_reject(void *user, const ndd_reject_t *rej)
     ((flow_ctx_t *)user)->rejects++;
 }
 
-/* The media types a WARC record may have (as ndd run's default --content-types). */
-static int flow_ctype_ok(const char *t)
-{
-    return !t || !*t || !strcmp(t, "text/html") || !strcmp(t, "application/xhtml+xml") || !strcmp(t, "text/plain");
-}
-
 /* One document: its text, its time, the verdict, the line. */
 static int flow_doc(flow_ctx_t *x, const ndd_doc_t *doc)
 {
@@ -270,8 +272,9 @@ static int flow_doc(flow_ctx_t *x, const ndd_doc_t *doc)
     int64_t t = 0;
     int dated = 0, rc;
     char num[64];
-    if (!flow_ctype_ok(doc->ctype)) {
-        x->skipped_ctype++;
+    const ndd_cli_archive_t *a = &c->archive;
+    if (ndd_reader_admit(ndd_cli_archive_types(a), ndd_cli_archive_include(a), ndd_cli_archive_exclude(a), doc)) {
+        x->not_selected++; /* archive controls, as ndd run (which makes them rejects) */
         return NDD_OK;
     }
     rc = doc->is_html ? ndd_text_from_html(doc->body, doc->body_len, &c->text, &x->text)
@@ -444,10 +447,10 @@ static void flow_summary(const flow_ctx_t *x, FILE *o)
     double rate = x->busy > 0 ? (double)s.docs / x->busy : 0;
     fprintf(o, "ndd flow: %llu documents in %.3f s (%.0f documents/s): %llu new, %llu near-duplicate, %llu late, "
                "%llu undated (%llu unreadable dates); %llu out of time order accepted; %llu records rejected, "
-               "%llu of other media types\n",
+               "%llu not selected (--content-types, --url-include, --url-exclude)\n",
             (unsigned long long)s.docs, x->busy, rate, (unsigned long long)s.new_docs, (unsigned long long)s.dups,
             (unsigned long long)s.late, (unsigned long long)s.undated, (unsigned long long)x->bad_dates,
-            (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->skipped_ctype);
+            (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->not_selected);
     fprintf(o, "ndd flow: hour segments: %llu held at the end, at most %llu, %llu created, %llu dropped; the largest "
                "%.2f MiB (%llu documents; the paper's bitmaps for it: %.2f MiB); all held at most %.2f MiB; "
                "peak RSS %.1f MiB\n",
@@ -472,7 +475,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
     fprintf(o, "{\"measure\":\"%s\",\"index\":\"%s\",\"window_s\":%lld,\"max_late_s\":%lld,\"q\":%u,\"threshold\":%g,"
                "\"candidate_min\":%g,\"documents\":%llu,\"seconds\":%.6f,\"documents_per_s\":%.3f,"
                "\"new\":%llu,\"near_duplicate\":%llu,\"late\":%llu,\"undated\":%llu,\"bad_dates\":%llu,"
-               "\"out_of_order\":%llu,\"rejects\":%llu,\"other_media_types\":%llu,\"pairs_in_window\":%llu,"
+               "\"out_of_order\":%llu,\"rejects\":%llu,\"not_selected\":%llu,\"pairs_in_window\":%llu,"
                "\"pairs_sharing_qgram\":%llu,\"lookups\":%llu,\"postings_read\":%llu,\"tlcs_runs\":%llu,\"formulaic_rejected\":%llu,\"segments_held\":%llu,\"segments_held_max\":%llu,"
                "\"segments_created\":%llu,\"segments_dropped\":%llu,\"segment_bytes_max\":%zu,"
                "\"segment_docs_max\":%llu,\"segment_bitmap_bytes_max\":%zu,\"bytes_held_max\":%zu,"
@@ -482,7 +485,7 @@ static int flow_stats_json(const flow_ctx_t *x, const char *path)
             p->threshold, p->candidate_min, (unsigned long long)s.docs, x->busy,
             x->busy > 0 ? (double)s.docs / x->busy : 0.0, (unsigned long long)s.new_docs, (unsigned long long)s.dups,
             (unsigned long long)s.late, (unsigned long long)s.undated, (unsigned long long)x->bad_dates,
-            (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->skipped_ctype,
+            (unsigned long long)s.out_of_order, (unsigned long long)x->rejects, (unsigned long long)x->not_selected,
             (unsigned long long)s.pairs_in_window, (unsigned long long)s.pairs_sharing, (unsigned long long)s.lookups,
             (unsigned long long)s.postings_read, (unsigned long long)s.tlcs_runs, (unsigned long long)s.formulaic,
             (unsigned long long)s.segments_held,
@@ -505,11 +508,14 @@ int ndd_cmd_flow(int argc, char **argv)
     c.fields.date = "date";
     c.out = "-";
     c.poll = 1.0;
-    if ((rc = flow_parse(argc, argv, &c, &first)))
+    if ((rc = flow_parse(argc, argv, &c, &first))) {
+        ndd_cli_archive_free(&c.archive);
         return rc < 0 ? NDD_EXIT_OK : rc;
+    }
     x.c = &c;
     if ((rc = ndd_flow_create(&x.f, &c.p))) {
         fprintf(stderr, "ndd flow: %s\n", ndd_strerror(rc));
+        ndd_cli_archive_free(&c.archive);
         return NDD_EXIT_RUNTIME;
     }
     x.out = strcmp(c.out, "-") ? fopen(c.out, "w") : stdout;
@@ -548,5 +554,6 @@ out:
     ndd_flow_free(x.f);
     ndd_buf_free(&x.line);
     ndd_buf_free(&x.text);
+    ndd_cli_archive_free(&c.archive);
     return ret;
 }

@@ -16,8 +16,7 @@ typedef struct run_opts {
     ndd_run_cfg_t cfg;
     int quiet;
     int force;   /* --force: write into a non-empty output directory */
-    ndd_buf_t url_inc, url_exc; /* --url-include / --url-exclude patterns, '\x1f' between them */
-    int url_exc_given;
+    ndd_cli_archive_t archive; /* --content-types, --url-include, --url-exclude */
     ndd_cli_log_t log;
     ndd_cli_engine_t engine;
 } run_opts_t;
@@ -53,13 +52,7 @@ static void run_help(void)
         "      --date-field PATH    JSONL: the capture date, a string such as 2020-03-29T09:04:10Z\n"
         "                           (default: none; WARC: WARC-Date), for --keep newest|oldest\n"
         "      --allow-empty        a run that reads no document succeeds (default: exit 1)\n"
-        "      --content-types LIST media types a document that has one (WARC) may have, separated by\n"
-        "                           commas, * for any (default " NDD_DEFAULT_CONTENT_TYPES ");\n"
-        "                           other records are rejects (images, CSS and scripts always are)\n"
-        "      --url-include GLOB   read only documents whose URL matches one such pattern (fnmatch,\n"
-        "                           * also matches /; repeatable; documents without a URL are read)\n"
-        "      --url-exclude GLOB   do not read documents whose URL matches (repeatable; giving it\n"
-        "                           replaces the default " NDD_DEFAULT_URL_EXCLUDE "; none: exclude nothing)\n"
+        NDD_CLI_ARCHIVE_HELP
         "      --max-doc-bytes N    keep the first N bytes of visible text (default %zu, paper 002)\n"
         "      --boilerplate on|off drop navigation/footer/link-list markup before signatures and\n"
         "                           verification (default %s)\n"
@@ -571,25 +564,13 @@ static int run_opt_output(int ch, run_opts_t *o)
         return 0;
     case O_FORCE: o->force = 1; return 0;
     case O_CTYPES:
-        if (!*optarg || strchr(optarg, '\n'))
-            return ndd_cli_usage_error(run_cmd, "--content-types takes media types separated by commas, such as "
-                                       "text/html,text/plain (or *), not '%s'", optarg);
-        c->content_types = optarg;
-        return 0;
     case O_URLINC:
-    case O_URLEXC: {
-        ndd_buf_t *b = ch == O_URLINC ? &o->url_inc : &o->url_exc;
-        if (strchr(optarg, '\n') || strchr(optarg, '\x1f') || strlen(optarg) >= 1024)
-            return ndd_cli_usage_error(run_cmd, "%s takes a glob pattern (shorter than 1024 bytes, no newline), "
-                                       "not '%s'", run_optname, optarg);
-        if (ch == O_URLEXC)
-            o->url_exc_given = 1;
-        if (ch == O_URLEXC && !strcmp(optarg, "none"))
-            return 0;
-        if ((b->len && ndd_buf_putc(b, '\x1f')) || ndd_buf_puts(b, optarg))
-            return ndd_cli_usage_error(run_cmd, "out of memory");
-        return 0;
-    }
+    case O_URLEXC:
+        return ndd_cli_archive_opt(run_cmd, run_optname,
+                                   ch == O_CTYPES   ? NDD_CLI_CTYPES
+                                   : ch == O_URLINC ? NDD_CLI_URL_INCLUDE
+                                                    : NDD_CLI_URL_EXCLUDE,
+                                   optarg, &o->archive);
     case 'q': o->quiet = 1; return 0;
     case 'v': o->log.level = 2; return 0;
     default: return RUN_OPT_NOT_MINE;
@@ -768,10 +749,12 @@ static int parse(int argc, char **argv, run_opts_t *o)
         if (rc)
             return rc;
     }
-    if (o->url_inc.len)
-        o->cfg.url_include = o->url_inc.data;
-    if (o->url_exc_given)
-        o->cfg.url_exclude = o->url_exc.len ? o->url_exc.data : NULL;
+    if (o->archive.types)
+        o->cfg.content_types = o->archive.types;
+    if (o->archive.inc.len)
+        o->cfg.url_include = ndd_cli_archive_include(&o->archive);
+    if (o->archive.exc_given)
+        o->cfg.url_exclude = ndd_cli_archive_exclude(&o->archive);
     if (ndd_method_params_check(&o->cfg.mparams))
         return ndd_cli_usage_error(run_cmd, "a --method-param value is out of range (see docs/baselines.md)");
     run_baseline_defaults(&o->cfg, &given);
@@ -831,8 +814,7 @@ int ndd_cmd_run(int argc, char **argv)
     o.log.level = 1;
     int prc = parse(argc, argv, &o);
     if (prc) {
-        ndd_buf_free(&o.url_inc);
-        ndd_buf_free(&o.url_exc);
+        ndd_cli_archive_free(&o.archive);
         return prc < 0 ? NDD_EXIT_OK : prc; /* -1: --help */
     }
     /* what identifies this command: its arguments (an interrupted run's
@@ -860,7 +842,6 @@ int ndd_cmd_run(int argc, char **argv)
         o.engine.ranks = 1;
     }
     int rc = ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
-    ndd_buf_free(&o.url_inc);
-    ndd_buf_free(&o.url_exc);
+    ndd_cli_archive_free(&o.archive);
     return rc;
 }

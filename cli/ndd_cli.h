@@ -94,4 +94,30 @@ void ndd_cli_logf(const ndd_cli_log_t *lg, int rank, int level, const char *fmt,
  * last stage; the overall estimate leaves it out otherwise). */
 void ndd_cli_progress(void *user, const ndd_progress_report_t *rep);
 
+/* ---- archive controls, shared by ndd run and ndd flow: --content-types,
+ * --url-include, --url-exclude (src/reader/ndd_admit.c applies them) ---- */
+typedef struct ndd_cli_archive {
+    const char *types; /* NULL: NDD_DEFAULT_CONTENT_TYPES */
+    ndd_buf_t inc, exc; /* the patterns, '\x1f' between them */
+    int exc_given;
+} ndd_cli_archive_t;
+enum { NDD_CLI_CTYPES = 0, NDD_CLI_URL_INCLUDE = 1, NDD_CLI_URL_EXCLUDE = 2 };
+/* One such option (kind, as named on the command line): 0 or the usage error's exit code. */
+int ndd_cli_archive_opt(const char *cmd, const char *name, int kind, const char *arg, ndd_cli_archive_t *a);
+/* What ndd_reader_admit takes: the types, the include patterns (NULL: none),
+ * the exclude patterns (the default when no --url-exclude was given; NULL:
+ * none). */
+const char *ndd_cli_archive_types(const ndd_cli_archive_t *a);
+const char *ndd_cli_archive_include(const ndd_cli_archive_t *a);
+const char *ndd_cli_archive_exclude(const ndd_cli_archive_t *a);
+void ndd_cli_archive_free(ndd_cli_archive_t *a);
+#define NDD_CLI_ARCHIVE_HELP                                                                            \
+    "      --content-types LIST media types a document that has one (WARC) may have, separated by\n"     \
+    "                           commas, * for any (default " NDD_DEFAULT_CONTENT_TYPES ");\n"               \
+    "                           other records are rejects (images, CSS and scripts always are)\n"        \
+    "      --url-include GLOB   read only documents whose URL matches one such pattern (fnmatch,\n"     \
+    "                           * also matches /; repeatable; documents without a URL are read)\n"      \
+    "      --url-exclude GLOB   do not read documents whose URL matches (repeatable; giving it\n"       \
+    "                           replaces the default " NDD_DEFAULT_URL_EXCLUDE "; none: exclude nothing)\n"
+
 #endif

@@ -4,9 +4,7 @@
 #include "run_internal.h"
 #include "ndd_wire.h"
 
-#include <fnmatch.h>
 #include <stdint.h>
-#include <strings.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -18,56 +16,10 @@ static void on_reject(void *user, const ndd_reject_t *rej)
     r->c.rejected++;
 }
 
-/* 1 when the '\x1f'-separated glob list pats has a pattern matching s. */
-static int glob_any(const char *pats, const char *s)
-{
-    char one[1024];
-    for (const char *p = pats; p && *p;) {
-        const char *e = strchr(p, '\x1f');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n < sizeof one) {
-            memcpy(one, p, n);
-            one[n] = '\0';
-            if (n && fnmatch(one, s, 0) == 0)
-                return 1;
-        }
-        p = e ? e + 1 : p + n;
-    }
-    return 0;
-}
-
-/* 1 when media type t is in the comma-separated list (case-insensitive). */
-static int ctype_listed(const char *list, const char *t)
-{
-    size_t tn = strlen(t);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && *p == ' ')
-            p++, n--;
-        while (n && p[n - 1] == ' ')
-            n--;
-        if (n == tn && !strncasecmp(p, t, n))
-            return 1;
-        if (n == 1 && *p == '*')
-            return 1;
-        p = e ? e + 1 : p + n;
-    }
-    return 0;
-}
-
 const char *ndd_doc_admit(const ndd_run_cfg_t *cfg, const ndd_doc_t *doc)
 {
-    const char *types = cfg->content_types ? cfg->content_types : NDD_DEFAULT_CONTENT_TYPES;
-    if (doc->ctype && *doc->ctype && !ctype_listed(types, doc->ctype))
-        return "content type not selected (--content-types)";
-    if (doc->url && *doc->url) {
-        if (cfg->url_include && !glob_any(cfg->url_include, doc->url))
-            return "URL not included (--url-include)";
-        if (cfg->url_exclude && glob_any(cfg->url_exclude, doc->url))
-            return "URL excluded (--url-exclude)";
-    }
-    return NULL;
+    return ndd_reader_admit(cfg->content_types ? cfg->content_types : NDD_DEFAULT_CONTENT_TYPES, cfg->url_include,
+                            cfg->url_exclude, doc);
 }
 
 /* Visible text of one record (the whole text when max_bytes is 0). */

@@ -138,4 +138,12 @@ uint64_t ndd_reader_nrejected(const ndd_reader_t *r);
 uint64_t ndd_reader_input_bytes(const ndd_reader_t *r);
 void ndd_reader_free(ndd_reader_t *r);
 
+/* Archive controls: NULL when the record is to be read, else why not (a
+ * reject reason naming the option). types: the media types, separated by
+ * commas (* for any), that a record which has one (WARC) must have (NULL:
+ * any); url_include / url_exclude: fnmatch patterns separated by '\x1f'
+ * (NULL: none), for records that have a URL. */
+const char *ndd_reader_admit(const char *types, const char *url_include, const char *url_exclude,
+                             const ndd_doc_t *doc);
+
 #endif

@@ -3,7 +3,8 @@
 # field, copies inside and exactly at the edge of the window, one out of time order,
 # one late, one undated): the verdict file equals an independent Python oracle of
 # paper 003's doc_q over every pair inside the window; a WARC with WARC-Date; the
-# tlcs measure; usage errors exit 2 naming the option; --follow on a directory that
+# tlcs measure; usage errors exit 2 naming the option; the archive controls of ndd run
+# (--url-include, --url-exclude and its robots.txt default); --follow on a directory that
 # gets files while it runs, stopped by a STOP file, by --idle-exit and by SIGTERM.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
@@ -150,6 +151,28 @@ usage "--candidate-min" --candidate-min 0.3 "$tmp/s.jsonl"
 usage "--follow" --follow "$tmp/nonexistent"
 usage "--follow" --idle-exit 3 "$tmp/s.jsonl"
 usage "no INPUT"
+usage "--url-include" --url-include "$(printf 'a\nb')" "$tmp/s.jsonl"
+usage "--content-types" --content-types "" "$tmp/s.jsonl"
+
+# --- archive controls, as ndd run: --url-include keeps the matching URLs (and documents
+# without one); robots.txt is excluded by default, --url-exclude none reads it
+"$NDD" flow -q --date-field meta.ts --url-include 'http://s1/*' --out "$tmp/inc.tsv" --stats "$tmp/inc.json" \
+  "$tmp/s.jsonl" || fail "--url-include: exit $?"
+python3 - "$tmp/s.jsonl" "$tmp/inc.tsv" "$tmp/inc.json" <<'EOF' || fail "--url-include: wrong documents"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+want = [d["id"] for d in docs if not d["url"] or d["url"].startswith("http://s1/")]
+got = [l.split("\t")[0] for l in open(sys.argv[2]).read().splitlines()[1:]]
+assert got == want, (len(got), len(want))
+st = json.load(open(sys.argv[3]))
+assert st["not_selected"] == len(docs) - len(want), st["not_selected"]
+EOF
+printf '%s\n' '{"id":"r","url":"http://s1/robots.txt","date":"2012-03-01","text":"User-agent: * Disallow: /private now."}' \
+  '{"id":"p","url":"http://s1/p","date":"2012-03-01","text":"A page of its own with words."}' >"$tmp/robots.jsonl"
+"$NDD" flow -q --out "$tmp/r1.tsv" "$tmp/robots.jsonl" || fail "robots: exit $?"
+[ "$(cut -f1 "$tmp/r1.tsv" | tail -n +2 | tr '\n' ' ')" = "p " ] || fail "robots.txt not excluded by default"
+"$NDD" flow -q --url-exclude none --out "$tmp/r2.tsv" "$tmp/robots.jsonl" || fail "--url-exclude none: exit $?"
+[ "$(cut -f1 "$tmp/r2.tsv" | tail -n +2 | tr '\n' ' ')" = "r p " ] || fail "--url-exclude none: $(cat "$tmp/r2.tsv")"
 usage "unknown option" --bogus "$tmp/s.jsonl"
 usage "needs a value" "$tmp/s.jsonl" --window
 "$NDD" flow "$tmp/missing.jsonl" >/dev/null 2>"$tmp/u"; [ $? -eq 1 ] || fail "a missing input: want exit 1"
