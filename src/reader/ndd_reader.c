@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -396,6 +397,30 @@ static int jsonl_descend(const ndd_reader_t *r, int f, ndd_json_want_t *w, const
 }
 
 /* One JSONL record; NDD_OK with doc filled or NDD_ERR_FORMAT with *why. */
+/* A date written as a JSON number: seconds since 1970-01-01T00:00:00Z, or
+ * milliseconds when above 10^11 (a seconds count that large is beyond the
+ * year 5000), written out as RFC 3339 UTC (fractions dropped), which ndd
+ * run's --keep and ndd flow read; a negative, non-finite or too large
+ * number leaves the date empty (an undated document). */
+static int date_from_number(const char *p, size_t n, ndd_buf_t *out)
+{
+    char num[64], txt[32];
+    if (n >= sizeof num)
+        return NDD_OK;
+    memcpy(num, p, n);
+    num[n] = '\0';
+    double v = strtod(num, NULL);
+    if (!(v >= 0) || v >= 1e15)
+        return NDD_OK;
+    if (v > 1e11)
+        v /= 1000;
+    time_t t = (time_t)v;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(txt, sizeof txt, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        return NDD_OK;
+    return ndd_buf_puts(out, txt);
+}
+
 static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *doc, const char **why)
 {
     ndd_json_want_t w[F_N], want[F_N];
@@ -456,6 +481,8 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
         return rc;
     ndd_buf_clear(&r->date);
     if (w[F_DATE].type == NDD_JSON_STRING && (rc = jsonl_str(r, &w[F_DATE], &r->date, why)))
+        return rc;
+    if (w[F_DATE].type == NDD_JSON_NUMBER && (rc = date_from_number(w[F_DATE].p, w[F_DATE].n, &r->date)))
         return rc;
     if ((rc = ndd_json_string_decode(b->p, b->n, &r->body, why)))
         return rc;

@@ -172,6 +172,12 @@ printf '%s\n' '{"id":"r","url":"http://s1/robots.txt","date":"2012-03-01","text"
 "$NDD" flow -q --out "$tmp/r1.tsv" "$tmp/robots.jsonl" || fail "robots: exit $?"
 [ "$(cut -f1 "$tmp/r1.tsv" | tail -n +2 | tr '\n' ' ')" = "p " ] || fail "robots.txt not excluded by default"
 "$NDD" flow -q --url-exclude none --out "$tmp/r2.tsv" "$tmp/robots.jsonl" || fail "--url-exclude none: exit $?"
+# a date written as a number (seconds, or milliseconds) is a time, not undated
+printf '%s\n' '{"id":"e1","date":1330560000,"text":"Epoch dated words here and more words."}' \
+  '{"id":"e2","date":1330563600000,"text":"Epoch dated words here and more words."}' >"$tmp/epoch.jsonl"
+"$NDD" flow -q --out "$tmp/e.tsv" "$tmp/epoch.jsonl" || fail "epoch dates: exit $?"
+[ "$(cut -f1,3,4,5 "$tmp/e.tsv" | tail -n +2 | tr '\t\n' ',;')" = \
+  "e1,2012-03-01T00:00:00Z,new,;e2,2012-03-01T01:00:00Z,near-duplicate,e1;" ] || fail "epoch dates: $(cat "$tmp/e.tsv")"
 [ "$(cut -f1 "$tmp/r2.tsv" | tail -n +2 | tr '\n' ' ')" = "r p " ] || fail "--url-exclude none: $(cat "$tmp/r2.tsv")"
 usage "unknown option" --bogus "$tmp/s.jsonl"
 usage "needs a value" "$tmp/s.jsonl" --window

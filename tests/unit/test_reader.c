@@ -1845,10 +1845,10 @@ static void test_fields_and_raw(void **state)
 
     const char *lines[] = {
         "{\"doc\":{\"n\":17},\"metadata\":{\"url\":\"http://x/\\u00e9\",\"when\":\"2020-01-02\"},\"body\":\"Hello there.\"}",
-        "{ \"doc\" : { \"n\" : \"s1\" } , \"metadata\" : { \"url\" : null } , \"body\" : \"Second text.\" }\r",
+        "{ \"doc\" : { \"n\" : \"s1\" } , \"metadata\" : { \"url\" : null, \"when\": 1330560000.5 } , \"body\" : \"Second text.\" }\r",
         "{\"doc\":{\"m\":1},\"body\":\"no id here\"}",              /* path absent: missing id */
         "{\"doc\":5,\"body\":\"not an object on the way\"}",          /* doc.n: doc is a number */
-        "{\"doc\":{\"n\":3},\"body\":\"t\",\"text\":\"ignored\",\"html\":\"<p>ignored</p>\"}",
+        "{\"doc\":{\"n\":3},\"metadata\":{\"when\":1330563723123},\"body\":\"t\",\"text\":\"ignored\",\"html\":\"<p>ignored</p>\"}",
     };
     ndd_buf_t b = NDD_BUF_INIT;
     for (size_t i = 0; i < 5; i++) {
@@ -1881,11 +1881,13 @@ static void test_fields_and_raw(void **state)
     assert_int_equal(ndd_reader_next(r, &d), 0);
     assert_string_equal(d.id, "s1");
     assert_string_equal(d.url, "");
+    assert_string_equal(d.date, "2012-03-01T00:00:00Z"); /* a number: seconds since 1970 */
     assert_int_equal(d.raw_len, strlen(lines[1])); /* the CR stays: written back unchanged */
     assert_memory_equal(d.raw, lines[1], d.raw_len);
     assert_int_equal(ndd_reader_next(r, &d), 0);
     assert_string_equal(d.id, "3");
     assert_string_equal(d.body, "t");
+    assert_string_equal(d.date, "2012-03-01T01:02:03Z"); /* above 10^11: milliseconds */
     assert_int_equal(ndd_reader_next(r, &d), NDD_ERR_EOF);
     assert_int_equal(fr.n, 2);
     assert_string_equal(fr.reason, "missing id");
