@@ -172,7 +172,7 @@ static void make_vocab(void)
 }
 
 typedef struct tdoc {
-    char id[16];
+    char id[24]; /* "d" and any size_t */
     char *text;
     int64_t t;
 } tdoc_t;
