@@ -374,7 +374,7 @@ static int flow_list(const char *dir, char ***seen, size_t *nseen, size_t *cap, 
         char *name = e->d_name;
         if (!strcmp(name, "STOP"))
             *stop = 1;
-        if (!flow_name_readable(name) || bsearch(&name, *seen, *nseen, sizeof **seen, flow_name_cmp))
+        if (!flow_name_readable(name) || (*nseen && bsearch(&name, *seen, *nseen, sizeof **seen, flow_name_cmp)))
             continue;
         char *dup = strdup(name);
         if (!dup || ndd_array_grow((void **)fresh, &fcap, *nfresh + 1, sizeof **fresh) ||

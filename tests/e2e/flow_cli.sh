@@ -190,11 +190,11 @@ head -n 60 "$tmp/s.jsonl" > "$tmp/part1"; tail -n +61 "$tmp/s.jsonl" > "$tmp/par
 "$NDD" flow --follow "$tmp/in" --poll 0.1 --date-field meta.ts --out "$tmp/f.tsv" 2>"$tmp/ferr" &
 pid=$!
 waitlines() { # file n: wait up to 20 s until it has n lines
-  for _ in $(seq 200); do [ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0; sleep 0.1; done
+  for _ in $(seq 200); do [ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ] && return 0; sleep 0.1; done
   return 1
 }
 cp "$tmp/part1" "$tmp/in/001.jsonl.tmp" && mv "$tmp/in/001.jsonl.tmp" "$tmp/in/001.jsonl"
-waitlines "$tmp/f.tsv" 61 || fail "--follow: the first file's verdicts did not come"
+waitlines "$tmp/f.tsv" 61 || fail "--follow: the first file's verdicts did not come: $(cat "$tmp/ferr")"
 kill -0 $pid 2>/dev/null || fail "--follow ended before STOP"
 cp "$tmp/part2" "$tmp/in/002.jsonl.part" && mv "$tmp/in/002.jsonl.part" "$tmp/in/002.jsonl"
 waitlines "$tmp/f.tsv" 126 || fail "--follow: the second file's verdicts did not come"
