@@ -2,7 +2,7 @@
 # End-to-end benchmark of 'ndd run' (issue 5): MB/s per core of input on a
 # crawl-like corpus built from real text with known duplicates, the time share
 # of each stage, 2 ranks vs 1 rank in one run, bytes shuffled per document,
-# peak RSS per rank relative to its shard, and quality against the gold.
+# peak RSS per rank relative to its shard (and per stage), and quality against the gold.
 #   SIZE=500MB      corpus size (datasets/gencrawl.py --size)
 #   REPS=2          runs per rank count (best wall time is kept; alternated 1,2,1,2)
 #   BENCH_DIR=...   where the corpus is cached (default /tmp/ndd-bench)
@@ -92,11 +92,15 @@ for r in s2["per_rank"]:
     print(f"| peak RSS rank {r['rank']} (2 ranks) / its input shard | {r['peak_rss_kib'] / 1024:.0f} MB / {r['input_bytes'] / 1048576:.0f} MB = {r['peak_rss_kib'] * 1024 / max(1, r['input_bytes']):.2f} |")
 print(f"| pair precision / recall / F1 / ARI vs gold (2 ranks) | {ev['precision']:.4f} / {ev['recall']:.4f} / {ev['f1']:.4f} / {ev['ari']:.4f} |")
 print()
-print("stage time share (max over ranks / sum of stage maxima):")
-print("| stage | 1 rank s | share | 2 ranks s (max) | share |")
-print("|---|---|---|---|---|")
+print("stage time share (max over ranks / sum of stage maxima) and peak memory per stage (largest rank):")
+print("| stage | 1 rank s | share | 2 ranks s (max) | share | 1 rank peak MiB | 2 ranks peak MiB (max) |")
+print("|---|---|---|---|---|---|---|")
 t1 = {k: v["max"] for k, v in s1["stage_seconds"].items()}; t2 = {k: v["max"] for k, v in s2["stage_seconds"].items()}
 T1, T2 = sum(t1.values()), sum(t2.values())
+def peak(s, k):  # stats.json of builds before per-stage memory have none
+    v = [r.get("stage_peak_rss_kib", {}).get(k) for r in s["per_rank"]]
+    v = [x for x in v if x is not None]
+    return f"{max(v) / 1024:.0f}" if v and max(v) > 0 else "-"
 for k in t1:
-    print(f"| {k} | {t1[k]:.2f} | {100 * t1[k] / T1:.1f} % | {t2[k]:.2f} | {100 * t2[k] / T2:.1f} % |")
+    print(f"| {k} | {t1[k]:.2f} | {100 * t1[k] / T1:.1f} % | {t2[k]:.2f} | {100 * t2[k] / T2:.1f} % | {peak(s1, k)} | {peak(s2, k)} |")
 PY
