@@ -20,37 +20,21 @@ static int path_join(char *buf, size_t cap, const char *dir, const char *name)
     return n < 0 || (size_t)n >= cap ? NDD_ERR_INVAL : NDD_OK;
 }
 
-/* One output file in rank order from fill's pieces; on a failure rank 0
- * removes the partial file and logs its name. Collective. */
-static int write_output_fill(run_t *r, const char *path, uint64_t len, ndd_comm_fill_fn fill, void *user)
+/* After a failed ordered write: rank 0 removes the partial file and logs
+ * its name (never leave a partial output that looks complete). */
+static int output_failed(run_t *r, const char *path, int rc)
 {
-    int rc = ndd_comm_write_ordered_fill(r->comm, path, len, fill, user);
     if (rc && r->me == 0) {
-        unlink(path); /* never leave a partial output that looks complete */
+        unlink(path);
         ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?): the partial file is removed", path,
                     ndd_strerror(rc));
     }
     return rc;
 }
 
-typedef struct {
-    const void *data;
-    size_t len;
-} mem_piece_t;
-
-static int mem_piece(void *user, const void **p, size_t *n)
-{
-    mem_piece_t *m = user;
-    *p = m->data;
-    *n = m->len;
-    m->len = 0;
-    return NDD_OK;
-}
-
 int ndd_write_output(run_t *r, const char *path, const void *data, size_t len)
 {
-    mem_piece_t m = {data, len};
-    return write_output_fill(r, path, len, mem_piece, &m);
+    return output_failed(r, path, ndd_comm_write_ordered(r->comm, path, data, len));
 }
 
 /* The sorted rows' lines as pieces of about ROWS_PIECE bytes (the header
@@ -118,7 +102,7 @@ static int write_rows(run_t *r, const ndd_buf_t *rows, const char *name, const c
     f.v = v;
     f.n = rc ? 0 : n;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(write_output_fill(r, path, len, rows_fill, &f));
+    NDD_TRY(output_failed(r, path, ndd_comm_write_ordered_fill(r->comm, path, len, rows_fill, &f)));
     if (clusters) {
         NDD_TRY(ndd_comm_agree(r->comm, path_join(path, sizeof path, r->cfg->outdir, "removed.txt")));
         rc = ndd_write_output(r, path, ids.data ? ids.data : "", ids.len);

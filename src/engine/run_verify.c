@@ -113,10 +113,9 @@ static void sort_order(order_t *ord, size_t n, int P)
     uint64_t maxl = 0;
     for (size_t k = 0; k < n; k++)
         maxl = ord[k].label > maxl ? ord[k].label : maxl;
-    order_t *tmp = n >= 1024 ? malloc(n * sizeof *tmp) : NULL;
-    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
-    if (!count) {
-        free(tmp);
+    size_t *count;
+    order_t *tmp = ndd_radix_scratch(n >= 1024, n, sizeof *tmp, &count);
+    if (!tmp) {
         ndd_qsort(ord, n, sizeof *ord, cmp_order);
         return;
     }

@@ -77,8 +77,6 @@ static int cmp_glink(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
-static unsigned bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
-
 /* The two keys of the order above: (u, v) and (label, support descending),
  * each packed in 64 bits (b = the bits of the lower field). */
 static inline uint64_t glink_key(const ndd_glink_t *x, int second, unsigned b, uint64_t max_support)
@@ -100,11 +98,11 @@ static void glinks_sort(ndd_glink_t *gl, size_t n)
         ml = gl[k].label > ml ? gl[k].label : ml;
         ms = gl[k].support > ms ? gl[k].support : ms;
     }
-    unsigned b[2] = {bits_of(mv), bits_of(ms)}, total[2] = {bits_of(mu) + b[0], bits_of(ml) + b[1]};
-    ndd_glink_t *tmp = n >= 64 && total[0] <= 64 && total[1] <= 64 ? malloc(n * sizeof *tmp) : NULL;
-    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
-    if (!count) {
-        free(tmp);
+    unsigned b[2] = {ndd_bits_of(mv), ndd_bits_of(ms)};
+    unsigned total[2] = {ndd_bits_of(mu) + b[0], ndd_bits_of(ml) + b[1]};
+    size_t *count;
+    ndd_glink_t *tmp = ndd_radix_scratch(n >= 64 && total[0] <= 64 && total[1] <= 64, n, sizeof *tmp, &count);
+    if (!tmp) {
         ndd_qsort(gl, n, sizeof *gl, cmp_glink);
         return;
     }
@@ -135,11 +133,10 @@ typedef struct {
 static int guard_nodes(guard_ws_t *w, const ndd_glink_t *gl, size_t n, size_t *nn, uint64_t *lo, int *direct)
 {
     uint64_t mn = UINT64_MAX, mx = 0;
-    for (size_t k = 0; k < n; k++) {
-        mn = gl[k].u < mn ? gl[k].u : mn;
-        mx = gl[k].v > mx ? gl[k].v : mx; /* u < v */
-        mn = gl[k].v < mn ? gl[k].v : mn;
-        mx = gl[k].u > mx ? gl[k].u : mx;
+    for (size_t k = 0; k < 2 * n; k++) { /* both ends of every link */
+        uint64_t x = k & 1 ? gl[k / 2].v : gl[k / 2].u;
+        mn = x < mn ? x : mn;
+        mx = x > mx ? x : mx;
     }
     *lo = mn;
     *direct = 0;

@@ -68,16 +68,6 @@ static int cmp_link(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
-static unsigned bits_of(uint64_t x)
-{
-    unsigned b = 0;
-    while (x) {
-        b++;
-        x >>= 1;
-    }
-    return b;
-}
-
 static inline uint64_t link_key(const ndd_link_t *x, unsigned bv) { return bv >= 64 ? x->v : x->u << bv | x->v; }
 
 /* Sorts l by (u, v): a stable LSD radix sort (16-bit digits) on the key
@@ -92,11 +82,10 @@ static void links_sort(ndd_link_t *l, size_t n)
         mu = l[e].u > mu ? l[e].u : mu;
         mv = l[e].v > mv ? l[e].v : mv;
     }
-    unsigned bv = bits_of(mv), total = bits_of(mu) + bv;
-    ndd_link_t *tmp = n >= 1024 && total <= 64 ? malloc(n * sizeof *tmp) : NULL;
-    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
-    if (!count) {
-        free(tmp);
+    unsigned bv = ndd_bits_of(mv), total = ndd_bits_of(mu) + bv;
+    size_t *count;
+    ndd_link_t *tmp = ndd_radix_scratch(n >= 1024 && total <= 64, n, sizeof *tmp, &count);
+    if (!tmp) {
         ndd_qsort(l, n, sizeof *l, cmp_link);
         return;
     }

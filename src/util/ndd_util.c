@@ -322,16 +322,26 @@ static int cmp_u64_asc(const void *a, const void *b)
 /* Sorts v[0..n) ascending: an LSD radix sort with 16-bit digits over the
  * bits the largest value uses (document numbers: two passes), qsort when
  * n is small or the scratch array cannot be had. */
+void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count)
+{
+    void *tmp = use && n ? malloc(n * size) : NULL;
+    *count = tmp ? malloc(((size_t)1 << 16) * sizeof **count) : NULL;
+    if (!*count) {
+        free(tmp);
+        return NULL;
+    }
+    return tmp;
+}
+
 static void u64_sort(uint64_t *v, size_t n)
 {
     uint64_t mx = 0;
     for (size_t i = 0; i < n; i++)
         mx |= v[i];
-    unsigned bits = mx ? 64u - (unsigned)__builtin_clzll(mx) : 0u;
-    uint64_t *tmp = n >= 256 ? malloc(n * sizeof *tmp) : NULL;
-    size_t *count = tmp ? malloc(((size_t)1 << 16) * sizeof *count) : NULL;
-    if (!count) {
-        free(tmp);
+    unsigned bits = ndd_bits_of(mx);
+    size_t *count;
+    uint64_t *tmp = ndd_radix_scratch(n >= 256, n, sizeof *tmp, &count);
+    if (!tmp) {
         ndd_qsort(v, n, sizeof *v, cmp_u64_asc);
         return;
     }

@@ -89,6 +89,13 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
  * count; the index of the first element >= x in a sorted v (n when none). */
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
 
+/* The number of bits x uses (0 for 0): how many 16-bit radix digits a key needs. */
+static inline unsigned ndd_bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
+/* Scratch for a radix sort of n records of size bytes, when use is true:
+ * the second array, and *count (65,536 counters); NULL when use is false or
+ * memory is short - the caller then sorts with qsort. Both are freed with free(). */
+void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count);
+
 /* One stable LSD radix pass with a 16-bit digit: the n records of type T in
  * src are placed into dst by (KEY(record) >> shift) & 0xFFFF, then src and
  * dst are swapped. count: scratch of 65,536 size_t. The sorts that use it
