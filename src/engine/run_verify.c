@@ -608,20 +608,20 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
     uint64_t *w = calloc(nb, sizeof *w);
     ndd_buf_t *out = ndd_bufs_new(P);
     ndd_row_t *v = NULL;
-    rc = !first || !w || !out ? NDD_ERR_NOMEM : NDD_OK;
-    for (int s = 0; s < P && !rc; s++) {
-        n = 0;
+    size_t *upto = calloc((size_t)P, sizeof *upto), i = 0; /* upto[s]: the rows of send[0..s] */
+    rc = !first || !w || !out || !upto ? NDD_ERR_NOMEM : NDD_OK;
+    for (int s = 0; s < P && !rc; s++) { /* parsed once: the rows point into send[] */
         rc = ndd_rows_parse(send[s].data, send[s].len, &v, &n, &cap);
-        for (size_t i = 0; i < n && !rc; i++)
-            w[row_bucket(v[i].k1, total, nb)] += v[i].len + 20u;
+        upto[s] = n;
     }
+    for (i = 0; i < n && !rc; i++)
+        w[row_bucket(v[i].k1, total, nb)] += v[i].len + 20u;
+    i = 0;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_allreduce(r->comm, w, nb, NDD_TY_U64, NDD_RED_SUM));
     ndd_part_balance(w, nb, P, first);
     for (int s = 0; s < P && !rc; s++) { /* buffer by buffer, each freed once its rows are placed */
-        n = 0;
-        rc = ndd_rows_parse(send[s].data, send[s].len, &v, &n, &cap);
-        for (size_t i = 0; i < n && !rc; i++)
+        for (; i < upto[s] && !rc; i++)
             rc = ndd_row_put(&out[ndd_part_balance_owner(first, P, row_bucket(v[i].k1, total, nb))], v[i].k1,
                              v[i].k2, v[i].line, v[i].len);
         ndd_buf_free(&send[s]);
@@ -634,6 +634,7 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
     rc = ndd_comm_agree(r->comm, rc);
 out:
     free(v);
+    free(upto);
     free(first);
     free(w);
     ndd_bufs_free(out, P);
