@@ -56,6 +56,7 @@ int ndd_cli_parse_size(const char *s, size_t *out)
         case 'k': case 'K': mul = 1ull << 10; break;
         case 'm': case 'M': mul = 1ull << 20; break;
         case 'g': case 'G': mul = 1ull << 30; break;
+        case 't': case 'T': mul = 1ull << 40; break;
         default: return -1;
         }
         if (end[1] && !(end[1] == 'B' && !end[2]) && !(end[1] == 'i' && end[2] == 'B' && !end[3]))

@@ -147,6 +147,12 @@ static void run_help(void)
         "                           missing map shards are redone, a finished verification is reused;\n"
         "                           inputs, text and signature options come from WORK/manifest\n"
         "      --stop-after verify  stop once the verified pairs are checkpointed (with --work-dir/--resume)\n"
+        "      --mem-per-rank SIZE  the memory budget of each rank (K, M, G, T suffixes): a stage that\n"
+        "                           would exceed it waits on disk in WORK/spill (its texts, shuffle 1\n"
+        "                           in rounds of key ranges, links as sorted runs, received texts read\n"
+        "                           set by set); the outputs are the same for any budget. Default: 75 %%\n"
+        "                           of the node's memory (MemTotal, its cgroup's or Slurm's limit)\n"
+        "                           shared by the node's ranks, logged at the start\n"
         "      --map-task I         run only map task I (0-based) of --map-tasks N, without MPI: read\n"
         "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
         "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
@@ -185,7 +191,7 @@ enum {
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
     O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
     O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED,
-    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC
+    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC, O_MEMRANK
 };
 
 static const char *const run_cmd = "run";
@@ -520,6 +526,14 @@ static int run_opt_ckpt(int ch, char **argv, ndd_run_cfg_t *c)
     long l;
     switch (ch) {
     case O_WORKDIR: c->work_dir = optarg; return 0;
+    case O_MEMRANK: {
+        size_t z;
+        if (ndd_cli_parse_size(optarg, &z) || z < ((size_t)1 << 20))
+            return ndd_cli_usage_error(run_cmd, "--mem-per-rank takes a size of at least 1M (K, M, G, T suffixes), "
+                                       "not '%s'", optarg);
+        c->mem_per_rank = z;
+        return 0;
+    }
     case O_RESUME: c->resume = optarg; return 0;
     case O_STOPAFTER:
         if (strcmp(optarg, "verify"))
@@ -717,7 +731,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"lsi-power", required_argument, 0, O_LSIPOWER}, {"lsi-th1", required_argument, 0, O_LSITH1},
         {"lsi-th4", required_argument, 0, O_LSITH4}, {"lsi-gate", required_argument, 0, O_LSIGATE},
         {"lsi-seed", required_argument, 0, O_LSISEED}, {"lsi-lsh", required_argument, 0, O_LSILSH},
-        {"work-dir", required_argument, 0, O_WORKDIR}, {"resume", required_argument, 0, O_RESUME},
+        {"work-dir", required_argument, 0, O_WORKDIR}, {"mem-per-rank", required_argument, 0, O_MEMRANK}, {"resume", required_argument, 0, O_RESUME},
         {"stop-after", required_argument, 0, O_STOPAFTER}, {"map-task", required_argument, 0, O_MAPTASK},
         {"map-tasks", required_argument, 0, O_MAPTASKS}, {"progress", required_argument, 0, O_PROGRESS},
         {"candidates", required_argument, 0, O_CANDIDATES}, {"method-param", required_argument, 0, O_MPARAM},

@@ -99,6 +99,7 @@ typedef struct ndd_run_cfg {
                                 * on the same inputs is resumed automatically */
     int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (one rank) */
     int stop_after_verify;     /* stop once the verified rows are checkpointed */
+    uint64_t mem_per_rank;     /* the memory budget per rank in bytes (run_budget.c); 0: from the machine */
     double progress;           /* seconds between progress reports; 0 = off */
     ndd_log_fn log;            /* may be NULL */
     void *log_user;

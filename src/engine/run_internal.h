@@ -12,6 +12,7 @@
 #include "ndd_part.h"
 #include "ndd_run.h"
 #include "ndd_sets.h"
+#include "ndd_spill.h"
 #include "ndd_stats.h"
 #include "ndd_util.h"
 
@@ -68,6 +69,12 @@ typedef struct run {
     size_t lsi_rn;
     uint64_t *lsi_rg, *lsi_rsim;
     float *lsi_rfp;
+    /* the memory budget (run_budget.c) */
+    uint64_t budget;         /* bytes per rank */
+    char budget_src[160];    /* where it came from (stats.json, the log) */
+    ndd_spill_t text_spill;  /* this rank's texts, once spilled (texts_spilled) */
+    int texts_spilled;
+    unsigned s1_rounds;      /* shuffle 1's rounds of key ranges */
 } run_t;
 
 /* run_main.c */
@@ -136,6 +143,23 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *sum);
 /* Ends stage st's memory record: r->rss[st] = the peak RSS since the
  * previous stage ended, and a new peak starts (ndd_rss_peak_reset). */
 void ndd_stage_rss(run_t *r, int st);
+
+/* run_budget.c: the memory budget per rank (issue 14). */
+#define NDD_MAX_ROUNDS 4096 /* shuffle 1's rounds at most */
+/* Collective: r->budget from cfg->mem_per_rank or the node's memory shared
+ * by its ranks (DEFAULT_SHARE), logged by rank 0. */
+int ndd_budget_init(run_t *r);
+/* Local: this rank's resident bytes now (its share of the process with the
+ * in-process engine), and what the budget leaves beside them (at least an
+ * eighth of the budget: a stage always makes progress). */
+uint64_t ndd_budget_rss(const run_t *r);
+uint64_t ndd_budget_room(const run_t *r);
+/* Collective, before shuffle 1: spills this rank's texts when the postings
+ * would not fit beside them, and *rounds = shuffle 1's rounds (the same on
+ * every rank). */
+int ndd_budget_postings(run_t *r, unsigned *rounds);
+/* Local: local document i's text, from memory or (spilled) read into scratch. */
+int ndd_budget_text(run_t *r, size_t i, ndd_buf_t *scratch, const char **text);
 
 /* run_progress.c: progress rounds over the transport's non-blocking sum. */
 /* Collective (when cfg->progress > 0 and the backend supports it; else NULL). */

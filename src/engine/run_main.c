@@ -86,6 +86,8 @@ void ndd_run_state_free(run_t *r)
         ndd_df_free(r->dfs[k]);
     ndd_method_ctx_free(r->mctx);
     ndd_lsi_state_free(r);
+    if (r->texts_spilled)
+        ndd_spill_close(&r->text_spill);
     memset(r, 0, sizeof *r);
 }
 
@@ -653,6 +655,8 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
     }
     r->t_start = t_start;
     NDD_TRY(open_job(r, &cfg, &j));
+    r->wd = j.wd;
+    NDD_TRY(ndd_budget_init(r));
     r->ninputs_expanded = j.nin;
     snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
     if (cfg.write_dedup) { /* a WARC corpus is written from WARC records only */
@@ -685,7 +689,6 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
         ndd_stage_rss(r, NDD_ST_DEDUP);
         ndd_prog_stage_done(r, "dedup", t0);
     }
-    r->wd = j.wd;
     r->wd_removed = j.default_wd;
     if (r->me == 0) /* every checkpoint is written: the work directory's largest size */
         (void)ndd_ckpt_disk_use(j.wd, &r->wd_bytes, &r->wd_files);

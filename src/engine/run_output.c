@@ -145,6 +145,7 @@ void ndd_stage_rss(run_t *r, int st)
 {
     uint64_t kib = ndd_rss_peak_kib();
     r->rss[st] = kib > r->rss[st] ? kib : r->rss[st];
+    ndd_mem_release();
     (void)ndd_rss_peak_reset();
 }
 

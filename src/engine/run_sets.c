@@ -88,8 +88,18 @@ static int recv_join(run_t *r, ndd_buf_t *recv, size_t rec, char **out, size_t *
     return ndd_comm_agree(r->comm, g ? NDD_OK : NDD_ERR_NOMEM);
 }
 
-/* Shuffle 1: every posting (key, doc, site, url, weight) to rank key % P. */
-static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np)
+/* Round `round` of `rounds` of a key: rounds cut the keys of every owner
+ * into ranges of about equal size (keys are hashes). */
+static unsigned key_round(uint64_t key, int P, unsigned rounds)
+{
+    return rounds == 1 ? 0 : (unsigned)((key / (uint64_t)P) % rounds);
+}
+
+/* Shuffle 1 (one round of a key range): every posting (key, doc, site, url,
+ * weight) whose key is in the round to rank key % P. The keys are dropped
+ * after the last round. */
+static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np,
+                            unsigned round, unsigned rounds)
 {
     ndd_docs_t *d = &r->d;
     int rc = NDD_OK;
@@ -98,16 +108,20 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
         rc = NDD_ERR_NOMEM;
     /* each destination's buffer reserved at its final size: no regrowth */
     for (size_t k = 0; k < d->nkeys && !rc; k++)
-        cnt[d->keys[k] % (uint64_t)r->P]++;
+        if (key_round(d->keys[k], r->P, rounds) == round)
+            cnt[d->keys[k] % (uint64_t)r->P]++;
     for (int s = 0; s < r->P && !rc; s++)
         rc = ndd_buf_reserve(&send[s], cnt[s] * POSTING_WIRE);
     free(cnt);
     for (size_t i = 0; i < d->n && !rc; i++)
         for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
+            if (key_round(d->keys[k], r->P, rounds) != round)
+                continue;
             ndd_posting_t p = {d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
             rc = posting_put(&send[p.key % (uint64_t)r->P], &p);
         }
-    ndd_docs_drop_keys(d);
+    if (round + 1 == rounds)
+        ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
     /* sources are in rank order and each sent its documents in order, and
@@ -182,30 +196,142 @@ out:
     return rc;
 }
 
-/* Global support of every link at its owner; keeps those with at least
- * min_link_sigs supporting signatures. */
-static int merge_links(run_t *r, ndd_buf_t *recv)
+/* The links this rank owns, gathered over shuffle 1's rounds: an array in
+ * memory (acc) and, once it outgrows its share of the budget, sorted runs
+ * in a spill file (each merged: one entry per pair). */
+typedef struct {
+    ndd_links_t acc;
+    size_t merged;       /* acc[0..merged) is one merged run already */
+    ndd_spill_t spill;
+    uint64_t *run_end;   /* the end offset of every run in the spill file */
+    size_t nruns, runs_cap;
+} link_acc_t;
+
+/* A run in the spill file, read back in order (ndd_links_next_fn). */
+typedef struct {
+    ndd_spill_cur_t cur;
+} link_run_t;
+
+static int link_run_next(void *run, ndd_link_t *l)
+{
+    link_run_t *lr = run;
+    const void *p;
+    int got = ndd_spill_cur_next(&lr->cur, LINK_WIRE, &p);
+    if (got == 1) {
+        uint64_t x[3];
+        ndd_load64s(x, p, 3);
+        *l = (ndd_link_t){x[0], x[1], x[2]};
+    }
+    return got;
+}
+
+/* The in-memory links as one run at the end of the spill file. */
+static int acc_spill(run_t *r, link_acc_t *a)
+{
+    int rc = NDD_OK;
+    a->acc.n = ndd_sets_links_merge(a->acc.v, a->acc.n, 0, NULL);
+    if (!a->nruns && (rc = ndd_spill_open(&a->spill, r->wd, "links", r->me)))
+        return rc;
+    if ((rc = ndd_array_grow((void **)&a->run_end, &a->runs_cap, a->nruns + 1, sizeof *a->run_end)))
+        return rc;
+    for (size_t e = 0; e < a->acc.n && !rc; e += 4096) { /* little-endian records, 96 KiB at a time */
+        char buf[4096 * LINK_WIRE];
+        size_t m = a->acc.n - e < 4096 ? a->acc.n - e : 4096;
+        for (size_t k = 0; k < m; k++) {
+            const ndd_link_t *l = &a->acc.v[e + k];
+            uint64_t x[3] = {l->u, l->v, l->support};
+            for (int q = 0; q < 3; q++)
+                ndd_le64_store(buf + LINK_WIRE * k + 8 * q, x[q]);
+        }
+        rc = ndd_spill_write(&a->spill, buf, m * LINK_WIRE, NULL);
+    }
+    r->c.spill_links += a->acc.n * LINK_WIRE;
+    a->run_end[a->nruns++] = a->spill.len;
+    a->acc.n = a->merged = 0;
+    return rc;
+}
+
+/* One round's received links joined to the accumulated ones; when they
+ * outgrow their room they are merged (equal pairs summed), and spilled as a
+ * sorted run if that is not enough. */
+static int acc_add(run_t *r, link_acc_t *a, ndd_buf_t *recv)
 {
     size_t nl = 0;
     char *w = NULL;
     int rc = recv_join(r, recv, LINK_WIRE, &w, &nl);
     if (rc)
         return rc;
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-    for (size_t k = 0; k < nl; k++) { /* decoded in place, record by record */
-        uint64_t x[3];
-        ndd_load64s(x, w + LINK_WIRE * k, 3);
-        memcpy(w + LINK_WIRE * k, &(ndd_link_t){x[0], x[1], x[2]}, sizeof(ndd_link_t));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!a->acc.n) { /* the wire records are the structs: the block becomes the array */
+        free(a->acc.v);
+        a->acc = (ndd_links_t){(ndd_link_t *)(void *)w, nl, nl ? nl : 1};
+        w = NULL;
+        nl = 0;
     }
 #endif
-    r->links.v = (ndd_link_t *)(void *)w;
-    r->links.cap = nl ? nl : 1;
+    rc = ndd_array_grow((void **)&a->acc.v, &a->acc.cap, a->acc.n + nl, sizeof *a->acc.v);
+    for (size_t k = 0; k < nl && !rc; k++) { /* decoded (a plain copy on a little-endian host) */
+        uint64_t x[3];
+        ndd_load64s(x, w + LINK_WIRE * k, 3);
+        a->acc.v[a->acc.n++] = (ndd_link_t){x[0], x[1], x[2]};
+    }
+    free(w);
+    uint64_t room = ndd_budget_room(r) / 2;
+    if (!rc && (a->acc.n - a->merged) * sizeof(ndd_link_t) > room) {
+        a->acc.n = a->merged = ndd_sets_links_merge(a->acc.v, a->acc.n, 0, NULL);
+        if (a->acc.n * sizeof(ndd_link_t) > room)
+            rc = acc_spill(r, a);
+    }
+    return ndd_comm_agree(r->comm, rc);
+}
+
+/* Global support of every link at its owner; keeps those with at least
+ * min_link_sigs supporting signatures: merged in memory, or from the sorted
+ * runs in the spill file (the same links). */
+static int acc_finish(run_t *r, link_acc_t *a)
+{
     uint64_t ndistinct = 0;
-    r->links.n = ndd_sets_links_merge(r->links.v, nl, r->cfg->min_link_sigs, &ndistinct);
-    links_fit(&r->links);
-    r->c.links_all += ndistinct;
-    r->c.edges = r->links.n;
-    return NDD_OK;
+    int rc = NDD_OK;
+    if (!a->nruns) {
+        r->links = a->acc;
+        a->acc = (ndd_links_t){0};
+        r->links.n = ndd_sets_links_merge(r->links.v, r->links.n, r->cfg->min_link_sigs, &ndistinct);
+    } else {
+        link_run_t *runs = NULL;
+        void **rp = NULL;
+        if (a->acc.n)
+            rc = acc_spill(r, a);
+        free(a->acc.v);
+        a->acc = (ndd_links_t){0};
+        ndd_mem_release();
+        runs = calloc(a->nruns, sizeof *runs);
+        rp = calloc(a->nruns, sizeof *rp);
+        rc = rc ? rc : !runs || !rp ? NDD_ERR_NOMEM : NDD_OK;
+        for (size_t k = 0; k < a->nruns && !rc; k++) {
+            ndd_spill_cur_init(&runs[k].cur, &a->spill, k ? a->run_end[k - 1] : 0, a->run_end[k]);
+            rp[k] = &runs[k];
+        }
+        if (!rc)
+            rc = ndd_sets_links_merge_runs(link_run_next, rp, a->nruns, r->cfg->min_link_sigs, &r->links, &ndistinct);
+        for (size_t k = 0; runs && k < a->nruns; k++)
+            ndd_spill_cur_free(&runs[k].cur);
+        free(runs);
+        free(rp);
+    }
+    if (!rc) {
+        links_fit(&r->links);
+        r->c.links_all += ndistinct;
+        r->c.edges = r->links.n;
+    }
+    return ndd_comm_agree(r->comm, rc);
+}
+
+static void acc_free(link_acc_t *a)
+{
+    free(a->acc.v);
+    free(a->run_end);
+    if (a->nruns)
+        ndd_spill_close(&a->spill);
 }
 
 /* Every rank learns every dropped key (the verifiers ignore them). */
@@ -231,27 +357,41 @@ int ndd_stage_postings(run_t *r)
     ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
     ndd_posting_t *post = NULL;
     ndd_u64s_t dropped = {0};
+    link_acc_t acc = {.spill = NDD_SPILL_INIT};
     size_t np = 0;
+    unsigned rounds = 1;
     double t0 = ndd_now();
     int rc = ndd_comm_agree(r->comm, !send || !recv ? NDD_ERR_NOMEM : NDD_OK);
     if (rc)
         goto out;
-    NDD_TRY(shuffle_postings(r, send, recv, &post, &np));
-    r->t[NDD_ST_SHUFFLE1] = ndd_now() - t0;
-    ndd_stage_rss(r, NDD_ST_SHUFFLE1);
+    NDD_TRY(ndd_budget_postings(r, &rounds));
+    /* the memory budget's rounds: each key range's lists are complete in its
+     * round, and a link's support is summed over all (acc_finish) */
+    for (unsigned round = 0; round < rounds; round++) {
+        t0 = ndd_now();
+        NDD_TRY(shuffle_postings(r, send, recv, &post, &np, round, rounds));
+        r->t[NDD_ST_SHUFFLE1] += ndd_now() - t0;
+        ndd_stage_rss(r, NDD_ST_SHUFFLE1);
+        t0 = ndd_now();
+        rc = lists_to_links(r, &post, np, send, &dropped);
+        NDD_TRY(ndd_comm_agree(r->comm, rc));
+        NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
+        NDD_TRY(acc_add(r, &acc, recv));
+        r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
+        if (round + 1 < rounds)
+            ndd_stage_rss(r, NDD_ST_POSTINGS);
+    }
     t0 = ndd_now();
-    rc = lists_to_links(r, &post, np, send, &dropped);
-    NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
-    NDD_TRY(merge_links(r, recv));
+    NDD_TRY(acc_finish(r, &acc));
     NDD_TRY(share_dropped(r, &dropped));
-    r->t[NDD_ST_POSTINGS] = ndd_now() - t0;
+    r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
     ndd_stage_rss(r, NDD_ST_POSTINGS);
 out:
     ndd_bufs_free(send, r->P);
     ndd_bufs_free(recv, r->P);
     free(post);
     free(dropped.v);
+    acc_free(&acc);
     return rc;
 }
 

@@ -193,6 +193,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
 {
     ndd_docs_t *d = &r->d;
     size_t nord = 0;
+    ndd_buf_t spilled = NDD_BUF_INIT; /* a text read back from the spill file */
     order_t *ord = malloc((d->n ? d->n : 1) * sizeof *ord);
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     int rc = ndd_comm_agree(r->comm, ord && cctx ? NDD_OK : NDD_ERR_NOMEM);
@@ -218,10 +219,12 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
         rc = ndd_buf_reserve(&raw[dest], bytes);
         for (size_t k = a; k < b && !rc; k++) {
             size_t i = ord[k].i;
-            const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i);
+            const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i), *text = "";
             int fol = ndd_exact_is_follower(r, i);
+            if (!fol && (rc = ndd_budget_text(r, i, &spilled, &text))) /* from memory or the spill file */
+                break;
             ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
-                              ndd_docs_text(d, i), (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
+                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
             rc = ndd_docrec_put(&raw[dest], &h);
         }
         if (!rc)
@@ -229,11 +232,16 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     ndd_docs_drop_texts(d);
+    if (r->texts_spilled) {
+        ndd_spill_close(&r->text_spill);
+        r->texts_spilled = 0;
+    }
     NDD_TRY(ndd_comm_exchange_move(r->comm, z, raw, &r->c.shuffle2_bytes));
     rc = ndd_comm_agree(r->comm, unseal_blocks(raw, z, r->P, r->me));
 out:
     ZSTD_freeCCtx(cctx);
     free(ord);
+    ndd_buf_free(&spilled);
     return rc;
 }
 

@@ -78,7 +78,10 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(shuffle1_bytes, "shuffle_bytes", "shuffle1_signatures", NDD_CST_REDUCE)            \
     X(shuffle2_bytes, "shuffle_bytes", "shuffle2_texts_compressed", NDD_CST_REDUCE)      \
     X(shuffle2_raw_bytes, "shuffle_bytes", "shuffle2_texts_raw", NDD_CST_REDUCE)         \
-    X(shuffle3_bytes, "shuffle_bytes", "shuffle3_rows", NDD_CST_REDUCE)
+    X(shuffle3_bytes, "shuffle_bytes", "shuffle3_rows", NDD_CST_REDUCE)                  \
+    X(spill_texts, "memory", "spilled_texts_bytes", NDD_CST_REDUCE)                      \
+    X(spill_received, "memory", "spilled_received_texts_bytes", NDD_CST_REDUCE)          \
+    X(spill_links, "memory", "spilled_link_runs_bytes", NDD_CST_REDUCE)
 
 #define NDD_HIST_N 24 /* set sizes: bucket b holds sizes in [2^b, 2^(b+1)); stats.json sets.size_histogram */
 

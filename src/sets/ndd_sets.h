@@ -62,6 +62,16 @@ int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_posti
  * distinct pairs before the filter. */
 size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct);
 
+/* The next link of a sorted run: 1 (*l filled), 0 at its end, or an NDD_ERR_*. */
+typedef int (*ndd_links_next_fn)(void *run, ndd_link_t *l);
+/* Merges nrun runs, each in (u, v) order with every pair once (as
+ * ndd_sets_links_merge leaves them), summing equal pairs' support and
+ * keeping those with support >= min_support, appended to out in (u, v)
+ * order: the result of ndd_sets_links_merge over all the runs' links, for
+ * runs spilled to disk (the memory budget). *ndistinct = distinct pairs. */
+int ndd_sets_links_merge_runs(ndd_links_next_fn next, void *const *run, size_t nrun, uint64_t min_support,
+                              ndd_links_t *out, uint64_t *ndistinct);
+
 /* ---- connected components, local half of a label round ----
  * The engine keeps labels at the owners of documents; each rank holds some
  * links. A round: fetch the labels of the rank's link ends, take the minimum

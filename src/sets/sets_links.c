@@ -2,6 +2,7 @@
  * set sizes (see ndd_sets.h). */
 #include "ndd_sets.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 _Static_assert(sizeof(ndd_link_t) == sizeof(ndd_posting_t), "links are written over the postings");
@@ -117,6 +118,74 @@ size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint6
     if (ndistinct)
         *ndistinct = distinct;
     return kept;
+}
+
+static int link_less(const ndd_link_t *a, const ndd_link_t *b)
+{
+    return a->u != b->u ? a->u < b->u : a->v < b->v;
+}
+
+/* Restores the heap order (smallest head on top) below slot k. */
+static void heap_down(size_t *heap, size_t n, const ndd_link_t *head, size_t k)
+{
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && link_less(&head[heap[c + 1]], &head[heap[c]]))
+            c++;
+        if (!link_less(&head[heap[c]], &head[heap[k]]))
+            return;
+        size_t t = heap[c];
+        heap[c] = heap[k];
+        heap[k] = t;
+        k = c;
+    }
+}
+
+int ndd_sets_links_merge_runs(ndd_links_next_fn next, void *const *run, size_t nrun, uint64_t min_support,
+                              ndd_links_t *out, uint64_t *ndistinct)
+{
+    ndd_link_t *head = malloc((nrun ? nrun : 1) * sizeof *head), cur = {0, 0, 0};
+    size_t *heap = malloc((nrun ? nrun : 1) * sizeof *heap), nh = 0;
+    uint64_t distinct = 0;
+    int rc = head && heap ? NDD_OK : NDD_ERR_NOMEM, have = 0;
+    for (size_t k = 0; k < nrun && !rc; k++) {
+        int got = next(run[k], &head[k]);
+        if (got < 0)
+            rc = got;
+        else if (got)
+            heap[nh++] = k;
+    }
+    for (size_t k = nh / 2; k-- > 0 && !rc;)
+        heap_down(heap, nh, head, k);
+    while (!rc && (nh || have)) {
+        if (nh && have && head[heap[0]].u == cur.u && head[heap[0]].v == cur.v) {
+            cur.support += head[heap[0]].support;
+        } else {
+            if (have && cur.support >= min_support) {
+                rc = ndd_array_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v);
+                if (!rc)
+                    out->v[out->n++] = cur;
+            }
+            if (!nh || rc)
+                break;
+            cur = head[heap[0]];
+            have = 1;
+            distinct++;
+        }
+        int got = next(run[heap[0]], &head[heap[0]]); /* the top run moves on */
+        if (got < 0)
+            rc = got;
+        else if (!got)
+            heap[0] = heap[--nh];
+        heap_down(heap, nh, head, 0);
+    }
+    if (ndistinct)
+        *ndistinct = distinct;
+    free(head);
+    free(heap);
+    return rc;
 }
 
 static int cmp_setsize(const void *a, const void *b)

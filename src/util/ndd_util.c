@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -281,20 +284,93 @@ out:
     return rc;
 }
 
-uint64_t ndd_rss_peak_kib(void)
+/* The value of "KEY: N kB" in a /proc file, or 0. */
+static uint64_t proc_kib(const char *file, const char *key)
 {
     char line[256];
+    size_t kl = strlen(key);
     unsigned long long kib = 0;
     int found = 0;
-    FILE *f = fopen("/proc/self/status", "r");
+    FILE *f = fopen(file, "r");
     while (f && !found && fgets(line, sizeof line, f))
-        found = sscanf(line, "VmHWM: %llu kB", &kib) == 1;
+        found = !strncmp(line, key, kl) && line[kl] == ':' && sscanf(line + kl + 1, " %llu", &kib) == 1;
     if (f)
         fclose(f);
-    if (found)
-        return (uint64_t)kib;
+    return found ? (uint64_t)kib : 0;
+}
+
+uint64_t ndd_rss_now_kib(void) { return proc_kib("/proc/self/status", "VmRSS"); }
+
+/* The first number in file (a cgroup limit; "max" = none), or 0. */
+static uint64_t file_u64(const char *file)
+{
+    char line[64];
+    unsigned long long v = 0;
+    FILE *f = fopen(file, "r");
+    int ok = f && fgets(line, sizeof line, f) && sscanf(line, "%llu", &v) == 1;
+    if (f)
+        fclose(f);
+    return ok ? (uint64_t)v : 0;
+}
+
+/* The memory limit of this process's cgroup: v2's memory.max ("0::/PATH"
+ * in /proc/self/cgroup) or v1's memory.limit_in_bytes ("N:memory:/PATH");
+ * 0 when none. */
+static uint64_t cgroup_limit(void)
+{
+    char line[4096], path[4200];
+    uint64_t lim = 0;
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    while (f && !lim && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *v1 = strstr(line, ":memory:/");
+        int n = !strncmp(line, "0::/", 4) ? snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", line + 3)
+                : v1 ? snprintf(path, sizeof path, "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", v1 + 8)
+                     : -1;
+        if (n > 0 && (size_t)n < sizeof path)
+            lim = file_u64(path);
+    }
+    if (f)
+        fclose(f);
+    return lim >= ((uint64_t)1 << 60) ? 0 : lim; /* v1 writes "no limit" as a huge number */
+}
+
+uint64_t ndd_mem_limit(const char **source)
+{
+    uint64_t total = proc_kib("/proc/meminfo", "MemTotal") * 1024, lim = cgroup_limit(), slurm = 0;
+    const char *node = getenv("SLURM_MEM_PER_NODE"), *cpu = getenv("SLURM_MEM_PER_CPU"), *cpus = getenv("SLURM_CPUS_ON_NODE");
+    unsigned long long mb = 0, nc = 0;
+    if (node && sscanf(node, "%llu", &mb) == 1 && mb)
+        slurm = (uint64_t)mb << 20;
+    else if (cpu && cpus && sscanf(cpu, "%llu", &mb) == 1 && sscanf(cpus, "%llu", &nc) == 1 && mb && nc)
+        slurm = ((uint64_t)mb << 20) * nc;
+    *source = "MemTotal";
+    uint64_t best = total;
+    if (lim && (!best || lim < best)) {
+        best = lim;
+        *source = "cgroup memory.max";
+    }
+    if (slurm && (!best || slurm < best)) {
+        best = slurm;
+        *source = node && mb ? "SLURM_MEM_PER_NODE" : "SLURM_MEM_PER_CPU";
+    }
+    return best;
+}
+
+uint64_t ndd_rss_peak_kib(void)
+{
+    uint64_t kib = proc_kib("/proc/self/status", "VmHWM");
+    if (kib)
+        return kib;
     struct rusage ru;
     return !getrusage(RUSAGE_SELF, &ru) && ru.ru_maxrss > 0 ? (uint64_t)ru.ru_maxrss : 0; /* KiB on Linux */
+}
+
+void ndd_mem_release(void)
+{
+#ifdef __GLIBC__
+    (void)malloc_trim(0);
+#endif
 }
 
 int ndd_rss_peak_reset(void)

@@ -125,9 +125,20 @@ double ndd_now(void);
  * the last ndd_rss_peak_reset (VmHWM of /proc/self/status; getrusage's
  * ru_maxrss where that cannot be read; 0 when neither can). */
 uint64_t ndd_rss_peak_kib(void);
+/* Resident set size of this process now, in KiB (VmRSS; 0 when unknown). */
+uint64_t ndd_rss_now_kib(void);
+/* The memory this process may use on its node, in bytes: the smallest of
+ * MemTotal, its cgroup's memory.max and Slurm's allocation
+ * (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU x SLURM_CPUS_ON_NODE); *source
+ * names the one that decided (a static string). 0 when none can be read. */
+uint64_t ndd_mem_limit(const char **source);
 /* Starts a new peak (5 written to /proc/self/clear_refs, Linux >= 4.0):
  * 0 when done, -1 when this system cannot (the peak then runs on). */
 int ndd_rss_peak_reset(void);
+/* Gives the heap's free memory back to the system (glibc keeps freed
+ * blocks below its mmap threshold in the heap, where they count as
+ * resident): called between stages, so a stage's peak is its own. */
+void ndd_mem_release(void);
 
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */

@@ -247,6 +247,87 @@ static void test_links_merge_large(void **state)
     }
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    const ndd_link_t *v;
+    size_t n, at;
+    int fail_at; /* the read that fails (-1: none) */
+} link_run_t;
+
+static int link_run_next(void *run, ndd_link_t *l)
+{
+    link_run_t *r = run;
+    if (r->fail_at >= 0 && r->at == (size_t)r->fail_at)
+        return NDD_ERR_IO;
+    if (r->at == r->n)
+        return 0;
+    *l = r->v[r->at++];
+    return 1;
+}
+
+/* Runs spilled by the memory budget: links cut into R random runs, each
+ * merged on its own (support summed, no filter), then merged together by
+ * ndd_sets_links_merge_runs: the same links, supports and distinct count as
+ * ndd_sets_links_merge over all of them at once; a failing run's error
+ * comes back. */
+static void test_links_merge_runs(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        size_t n = rndn(round % 4 ? 400 : 5000), V = 2 + rndn(round % 2 ? 20 : 3000), R = 1 + rndn(round % 3 ? 6 : 40);
+        uint64_t min_support = rndn(5);
+        ndd_link_t *l = malloc((n + 1) * sizeof *l), *all = malloc((n + 1) * sizeof *all);
+        link_run_t *runs = calloc(R, sizeof *runs);
+        void **rp = calloc(R, sizeof *rp);
+        size_t *cut = calloc(R + 1, sizeof *cut);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u = rndn(V), v = rndn(V);
+            if (u == v)
+                v++;
+            l[i] = (ndd_link_t){u < v ? u : v, u < v ? v : u, 1 + rndn(3)};
+        }
+        memcpy(all, l, n * sizeof *l);
+        for (size_t k = 1; k < R; k++) /* random cut points, sorted */
+            cut[k] = rndn(n + 1);
+        cut[R] = n;
+        qsort(cut, R + 1, sizeof *cut, cmp_size);
+        for (size_t k = 0; k < R; k++) {
+            size_t m = ndd_sets_links_merge(l + cut[k], cut[k + 1] - cut[k], 0, NULL);
+            runs[k] = (link_run_t){l + cut[k], m, 0, -1};
+            rp[k] = &runs[k];
+        }
+        uint64_t want_distinct = 0, got_distinct = 0;
+        size_t want = ndd_sets_links_merge(all, n, min_support, &want_distinct);
+        ndd_links_t out = {0};
+        assert_int_equal(ndd_sets_links_merge_runs(link_run_next, rp, R, min_support, &out, &got_distinct), NDD_OK);
+        assert_int_equal(out.n, want);
+        assert_int_equal(got_distinct, want_distinct);
+        for (size_t k = 0; k < want; k++) {
+            assert_true(out.v[k].u == all[k].u && out.v[k].v == all[k].v);
+            assert_int_equal(out.v[k].support, all[k].support);
+        }
+        if (R > 1 && n > 10) { /* a run that fails on its second read */
+            for (size_t k = 0; k < R; k++)
+                runs[k].at = 0;
+            runs[R - 1].fail_at = 1;
+            out.n = 0;
+            int rc = ndd_sets_links_merge_runs(link_run_next, rp, R, min_support, &out, NULL);
+            assert_int_equal(rc, runs[R - 1].n >= 1 ? NDD_ERR_IO : NDD_OK);
+        }
+        free(out.v);
+        free(l);
+        free(all);
+        free(runs);
+        free(rp);
+        free(cut);
+    }
+}
+
 /* Connected components played as the engine does: documents owned by R
  * simulated ranks (labels at the owner), links spread over ranks at random,
  * label rounds until nothing changes; labels must equal the smallest member
@@ -705,7 +786,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_merge),
-        cmocka_unit_test(test_links_merge_large),
+        cmocka_unit_test(test_links_merge_large), cmocka_unit_test(test_links_merge_runs),
         cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
         cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
         cmocka_unit_test(test_set_verify), cmocka_unit_test(test_exact_reps),
