@@ -80,31 +80,8 @@ static int write_atomic(const char *path, const void *p, size_t n)
     return rc;
 }
 
-/* Compresses raw (one zstd frame) to path, then writes the marker
- * "count bytes xxh3" (of the compressed file). */
-static int write_blob(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count)
-{
-    int rc = NDD_OK;
-    size_t bound = ZSTD_compressBound(raw->len);
-    char *z = malloc(bound ? bound : 1), line[96];
-    if (!z)
-        return NDD_ERR_NOMEM;
-    size_t zn = ZSTD_compress(z, bound, raw->data ? raw->data : "", raw->len, 1);
-    if (ZSTD_isError(zn)) {
-        rc = NDD_ERR_COMPRESS;
-        goto out;
-    }
-    NDD_TRY(write_atomic(path, z, zn));
-    int n = snprintf(line, sizeof line, "%llu %zu %016llx\n", (unsigned long long)count, zn,
-                     (unsigned long long)XXH3_64bits(z, zn));
-    rc = write_atomic(marker, line, (size_t)n);
-out:
-    free(z);
-    return rc;
-}
-
-/* ---- a zstd frame written as it is produced (the map shards: no
- * serialised copy of the whole shard in memory) ---- */
+/* ---- a zstd frame written as it is produced (map shards, verify parts: no
+ * serialised copy of the whole file in memory) ---- */
 typedef struct {
     char tmp[PATH_CAP + 32];
     FILE *f;
@@ -139,10 +116,10 @@ static int zw_open(zwriter_t *w, const char *path)
     return NDD_OK;
 }
 
-/* Compresses b (then cleared); end = 1 ends the frame. */
-static int zw_put(zwriter_t *w, ndd_buf_t *b, int end)
+/* Compresses p[0..n); end = 1 ends the frame. */
+static int zw_write(zwriter_t *w, const void *p, size_t n, int end)
 {
-    ZSTD_inBuffer in = {b->data ? b->data : "", b->len, 0};
+    ZSTD_inBuffer in = {p ? p : "", n, 0};
     for (;;) {
         ZSTD_outBuffer o = {w->out, w->ocap, 0};
         size_t left = ZSTD_compressStream2(w->cc, &o, &in, end ? ZSTD_e_end : ZSTD_e_continue);
@@ -154,8 +131,16 @@ static int zw_put(zwriter_t *w, ndd_buf_t *b, int end)
         if (end ? left == 0 : in.pos == in.size)
             break;
     }
-    ndd_buf_clear(b);
     return NDD_OK;
+}
+
+/* Compresses b (then cleared); end = 1 ends the frame. */
+static int zw_put(zwriter_t *w, ndd_buf_t *b, int end)
+{
+    int rc = zw_write(w, b->data, b->len, end);
+    if (!rc)
+        ndd_buf_clear(b);
+    return rc;
 }
 
 /* Ends the file (flush, fsync, rename; removed on any failure) and writes
@@ -598,12 +583,6 @@ out:
 
 /* ---- verify parts ---- */
 
-static int put_rows(ndd_buf_t *b, const ndd_buf_t *rows)
-{
-    int rc = ndd_put64(b, rows->len);
-    return rc || !rows->len ? rc : ndd_buf_append(b, rows->data, rows->len);
-}
-
 int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, const ndd_topsets_t *top,
                           const ndd_buf_t rows[3])
 {
@@ -611,7 +590,8 @@ int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, cons
     ndd_buf_t b = NDD_BUF_INIT;
     ndd_counters_t red = *c;
     ndd_topsets_t none = {0};
-    int rc;
+    zwriter_t w;
+    int rc, opened = 0;
     /* the read counters live in the shards: keep what this stage added */
     ndd_counters_keep_stage(&red, NDD_CST_REDUCE);
     NDD_TRY(mkdirs(wd, "verify"));
@@ -619,12 +599,20 @@ int ndd_ckpt_verify_write(const char *wd, int idx, const ndd_counters_t *c, cons
     NDD_TRY(ndd_put32(&b, NDD_CKPT_VERSION));
     NDD_TRY(ndd_counters_pack(&red, &b));
     NDD_TRY(ndd_topsets_pack(top ? top : &none, &b));
-    for (int r = 0; r < 3; r++)
-        NDD_TRY(put_rows(&b, &rows[r]));
     NDD_TRY(path_of(path, wd, "verify/part-%06d.zst", idx));
     NDD_TRY(path_of(marker, wd, "verify/part-%06d.done", idx));
-    rc = write_blob(path, marker, &b, 0);
+    NDD_TRY(zw_open(&w, path));
+    opened = 1;
+    /* the rows streamed from their buffers: never held twice */
+    for (int r = 0; r < 3 && !rc; r++) {
+        if (!(rc = ndd_put64(&b, rows[r].len)) && !(rc = zw_put(&w, &b, 0)))
+            rc = zw_write(&w, rows[r].data, rows[r].len, 0);
+    }
+    if (!rc)
+        rc = zw_put(&w, &b, 1);
 out:
+    if (opened)
+        rc = zw_close(&w, rc, path, marker, 0);
     ndd_buf_free(&b);
     return rc;
 }

@@ -104,7 +104,10 @@ int ndd_budget_postings(run_t *r, unsigned *rounds)
     if (ndd_budget_rss(r) + need > r->budget && r->d.texts.len)
         rc = spill_texts(r);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    uint64_t room = ndd_budget_room(r), k = (need + room - 1) / room;
+    /* rounds of at least 1 MiB each (a round is two exchanges): at most
+     * NDD_MAX_ROUNDS */
+    uint64_t room = ndd_budget_room(r), k = (need + room - 1) / room, most = need >> 20;
+    k = k > most ? most : k;
     x[1] = k < 1 ? 1 : k > NDD_MAX_ROUNDS ? NDD_MAX_ROUNDS : k;
     NDD_TRY(ndd_comm_allreduce(r->comm, &x[1], 1, NDD_TY_U64, NDD_RED_MAX));
     *rounds = (unsigned)x[1];

@@ -13,6 +13,7 @@
 
 #define POSTING_WIRE 24 /* u64 key, u64 doc, u32 site, u16 url, u16 weight */
 #define LINK_WIRE 24    /* u64 u, u64 v, u64 support */
+#define GLINK_WIRE 32   /* u64 label, u, v, support: a giant set's link */
 
 /* On a little-endian host both wire records are the structs' own bytes (the
  * u16 url and weight travel as one LE u32 url | weight << 16): the received
@@ -23,6 +24,7 @@ _Static_assert(sizeof(ndd_posting_t) == POSTING_WIRE && offsetof(ndd_posting_t, 
                "ndd_posting_t is not its wire layout");
 _Static_assert(sizeof(ndd_link_t) == LINK_WIRE && offsetof(ndd_link_t, v) == 8 && offsetof(ndd_link_t, support) == 16,
                "ndd_link_t is not its wire layout");
+_Static_assert(sizeof(ndd_glink_t) == GLINK_WIRE, "ndd_glink_t is not its wire layout");
 
 static int posting_put(ndd_buf_t *b, const ndd_posting_t *p)
 {
@@ -625,22 +627,24 @@ static int split_giant_sets(run_t *r)
     int P = r->P, rc = NDD_OK;
     ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
     ndd_glink_t *gl = NULL;
-    size_t ng = 0, at = 0;
+    size_t ng = 0;
     NDD_TRY(ndd_comm_agree(r->comm, !send || !recv ? NDD_ERR_NOMEM : NDD_OK));
     NDD_TRY(route_giant_links(r, send));
-    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
-    for (int s = 0; s < P; s++) {
-        ng += recv[s].len / 32;
-        ndd_buf_clear(&send[s]);
+    free(r->links.v); /* routed: nothing later reads this rank's links */
+    memset(&r->links, 0, sizeof r->links);
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, NULL));
+    /* joined as received (the wire records are the structs on a
+     * little-endian host): one copy of the set's links, not two */
+    char *w = NULL;
+    NDD_TRY(recv_join(r, recv, GLINK_WIRE, &w, &ng));
+    gl = (ndd_glink_t *)(void *)w;
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (size_t k = 0; k < ng; k++) { /* decoded in place, record by record */
+        uint64_t x[4];
+        ndd_load64s(x, w + GLINK_WIRE * k, 4);
+        gl[k] = (ndd_glink_t){x[0], x[1], x[2], x[3]};
     }
-    gl = malloc((ng + 1) * sizeof *gl);
-    NDD_TRY(ndd_comm_agree(r->comm, gl ? NDD_OK : NDD_ERR_NOMEM));
-    for (int s = 0; s < P; s++)
-        for (size_t k = 0; k < recv[s].len / 32; k++) {
-            uint64_t x[4];
-            ndd_load64s(x, recv[s].data + 32 * k, 4);
-            gl[at++] = (ndd_glink_t){x[0], x[1], x[2], x[3]};
-        }
+#endif
     node_ctx_t ctx = {r, send};
     rc = ndd_sets_capped_linkage(gl, ng, r->cfg->giant_set, on_guarded_node, &ctx, &r->c.links_cut_giant,
                                  &r->c.giant_sets_split);

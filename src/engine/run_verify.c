@@ -183,13 +183,23 @@ static int unseal_blocks(ndd_buf_t *in, ndd_buf_t *out, int P, int me)
     return NDD_OK;
 }
 
+/* The raw bytes of the received blocks in[0..P) (sealed by seal_block). */
+static uint64_t received_raw(const ndd_buf_t *in, int P, int me)
+{
+    uint64_t raw = 0;
+    for (int s = 0; s < P; s++)
+        raw += s == me || in[s].len < 8 ? in[s].len : ndd_le64_load(in[s].data);
+    return raw;
+}
+
 /* Shuffle 2: the documents of every set to the set's rank, ordered by
  * (label, g) within each destination; z receives the plain records by source.
  * Each destination's block is reserved at its exact size and sealed as soon as
  * it is complete, and the rank's texts are freed once all are in the blocks
  * (nothing after this stage reads them): the peak is the texts plus one
- * block, then the blocks. */
-static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_buf_t *z)
+ * block, then the blocks. *spill: the received blocks are left sealed in
+ * raw[] (they would not fit in the memory budget unpacked). */
+static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_buf_t *z, int *spill)
 {
     ndd_docs_t *d = &r->d;
     size_t nord = 0;
@@ -237,7 +247,10 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
         r->texts_spilled = 0;
     }
     NDD_TRY(ndd_comm_exchange_move(r->comm, z, raw, &r->c.shuffle2_bytes));
-    rc = ndd_comm_agree(r->comm, unseal_blocks(raw, z, r->P, r->me));
+    /* received: raw[] sealed; unsealed into z[] unless they would not fit in
+     * the budget (then verify_sets_spilled takes them from raw[]) */
+    *spill = ndd_budget_rss(r) + received_raw(raw, r->P, r->me) > r->budget;
+    rc = ndd_comm_agree(r->comm, *spill ? NDD_OK : unseal_blocks(raw, z, r->P, r->me));
 out:
     ZSTD_freeCCtx(cctx);
     free(ord);
@@ -558,6 +571,15 @@ static int merge_runs(ndd_docrec_t **mem, size_t nm, const size_t *start, int P)
     return NDD_OK;
 }
 
+static int vws_init(vws_t *w)
+{
+    run_t *r = w->r;
+    int rc = ndd_verifier_create(&w->vf, r->cfg, r->dfs, r->ndfs);
+    if (!rc && !(rc = ndd_sig_ctx_create(&w->sig, &r->cfg->sig)) && !(rc = ndd_cand_ws_create(&w->cws)))
+        rc = (w->sigs = malloc(NDD_SIG_MAX * sizeof *w->sigs)) ? NDD_OK : NDD_ERR_NOMEM;
+    return rc;
+}
+
 /* Verifies every set whose records arrived in recs[0..P) (plain records by source). */
 static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
 {
@@ -572,9 +594,8 @@ static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
     if (!rc)
         rc = merge_runs(&mem, nm, start, r->P);
     free(start);
-    if (!rc && !(rc = ndd_verifier_create(&w.vf, r->cfg, r->dfs, r->ndfs)) &&
-        !(rc = ndd_sig_ctx_create(&w.sig, &r->cfg->sig)) && !(rc = ndd_cand_ws_create(&w.cws)))
-        rc = (w.sigs = malloc(NDD_SIG_MAX * sizeof *w.sigs)) ? NDD_OK : NDD_ERR_NOMEM;
+    if (!rc)
+        rc = vws_init(&w);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     ndd_prog_t *prog = ndd_prog_begin(r, "verify", "docs", nm);
     for (size_t a = 0; a < nm && !rc;) {
@@ -589,6 +610,118 @@ static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
     rc = ndd_comm_agree(r->comm, rc);
 out:
     free(mem);
+    vws_free(&w);
+    return rc;
+}
+
+/* ---- received texts on disk (the memory budget) ----
+ * When the received records would not fit in the budget, each source's
+ * block is unpacked, indexed and written to a spill file one at a time;
+ * verification then reads its sets' records back set by set. */
+typedef struct {
+    uint64_t label, g, off; /* off: where the record starts in the spill file */
+    uint64_t size;
+} recv_ent_t;
+
+static int cmp_ent(const void *a, const void *b)
+{
+    const recv_ent_t *x = a, *y = b;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+/* Unpacks the blocks in[0..P) one by one into the spill file sp, with an
+ * entry per record, sorted by (label, g). */
+static int spill_received(run_t *r, ndd_buf_t *in, ndd_spill_t *sp, recv_ent_t **ents, size_t *ne)
+{
+    ndd_buf_t one[1] = {NDD_BUF_INIT}, plain = NDD_BUF_INIT;
+    ndd_docrec_t *v = NULL;
+    size_t nv = 0, vcap = 0, ecap = 0;
+    int rc = ndd_spill_open(sp, r->wd, "received", r->me);
+    for (int s = 0; s < r->P && !rc; s++) {
+        one[0] = in[s]; /* unseal_blocks on one block: its own or another rank's */
+        in[s] = (ndd_buf_t)NDD_BUF_INIT;
+        ndd_buf_t out[1] = {NDD_BUF_INIT};
+        rc = unseal_blocks(one, out, 1, s == r->me ? 0 : 1);
+        ndd_buf_free(&one[0]);
+        plain = out[0];
+        nv = 0;
+        if (!rc)
+            rc = ndd_docrec_parse(plain.data, plain.len, &v, &nv, &vcap);
+        if (!rc)
+            rc = ndd_array_grow((void **)ents, &ecap, *ne + nv, sizeof **ents);
+        uint64_t at = sp->len;
+        for (size_t k = 0; k < nv && !rc; k++) {
+            uint64_t size = ndd_docrec_size(&v[k]);
+            (*ents)[(*ne)++] = (recv_ent_t){v[k].label, v[k].g, at, size};
+            at += size;
+        }
+        if (!rc && plain.len)
+            rc = ndd_spill_write(sp, plain.data, plain.len, NULL);
+        r->c.spill_received += rc ? 0 : plain.len;
+        ndd_buf_free(&plain);
+    }
+    free(v);
+    ndd_mem_release();
+    if (!rc)
+        ndd_qsort(*ents, *ne, sizeof **ents, cmp_ent);
+    return rc;
+}
+
+/* Reads the records of ents[0..n) (one set) into buf and parses them. */
+static int read_set(const ndd_spill_t *sp, const recv_ent_t *e, size_t n, ndd_buf_t *buf, ndd_docrec_t **mem,
+                    size_t *nm, size_t *mcap)
+{
+    uint64_t bytes = 0;
+    for (size_t k = 0; k < n; k++)
+        bytes += e[k].size;
+    ndd_buf_clear(buf);
+    int rc = bytes > SIZE_MAX - 1 ? NDD_ERR_LIMIT : ndd_buf_reserve(buf, (size_t)bytes);
+    for (size_t a = 0, b; a < n && !rc; a = b) { /* records that lie together: one read */
+        uint64_t len = e[a].size;
+        for (b = a + 1; b < n && e[b].off == e[b - 1].off + e[b - 1].size; b++)
+            len += e[b].size;
+        rc = ndd_spill_read(sp, e[a].off, buf->data + buf->len, (size_t)len);
+        buf->len += (size_t)len;
+    }
+    *nm = 0;
+    return rc ? rc : ndd_docrec_parse(buf->data, buf->len, mem, nm, mcap);
+}
+
+/* verify_sets with the received records in a spill file (spill_received). */
+static int verify_sets_spilled(run_t *r, ndd_buf_t *in, ndd_buf_t *send[3])
+{
+    vws_t w = {.r = r, .send = {send[0], send[1], send[2]}};
+    ndd_spill_t sp = NDD_SPILL_INIT;
+    recv_ent_t *e = NULL;
+    ndd_docrec_t *mem = NULL;
+    ndd_buf_t buf = NDD_BUF_INIT;
+    size_t ne = 0, nm = 0, mcap = 0;
+    int rc = spill_received(r, in, &sp, &e, &ne);
+    if (rc && sp.fd >= 0)
+        ndd_run_log(r, 0, "cannot write the spill file %s (%s; a full disk?)", sp.path, ndd_strerror(rc));
+    if (!rc)
+        rc = vws_init(&w);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    ndd_prog_t *prog = ndd_prog_begin(r, "verify", "docs", ne);
+    for (size_t a = 0; a < ne && !rc;) {
+        size_t b = a + 1;
+        while (b < ne && e[b].label == e[a].label)
+            b++;
+        rc = read_set(&sp, e + a, b - a, &buf, &mem, &nm, &mcap);
+        if (!rc)
+            rc = verify_set(&w, mem, nm);
+        a = b;
+        ndd_prog_update(prog, a);
+    }
+    ndd_prog_end(prog, ne);
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    ndd_spill_close(&sp);
+    free(e);
+    free(mem);
+    ndd_buf_free(&buf);
     vws_free(&w);
     return rc;
 }
@@ -681,7 +814,7 @@ out:
 
 int ndd_stage_verify(run_t *r)
 {
-    int P = r->P;
+    int P = r->P, spill = 0;
     double t0 = ndd_now();
     uint32_t *dest_of = calloc(r->d.n ? r->d.n : 1, sizeof *dest_of);
     ndd_buf_t *raw = ndd_bufs_new(P), *z = ndd_bufs_new(P);
@@ -690,11 +823,11 @@ int ndd_stage_verify(run_t *r)
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(place_sets(r, dest_of));
     NDD_TRY(ndd_lsi_send(r, dest_of));
-    NDD_TRY(shuffle_texts(r, dest_of, raw, z));
+    NDD_TRY(shuffle_texts(r, dest_of, raw, z, &spill));
     r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;
     ndd_stage_rss(r, NDD_ST_SHUFFLE2);
     t0 = ndd_now();
-    NDD_TRY(verify_sets(r, z, send));
+    NDD_TRY(spill ? verify_sets_spilled(r, raw, send) : verify_sets(r, z, send));
     for (int s = 0; s < P; s++) /* the received texts: not needed any more */
         ndd_buf_free(&z[s]);
     r->t[NDD_ST_VERIFY] = ndd_now() - t0;
