@@ -599,7 +599,7 @@ static void report_run(FILE *f, const view_t *v, const char *source)
             j_str(ver, "?"), j_numd(r, "ranks", NAN), j_numd(r, "wall_seconds", NAN), j_str(vk, "?"));
     static const char *known_top[] = {"version", "ranks", "wall_seconds", "verifier", "read", "signatures", "sets",
                                       "verify", "clusters", "shuffle_bytes", "stage_seconds", "per_rank", "sketch",
-                                      "templates", "exact", "work_dir"};
+                                      "templates", "exact", "work_dir", "memory"};
     print_unknown(f, r, known_top, sizeof known_top / sizeof known_top[0], "  ");
     const jnode_t *wd = j_get(r, "work_dir");
     if (j_is(wd, NDD_JV_OBJ)) { /* its checkpoints, at their largest (issue 14) */
@@ -865,6 +865,23 @@ static void report_stages(FILE *f, const view_t *v)
 
 /* Per-rank skew, peak memory, and one line per rank (at most 64 ranks). */
 
+/* The memory budget and what waited on disk (stats.json "memory", issue 14). */
+static void report_budget(FILE *f, const view_t *v)
+{
+    const jnode_t *m = j_get(v->root, "memory");
+    if (!j_is(m, NDD_JV_OBJ))
+        return;
+    char s1[64], s2[64], s3[64], s4[64];
+    double rounds = j_numd(m, "shuffle1_rounds", NAN), budget = j_numd(m, "budget_per_rank_bytes", NAN);
+    if (!isnan(budget) && !isnan(rounds))
+        fprintf(f, "memory budget: %s per rank (%s); shuffle 1 in %.0f round%s; ", human_bytes(budget, s1, sizeof s1),
+                j_str(j_get(m, "budget_source"), "?"), rounds, rounds == 1 ? "" : "s");
+    fprintf(f, "spilled to the work directory: texts %s, received texts %s, link runs %s\n",
+            human_bytes(j_numd(m, "spilled_texts_bytes", NAN), s2, sizeof s2),
+            human_bytes(j_numd(m, "spilled_received_texts_bytes", NAN), s3, sizeof s3),
+            human_bytes(j_numd(m, "spilled_link_runs_bytes", NAN), s4, sizeof s4));
+}
+
 /* "peak memory by stage": each stage's peak RSS on its largest rank
  * (per_rank[].stage_peak_rss_kib; stats.json files before it have none). */
 static void report_stage_memory(FILE *f, const view_t *v)
@@ -910,6 +927,7 @@ static void report_ranks(FILE *f, const view_t *v)
         fprintf(f, "peak memory: %s on the largest rank, %s over all ranks\n", human_bytes(mx * 1024, s1, sizeof s1),
                 human_bytes(sum * 1024, s2, sizeof s2));
     report_stage_memory(f, v);
+    report_budget(f, v);
     if (!j_is(v->per_rank, NDD_JV_ARR) || !ndd_json_count(v->per_rank) || ndd_json_count(v->per_rank) > 64)
         return;
     fprintf(f, "per rank:   rank  input bytes   peak memory  stage seconds (sum)\n");

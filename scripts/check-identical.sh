@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Output equivalence over the project's benchmark corpora: runs one ndd binary
 # on every case below and keeps every output file, or compares two such result
-# trees file by file (stats.json without its timings, memory, version, command line and work directory).
+# trees file by file (stats.json without its timings, memory (peaks, budget, spills), version, command line and work directory).
 # Used to show that a change of shape (issue 10) changes no output, and that
 # outputs do not depend on the number of ranks or on the engine.
 #
@@ -30,7 +30,7 @@ compare() {
 import json, os, subprocess, sys
 ranks = sys.argv[1] == "--ranks"
 ref, new = sys.argv[1 + ranks], sys.argv[2 + ranks]
-VOLATILE = {"wall_seconds", "stage_seconds", "per_rank", "version", "ranks", "command", "work_dir"}
+VOLATILE = {"wall_seconds", "stage_seconds", "per_rank", "version", "ranks", "command", "work_dir", "memory"}
 BY_RANKS = {"shuffle_bytes", "verify.work_max_rank", "verify.work_min_rank", "sets.components_rounds"}
 def norm(path):
     if path.endswith("stats.json"):

@@ -54,8 +54,10 @@ int ndd_budget_init(run_t *r)
     }
     /* the ranks of a node may see different figures (cgroups): the smallest */
     NDD_TRY(ndd_comm_allreduce(r->comm, &r->budget, 1, NDD_TY_U64, NDD_RED_MIN));
-    if (r->me == 0)
+    if (r->me == 0 && r->budget >= (uint64_t)1 << 30)
         ndd_run_log(r, 1, "memory budget %.2f GiB per rank (%s)", (double)r->budget / (1 << 30), r->budget_src);
+    else if (r->me == 0)
+        ndd_run_log(r, 1, "memory budget %.1f MiB per rank (%s)", (double)r->budget / (1 << 20), r->budget_src);
 out:
     return rc;
 }
@@ -104,9 +106,9 @@ int ndd_budget_postings(run_t *r, unsigned *rounds)
     if (ndd_budget_rss(r) + need > r->budget && r->d.texts.len)
         rc = spill_texts(r);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    /* rounds of at least 1 MiB each (a round is two exchanges): at most
+    /* rounds of at least 64 KiB each (a round is two exchanges): at most
      * NDD_MAX_ROUNDS */
-    uint64_t room = ndd_budget_room(r), k = (need + room - 1) / room, most = need >> 20;
+    uint64_t room = ndd_budget_room(r), k = (need + room - 1) / room, most = need >> 16;
     k = k > most ? most : k;
     x[1] = k < 1 ? 1 : k > NDD_MAX_ROUNDS ? NDD_MAX_ROUNDS : k;
     NDD_TRY(ndd_comm_allreduce(r->comm, &x[1], 1, NDD_TY_U64, NDD_RED_MAX));

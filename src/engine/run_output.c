@@ -242,7 +242,7 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
             cfg->candidates ? ndd_method_name((ndd_method_t)cfg->candidates) : "sentence",
             cfg->min_link_sigs, cfg->giant_set, r->cc_rounds, &sum, &top, ranks,
             cfg->argv, cfg->argv ? cfg->argc : 0, cfg->inputs, cfg->ninputs, r->ninputs_expanded,
-            r->wd, r->wd_bytes, r->wd_files, r->wd_removed};
+            r->wd, r->wd_bytes, r->wd_files, r->wd_removed, r->budget, r->s1_rounds, r->budget_src};
         rc = ndd_stats_json(&b, &in);
         if (!rc && !(rc = path_join(path, sizeof path, cfg->outdir, "stats.json")) && (rc = write_file(path, &b)))
             ndd_run_log(r, 0, "cannot write %s (a full or read-only disk?)", path);

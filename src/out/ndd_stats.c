@@ -82,7 +82,10 @@ typedef enum {
     EX_STRAIN,
     EX_RESERVE,
     EX_DUP_FRACTION,
-    EX_PER_DOC
+    EX_PER_DOC,
+    EX_BUDGET,
+    EX_BUDGET_SRC,
+    EX_S1ROUNDS
 } extra_t;
 
 /* The members of the counter sections that are not counters, in the order
@@ -105,6 +108,9 @@ static const struct {
     {"sketch", "pairs", "reserve", EX_RESERVE},
     {"clusters", "removed_near", "duplicate_fraction", EX_DUP_FRACTION},
     {"shuffle_bytes", "shuffle3_rows", "per_doc", EX_PER_DOC},
+    {"memory", NULL, "budget_per_rank_bytes", EX_BUDGET},
+    {"memory", NULL, "budget_source", EX_BUDGET_SRC},
+    {"memory", NULL, "shuffle1_rounds", EX_S1ROUNDS},
 };
 #define NEXTRAS (sizeof extras / sizeof extras[0])
 
@@ -147,6 +153,8 @@ static void w_extra(writer_t *w, size_t e)
     case EX_GIANT_TH: w_u64(w, key, in->giant_threshold); return;
     case EX_WORK_MAX: w_u64(w, key, w->wmax); return;
     case EX_WORK_MIN: w_u64(w, key, w->wmin); return;
+    case EX_BUDGET: w_u64(w, key, in->budget); return;
+    case EX_S1ROUNDS: w_u64(w, key, in->shuffle1_rounds); return;
     default: break;
     }
     w_key(w, key);
@@ -162,6 +170,7 @@ static void w_extra(writer_t *w, size_t e)
             w_puts(w, "null");
         break;
     case EX_RESERVE: w_puts(w, "null"); break;
+    case EX_BUDGET_SRC: w_string(w, in->budget_source ? in->budget_source : "", in->budget_source ? strlen(in->budget_source) : 0); break;
     case EX_DUP_FRACTION: w_printf(w, "%.6f", ratio(s->docs_removed, w->ndocs)); break;
     case EX_PER_DOC:
         w_printf(w, "%.1f", ratio(s->tmpl_shuffle_bytes + s->exact_shuffle_bytes + s->shuffle1_bytes + s->shuffle2_bytes + s->shuffle3_bytes, w->ndocs));

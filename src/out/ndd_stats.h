@@ -53,6 +53,9 @@ typedef struct ndd_stats_in {
     const char *work_dir;
     uint64_t work_dir_bytes, work_dir_files;
     int work_dir_removed;        /* removed after this successful run (the default one) */
+    /* the memory budget (issue 14): section "memory" with the spill counters */
+    uint64_t budget, shuffle1_rounds;
+    const char *budget_source;
 } ndd_stats_in_t;
 
 /* Appends the whole stats.json document to out. */

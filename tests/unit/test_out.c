@@ -280,6 +280,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
     s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_whole = 1;
     s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
+    s->spill_texts = 4096, s->spill_received = 2048, s->spill_links = 48;
     s->hist[0] = 99, s->hist[1] = 7, s->hist[2] = 4, s->hist[3] = 1;
     memset(top, 0, sizeof *top);
     top->n = 2;
@@ -298,7 +299,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     static const uint64_t rss1[NDD_ST_N] = {20480, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     memcpy(pr[0].stage_rss_kib, rss0, sizeof rss0);
     memcpy(pr[1].stage_rss_kib, rss1, sizeof rss1);
-    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0};
+    *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, NULL};
 }
 
 /* Written by hand from write_stats() in mpi/run_pipeline.c (before issue 10)
@@ -406,6 +407,14 @@ static const char golden[] =
     "    \"shuffle3_rows\": 1200,\n"
     "    \"per_doc\": 515.7\n"
     "  },\n"
+    "  \"memory\": {\n"
+    "    \"budget_per_rank_bytes\": 0,\n"
+    "    \"budget_source\": \"\",\n"
+    "    \"shuffle1_rounds\": 0,\n"
+    "    \"spilled_texts_bytes\": 4096,\n"
+    "    \"spilled_received_texts_bytes\": 2048,\n"
+    "    \"spilled_link_runs_bytes\": 48\n"
+    "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
     "    \"templates\": {\"min\": 0.2000, \"median\": 0.3000, \"max\": 0.4000},\n"
@@ -469,7 +478,7 @@ static void test_stats_empty(void **state)
         for (int st = 0; st < NDD_ST_N; st++)
             pr[q].seconds[st] = (double)((q + st) % 3 + 1);
     pr[0].verify_work = 7, pr[1].verify_work = 2, pr[2].verify_work = 9;
-    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0};
+    ndd_stats_in_t in = {"0.1.0", 3, 0.0004, "signcd", "simhash", 0, 0, 0, &s, NULL, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, NULL};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
     assert_true(contains(&b, "  \"ranks\": 3,\n  \"wall_seconds\": 0.000,\n  \"verifier\": \"signcd\",\n"
@@ -480,7 +489,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"trustable_rate\": 0.0000,\n    \"work_max_rank\": 9,\n    \"work_min_rank\": 2\n"));
     assert_true(contains(&b, "\"pairs\": 0,\n    \"strain_away\": null,\n    \"reserve\": null\n  },\n"));
     assert_true(contains(&b, "\"duplicate_fraction\": 0.000000\n"));
-    assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"stage_seconds\": {\n"));
+    assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"memory\": {\n"));
+    assert_true(contains(&b, "\"spilled_link_runs_bytes\": 0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));
@@ -501,7 +511,7 @@ static void test_stats_roundtrip(void **state)
     ndd_rank_stats_t pr = {{0}, 1, 2, 3, {0}};
     const char *cmdl[] = {"run", "-o", "out \"x\"", "--url-field", "metadata.url", "in.jsonl"};
     const char *inp[] = {"in.jsonl"};
-    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7, "w \"d\"", 12345, 6, 1};
+    ndd_stats_in_t in = {"x", 1, 1.0, "tlcs", "sentence", 4, 5, 6, &s, NULL, &pr, cmdl, 6, inp, 1, 7, "w \"d\"", 12345, 6, 1, (uint64_t)3 << 30, 4, "--mem-per-rank"};
     ndd_buf_t b = NDD_BUF_INIT;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_OK);
     assert_true(contains(&b, "\"candidates\": \"sentence\",\n  \"command\": [\"run\", \"-o\", \"out \\\"x\\\"\", "
@@ -527,6 +537,10 @@ static void test_stats_roundtrip(void **state)
     assert_true(ndd_json_number(ndd_json_get(root, "sets.giant_threshold"), &x) && x == 5);
     assert_true(ndd_json_number(ndd_json_get(root, "signatures.min_link_signatures"), &x) && x == 4);
     assert_true(ndd_json_number(ndd_json_get(root, "sets.components_rounds"), &x) && x == 6);
+    assert_true(ndd_json_number(ndd_json_get(root, "memory.budget_per_rank_bytes"), &x) && x == 3221225472.0);
+    assert_true(ndd_json_number(ndd_json_get(root, "memory.shuffle1_rounds"), &x) && x == 4);
+    assert_true(contains(&b, "\"memory\": {\n    \"budget_per_rank_bytes\": 3221225472,\n    \"budget_source\": "
+                             "\"--mem-per-rank\",\n    \"shuffle1_rounds\": 4,\n    \"spilled_texts_bytes\": "));
     assert_true(ndd_json_number(ndd_json_get(root, "verify.work_max_rank"), &x) && x == 3);
     ndd_json_free(root);
     /* a document without counters */
