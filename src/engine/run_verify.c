@@ -248,8 +248,9 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     }
     NDD_TRY(ndd_comm_exchange_move(r->comm, z, raw, &r->c.shuffle2_bytes));
     /* received: raw[] sealed; unsealed into z[] unless they would not fit in
-     * the budget (then verify_sets_spilled takes them from raw[]) */
-    *spill = ndd_budget_rss(r) + received_raw(raw, r->P, r->me) > r->budget;
+     * three quarters of the budget (the rest for the rows verification
+     * makes): then verify_sets_spilled takes them from raw[] */
+    *spill = ndd_budget_rss(r) + received_raw(raw, r->P, r->me) > r->budget / 4 * 3;
     rc = ndd_comm_agree(r->comm, *spill ? NDD_OK : unseal_blocks(raw, z, r->P, r->me));
 out:
     ZSTD_freeCCtx(cctx);
