@@ -40,25 +40,29 @@ static int decide_owned(run_t *r, ndd_buf_t *recv)
     ndd_tmpl_occ_t *v = malloc((n ? n : 1) * sizeof *v);
     uint8_t *flag = malloc(n ? n : 1);
     int rc = !v || !flag ? NDD_ERR_NOMEM : NDD_OK;
-    for (int s = 0; s < r->P && !rc; s++)
-        for (size_t k = 0; k < recv[s].len / NDD_TMPL_OCC_BYTES; k++) {
+    size_t *m = calloc(r->P > 0 ? (size_t)r->P : 1, sizeof *m); /* each source's record count */
+    rc = rc ? rc : !m ? NDD_ERR_NOMEM : NDD_OK;
+    for (int s = 0; s < r->P && !rc; s++) { /* each block freed once read */
+        m[s] = recv[s].len / NDD_TMPL_OCC_BYTES;
+        for (size_t k = 0; k < m[s]; k++) {
             const char *p = recv[s].data + k * NDD_TMPL_OCC_BYTES;
             v[at++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12),
                                        ndd_le32_load(p + 16)};
         }
+        ndd_buf_free(&recv[s]);
+    }
     ndd_tmpl_decided_t dec = {0, 0};
     if (!rc)
         rc = ndd_tmpl_decide(&r->cfg->tmpl, v, n, flag, &dec);
     r->c.tmpl_site_blocks += dec.site_blocks;
     r->c.tmpl_corpus_blocks += dec.corpus_blocks;
     at = 0;
-    for (int s = 0; s < r->P && !rc; s++) {
-        size_t m = recv[s].len / NDD_TMPL_OCC_BYTES;
-        ndd_buf_clear(&recv[s]);
-        rc = ndd_buf_append(&recv[s], flag + at, m);
-        at += m;
-    }
     free(v);
+    for (int s = 0; s < r->P && !rc; s++) {
+        rc = ndd_buf_append(&recv[s], flag + at, m[s]);
+        at += m[s];
+    }
+    free(m);
     free(flag);
     return rc;
 }
@@ -79,9 +83,10 @@ static int flags_of(run_t *r, const ndd_tmpl_occ_t *occ, size_t nocc, uint8_t *f
         rc = ndd_buf_append(&send[ndd_part_hash_dest(occ[k].block, P)], rec, sizeof rec);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, &r->c.tmpl_shuffle_bytes));
+    /* both ways the sent records are not needed again: moved, not copied */
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.tmpl_shuffle_bytes));
     NDD_TRY(ndd_comm_agree(r->comm, decide_owned(r, recv)));
-    NDD_TRY(ndd_comm_exchange(r->comm, recv, send, &r->c.tmpl_shuffle_bytes));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, recv, send, &r->c.tmpl_shuffle_bytes));
     /* the answers of each owner come back in the order its records were sent */
     for (size_t k = 0; k < nocc && !rc; k++) {
         uint32_t dest = ndd_part_hash_dest(occ[k].block, P);
@@ -97,6 +102,25 @@ out:
     ndd_bufs_free(send, P);
     ndd_bufs_free(recv, P);
     return rc;
+}
+
+/* Keeps only the template occurrences (a third of them on the bench
+ * corpus), in place, with first[] and flag[] to match: strip_all, which
+ * runs beside the growing signature keys, needs no more. */
+static void keep_templates(ndd_tmpl_occ_t *occ, size_t *first, uint8_t *flag, size_t n, size_t *nocc)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = first[i], b = first[i + 1];
+        first[i] = at;
+        for (size_t k = a; k < b; k++)
+            if (flag[k]) {
+                occ[at] = occ[k];
+                flag[at++] = 1;
+            }
+    }
+    first[n] = at;
+    *nocc = at;
 }
 
 /* Rebuilds the batch's texts without their template blocks, cut to
@@ -209,6 +233,9 @@ int ndd_stage_templates(run_t *r)
     flag = malloc(nocc ? nocc : 1);
     NDD_TRY(ndd_comm_agree(r->comm, flag ? NDD_OK : NDD_ERR_NOMEM));
     NDD_TRY(flags_of(r, occ, nocc, flag));
+    keep_templates(occ, first, flag, r->d.n, &nocc);
+    ndd_tmpl_occ_t *fit = realloc(occ, (nocc ? nocc : 1) * sizeof *occ); /* shrinking: gives the rest back */
+    occ = fit ? fit : occ;
     rc = ndd_comm_agree(r->comm, strip_all(r, occ, first, flag));
     count_keys(r);
     r->t[NDD_ST_TEMPLATES] = ndd_now() - t0 - (r->t[NDD_ST_SIG] - sig0);
