@@ -16,13 +16,18 @@ int ndd_spill_open(ndd_spill_t *s, const char *wd, const char *name, int rank)
 {
     char dir[4096];
     s->fd = -1;
+    s->err = 0;
     s->len = 0;
     if (snprintf(dir, sizeof dir, "%s/spill", wd) >= (int)sizeof dir ||
         snprintf(s->path, sizeof s->path, "%s/%s-%d", dir, name, rank) >= (int)sizeof s->path)
         return NDD_ERR_INVAL;
-    if (mkdir(dir, 0777) && errno != EEXIST)
+    s->err = 0;
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        s->err = errno;
         return NDD_ERR_IO;
+    }
     s->fd = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    s->err = s->fd < 0 ? errno : 0;
     return s->fd < 0 ? NDD_ERR_IO : NDD_OK;
 }
 
@@ -37,8 +42,10 @@ int ndd_spill_write(ndd_spill_t *s, const void *p, size_t n, uint64_t *off)
         ssize_t w = pwrite(s->fd, q, n, (off_t)s->len);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
-            return NDD_ERR_IO; /* errno: ENOSPC for a full disk */
+        if (w <= 0) {
+            s->err = w < 0 ? errno : ENOSPC; /* ENOSPC: a full disk */
+            return NDD_ERR_IO;
+        }
         q += w;
         n -= (size_t)w;
         s->len += (uint64_t)w;
@@ -67,6 +74,8 @@ int ndd_spill_read(const ndd_spill_t *s, uint64_t off, void *p, size_t n)
     }
     return NDD_OK;
 }
+
+const char *ndd_spill_error(const ndd_spill_t *s) { return s->err ? strerror(s->err) : "unknown error"; }
 
 void ndd_spill_close(ndd_spill_t *s)
 {

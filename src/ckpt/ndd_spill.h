@@ -15,11 +15,15 @@
 
 typedef struct ndd_spill {
     int fd;             /* -1: closed */
+    int err;            /* errno of the last failure (0: none) */
     uint64_t len;       /* bytes written so far */
     char path[4096];
 } ndd_spill_t;
 
-#define NDD_SPILL_INIT {-1, 0, ""}
+#define NDD_SPILL_INIT {-1, 0, 0, ""}
+
+/* What went wrong with s ("No space left on device"), for messages. */
+const char *ndd_spill_error(const ndd_spill_t *s);
 
 /* Creates (truncates) WD/spill/NAME-RANK (and WD/spill). */
 int ndd_spill_open(ndd_spill_t *s, const char *wd, const char *name, int rank);

@@ -84,7 +84,7 @@ static int spill_texts(run_t *r)
     if (!rc && d->texts.len)
         rc = ndd_spill_write(&r->text_spill, d->texts.data, d->texts.len, NULL);
     if (rc) {
-        ndd_run_log(r, 0, "cannot write the spill file %s (%s; a full disk?)", r->text_spill.path, ndd_strerror(rc));
+        ndd_run_log(r, 0, "cannot write the spill file %s: %s", r->text_spill.path, ndd_spill_error(&r->text_spill));
         ndd_spill_close(&r->text_spill);
         return rc;
     }

@@ -232,8 +232,10 @@ static int acc_spill(run_t *r, link_acc_t *a)
 {
     int rc = NDD_OK;
     a->acc.n = ndd_sets_links_merge(a->acc.v, a->acc.n, 0, NULL);
-    if (!a->nruns && (rc = ndd_spill_open(&a->spill, r->wd, "links", r->me)))
+    if (!a->nruns && (rc = ndd_spill_open(&a->spill, r->wd, "links", r->me))) {
+        ndd_run_log(r, 0, "cannot create the spill file %s: %s", a->spill.path, ndd_spill_error(&a->spill));
         return rc;
+    }
     if ((rc = ndd_array_grow((void **)&a->run_end, &a->runs_cap, a->nruns + 1, sizeof *a->run_end)))
         return rc;
     for (size_t e = 0; e < a->acc.n && !rc; e += 4096) { /* little-endian records, 96 KiB at a time */
@@ -250,6 +252,8 @@ static int acc_spill(run_t *r, link_acc_t *a)
     r->c.spill_links += a->acc.n * LINK_WIRE;
     a->run_end[a->nruns++] = a->spill.len;
     a->acc.n = a->merged = 0;
+    if (rc)
+        ndd_run_log(r, 0, "cannot write the spill file %s: %s", a->spill.path, ndd_spill_error(&a->spill));
     return rc;
 }
 

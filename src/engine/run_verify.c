@@ -700,8 +700,8 @@ static int verify_sets_spilled(run_t *r, ndd_buf_t *in, ndd_buf_t *send[3])
     ndd_buf_t buf = NDD_BUF_INIT;
     size_t ne = 0, nm = 0, mcap = 0;
     int rc = spill_received(r, in, &sp, &e, &ne);
-    if (rc && sp.fd >= 0)
-        ndd_run_log(r, 0, "cannot write the spill file %s (%s; a full disk?)", sp.path, ndd_strerror(rc));
+    if (rc == NDD_ERR_IO)
+        ndd_run_log(r, 0, "cannot write the spill file %s: %s", sp.path, ndd_spill_error(&sp));
     if (!rc)
         rc = vws_init(&w);
     NDD_TRY(ndd_comm_agree(r->comm, rc));

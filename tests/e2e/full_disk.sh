@@ -3,6 +3,9 @@
 # output. A 300 KB tmpfs (mounted by the test; skipped where mount is not allowed):
 # --write-dedup onto it exits 1, names the file and leaves no partial .zst; -o onto it
 # exits 1 with the file named; in-process ranks and, when present, mpirun (MPI-IO).
+# The memory budget's spill files (issue 14): a work directory on a 1.2 MB tmpfs
+# holds the map shards but not the texts spilled by --mem-per-rank 1M: exit 1, the
+# spill file and the cause named.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
@@ -46,5 +49,16 @@ for how in "${launchers[@]}"; do
   grep -q "cannot write" "$tmp/err" || fail "$how: no file named: $(tail -3 "$tmp/err")"
   [ ! -e "$mnt/out/stats.json" ] || fail "$how: stats.json written over a failed run"
   echo "full_disk ($how): exit 1, $(grep -m1 'cannot write' "$tmp/err" | sed 's/.*error\] //')"
+  rm -rf "${mnt:?}"/* "$tmp/o"
+  mount -o remount,size=1200k "$mnt" || fail "cannot resize the tmpfs"
+  run --mem-per-rank 1M --work-dir "$mnt/wd" -o "$tmp/o" "$tmp/in.jsonl" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  rm -rf "${mnt:?}"/*
+  mount -o remount,size=300k "$mnt" || fail "cannot shrink the tmpfs again"
+  [ "$rc" = 1 ] || fail "$how: a spill onto a full disk exited $rc"
+  grep -q "cannot write the spill file $mnt/wd/spill/texts-[01]: No space left on device" "$tmp/err" ||
+    fail "$how: the spill file and cause are not named: $(tail -3 "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "$how: a summary was printed: $(cat "$tmp/out")"
+  echo "full_disk ($how): exit 1, $(grep -m1 'spill file' "$tmp/err" | sed 's/.*error\] //')"
 done
 echo "full_disk: ok"
