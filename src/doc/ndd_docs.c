@@ -157,6 +157,7 @@ int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size
         r.id = ndd_getbytes(&c, r.idlen);
         r.url = ndd_getbytes(&c, r.urllen);
         r.text = ndd_getbytes(&c, r.textlen);
+        r.text_at = 0;
         if (c.bad)
             return NDD_ERR_FORMAT;
         int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);

@@ -56,6 +56,7 @@ typedef struct ndd_docrec {
     uint64_t g, label, rep;
     const char *id, *url, *text;
     uint32_t idlen, urllen, textlen;
+    uint64_t text_at; /* not on the wire: where the text lies in a spill file when text is NULL */
 } ndd_docrec_t;
 
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);

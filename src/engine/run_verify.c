@@ -221,7 +221,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
             size_t i = ord[b].i;
             int fol = ndd_exact_is_follower(r, i); /* travels without its text */
             ndd_docrec_t h = {0, 0, 0, NULL, NULL, NULL, (uint32_t)strlen(ndd_docs_id(d, i)),
-                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i]};
+                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i], 0};
             bytes += ndd_docrec_size(&h);
         }
         if (dest != (uint32_t)r->me)
@@ -234,7 +234,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
             if (!fol && (rc = ndd_budget_text(r, i, &spilled, &text))) /* from memory or the spill file */
                 break;
             ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
-                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i]};
+                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i], 0};
             rc = ndd_docrec_put(&raw[dest], &h);
         }
         if (!rc)
@@ -284,6 +284,14 @@ typedef struct {
     ndd_cand_t *lc;     /* --verifier lsi: the set's pairs by fingerprint cosine */
     struct lsi_pair *lp;
     size_t lc_cap, lp_cap;
+    /* a set verified in blocks (its texts beyond the memory budget): the
+     * members' texts are read from the spill file sp when a pair needs them
+     * (hook_load) and the least recently used are dropped beyond `limit`
+     * bytes; NULL sp: every text is in memory */
+    const ndd_spill_t *sp;
+    char **tbuf;        /* each member's loaded text (NULL: not loaded) */
+    uint64_t *tused, clock;
+    size_t tb_cap, tu_cap, cached, limit, nlazy;
 } vws_t;
 
 static int key_dropped(const run_t *r, uint64_t key)
@@ -354,6 +362,66 @@ static int hook_member(void *user, uint32_t i, uint32_t root, int kept)
     return rc ? rc : emit(w, NDD_ROWS_CLUSTERS, m->g, (uint64_t)kept);
 }
 
+/* A set in blocks: member i's text in memory (read from the spill file). */
+static int text_load(vws_t *w, uint32_t i)
+{
+    const ndd_docrec_t *m = &w->m[i];
+    w->tused[i] = ++w->clock;
+    if (w->tbuf[i] || !m->textlen)
+        return NDD_OK;
+    if (!(w->tbuf[i] = malloc((size_t)m->textlen + 1)))
+        return NDD_ERR_NOMEM;
+    int rc = ndd_spill_read(w->sp, m->text_at, w->tbuf[i], m->textlen);
+    if (rc) {
+        free(w->tbuf[i]);
+        w->tbuf[i] = NULL;
+        return rc;
+    }
+    w->tbuf[i][m->textlen] = '\0';
+    w->texts[i] = w->tbuf[i];
+    w->cached += m->textlen;
+    return NDD_OK;
+}
+
+/* Drops the least recently used texts (never i or j) until the loaded
+ * ones fit in w->limit. */
+static void text_evict(vws_t *w, size_t n, uint32_t i, uint32_t j)
+{
+    while (w->cached > w->limit) {
+        size_t best = n;
+        for (size_t k = 0; k < n; k++)
+            if (w->tbuf[k] && k != i && k != j && (best == n || w->tused[k] < w->tused[best]))
+                best = k;
+        if (best == n)
+            return;
+        w->cached -= w->m[best].textlen;
+        free(w->tbuf[best]);
+        w->tbuf[best] = NULL;
+        w->texts[best] = NULL;
+    }
+}
+
+static int hook_load(void *user, uint32_t i, uint32_t j)
+{
+    vws_t *w = user;
+    int rc = text_load(w, i);
+    if (!rc)
+        rc = text_load(w, j);
+    text_evict(w, w->nlazy, i, j);
+    return rc;
+}
+
+/* Frees the loaded texts of a set verified in blocks. */
+static void texts_unload(vws_t *w)
+{
+    for (size_t k = 0; k < w->nlazy; k++) {
+        free(w->tbuf[k]);
+        w->tbuf[k] = NULL;
+    }
+    w->cached = 0;
+    w->nlazy = 0;
+}
+
 /* Each member's candidate keys, without the globally dropped ones. */
 static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
 {
@@ -364,13 +432,27 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
         (rc = ndd_array_grow((void **)&w->lens, &w->tl_cap2, n, sizeof *w->lens)))
         return rc;
     w->off[0] = 0;
+    if (w->sp) { /* a set in blocks: texts loaded as needed (hook_load) */
+        if ((rc = ndd_array_grow((void **)&w->tbuf, &w->tb_cap, n, sizeof *w->tbuf)) ||
+            (rc = ndd_array_grow((void **)&w->tused, &w->tu_cap, n, sizeof *w->tused)))
+            return rc;
+        memset(w->tbuf, 0, n * sizeof *w->tbuf);
+        w->nlazy = n;
+        for (size_t i = 0; i < n; i++)
+            w->texts[i] = NULL;
+    }
     for (size_t i = 0; i < n; i++) {
         size_t nsig = 0, nsent = 0;
         const uint64_t *mk = NULL;
+        const char *text = m[i].text;
+        if (w->sp && (rc = hook_load(w, (uint32_t)i, (uint32_t)i)))
+            return rc;
+        if (w->sp)
+            text = w->texts[i] ? w->texts[i] : "";
         if (r->cfg->candidates)
-            rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, m[i].text, m[i].textlen, &mk, &nsig);
+            rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, text, m[i].textlen, &mk, &nsig);
         else
-            rc = ndd_sig_doc(w->sig, m[i].text, m[i].textlen, w->sigs, &nsig, &nsent);
+            rc = ndd_sig_doc(w->sig, text, m[i].textlen, w->sigs, &nsig, &nsent);
         if (rc || (rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nsig, sizeof *w->keys)))
             return rc;
         for (size_t s = 0; s < nsig; s++) {
@@ -395,7 +477,8 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
                     w->keys[nk++] = lk[s];
         }
         w->off[i + 1] = nk;
-        w->texts[i] = m[i].text;
+        if (!w->sp)
+            w->texts[i] = m[i].text;
         w->lens[i] = m[i].textlen;
     }
     return NDD_OK;
@@ -507,7 +590,7 @@ static int verify_set(vws_t *w, const ndd_docrec_t *m, size_t n)
         return rc;
     if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier))
         ndd_verifier_set_lsi(w->vf, w->fps, w->sims, r->lsi_k);
-    ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member};
+    ndd_set_hooks_t hooks = {w, hook_pair, hook_identical, hook_scored, hook_member, w->sp ? hook_load : NULL};
     return ndd_set_verify(cand, nc, nreal, w->texts, w->lens, w->fol_rep, nf, r->cfg->verify_all,
                           r->cfg->keep == NDD_KEEP_LONGEST, &hooks, &r->c);
 }
@@ -537,6 +620,9 @@ static void vws_free(vws_t *w)
     free(w->sims);
     free(w->lc);
     free(w->lp);
+    texts_unload(w);
+    free(w->tbuf);
+    free(w->tused);
 }
 
 /* mem[0..nm) holds P runs, each ordered by (label, g) (every source sent its
@@ -690,6 +776,49 @@ static int read_set(const ndd_spill_t *sp, const recv_ent_t *e, size_t n, ndd_bu
     return rc ? rc : ndd_docrec_parse(buf->data, buf->len, mem, nm, mcap);
 }
 
+/* A set verified in blocks: the records of ents[0..n) without their texts
+ * (ids and URLs in buf, each text's place in the file in text_at). */
+static int read_set_heads(const ndd_spill_t *sp, const recv_ent_t *e, size_t n, ndd_buf_t *buf, ndd_docrec_t **mem,
+                          size_t *nm, size_t *mcap)
+{
+    uint64_t strs = 0;
+    int rc = ndd_array_grow((void **)mem, mcap, n, sizeof **mem);
+    for (size_t k = 0; k < n && !rc; k++) { /* the headers: 32 bytes, 40 with a representative */
+        char h[40];
+        size_t hl = e[k].size < sizeof h ? (size_t)e[k].size : sizeof h;
+        if ((rc = ndd_spill_read(sp, e[k].off, h, hl)))
+            break;
+        ndd_docrec_t *m = &(*mem)[k];
+        uint32_t flags = hl >= 32 ? ndd_le32_load(h + 28) : 2;
+        if (flags > 1 || (flags && hl < 40)) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        *m = (ndd_docrec_t){ndd_le64_load(h), ndd_le64_load(h + 8), flags ? ndd_le64_load(h + 32) : UINT64_MAX, NULL,
+                            NULL, NULL, ndd_le32_load(h + 16), ndd_le32_load(h + 20), ndd_le32_load(h + 24), 0};
+        uint64_t head = 32 + (flags ? 8 : 0);
+        if (head + m->idlen + m->urllen + m->textlen != e[k].size) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        m->text_at = e[k].off + head + m->idlen + m->urllen;
+        strs += m->idlen + m->urllen;
+    }
+    ndd_buf_clear(buf);
+    if (!rc)
+        rc = strs > SIZE_MAX - 1 ? NDD_ERR_LIMIT : ndd_buf_reserve(buf, (size_t)strs);
+    for (size_t k = 0; k < n && !rc; k++) { /* ids and URLs: reserved above, the pointers stay */
+        ndd_docrec_t *m = &(*mem)[k];
+        size_t len = (size_t)m->idlen + m->urllen;
+        rc = ndd_spill_read(sp, m->text_at - len, buf->data + buf->len, len);
+        m->id = buf->data + buf->len;
+        m->url = m->id + m->idlen;
+        buf->len += len;
+    }
+    *nm = rc ? 0 : n;
+    return rc;
+}
+
 /* verify_sets with the received records in a spill file (spill_received). */
 static int verify_sets_spilled(run_t *r, ndd_buf_t *in, ndd_buf_t *send[3])
 {
@@ -710,9 +839,20 @@ static int verify_sets_spilled(run_t *r, ndd_buf_t *in, ndd_buf_t *send[3])
         size_t b = a + 1;
         while (b < ne && e[b].label == e[a].label)
             b++;
-        rc = read_set(&sp, e + a, b - a, &buf, &mem, &nm, &mcap);
+        /* a set whose records pass half the room left is verified in blocks:
+         * its texts read as pairs need them (not with SigNCD, whose set
+         * start reads every text) */
+        uint64_t bytes = 0;
+        for (size_t k = a; k < b; k++)
+            bytes += e[k].size;
+        w.limit = (size_t)(ndd_budget_room(r) / 2);
+        w.sp = bytes > w.limit && r->cfg->verifier != NDD_VERIFIER_SIGNCD ? &sp : NULL;
+        r->c.sets_in_blocks += w.sp != NULL;
+        rc = w.sp ? read_set_heads(&sp, e + a, b - a, &buf, &mem, &nm, &mcap)
+                  : read_set(&sp, e + a, b - a, &buf, &mem, &nm, &mcap);
         if (!rc)
             rc = verify_set(&w, mem, nm);
+        texts_unload(&w);
         a = b;
         ndd_prog_update(prog, a);
     }

@@ -171,6 +171,9 @@ typedef struct ndd_set_hooks {
     void (*identical)(void *user, uint32_t i, uint32_t j, ndd_vres_t *r);
     int (*scored)(void *user, uint32_t i, uint32_t j, const ndd_vres_t *r);
     int (*member)(void *user, uint32_t i, uint32_t root, int kept);
+    /* NULL, or called before texts[i] and texts[j] are read (a set verified
+     * in blocks: the caller loads them into the texts array it passed) */
+    int (*load)(void *user, uint32_t i, uint32_t j);
 } ndd_set_hooks_t;
 
 int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *const *texts, const size_t *lens,

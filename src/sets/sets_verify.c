@@ -128,6 +128,8 @@ int ndd_set_verify(const ndd_cand_t *cand, size_t nc, size_t n, const char *cons
             c->pairs_skipped_joined++;
             continue;
         }
+        if (h->load && (rc = h->load(h->user, i, j)))
+            break;
         if (lens[i] == lens[j] && !memcmp(texts[i], texts[j], lens[i])) {
             h->identical(h->user, i, j, &v);
             c->pairs_exact++;

@@ -2,7 +2,8 @@
 # The memory budget per rank (issue 14): a tiny --mem-per-rank forces every
 # spill path (this rank's texts to disk before shuffle 1, shuffle 1 in rounds
 # of key ranges, links as sorted runs merged from disk, received texts
-# verified set by set from disk) on 1-4 MPI ranks and on the in-process
+# verified set by set from disk, sets beyond the budget verified in blocks
+# with their texts read as pairs need them) on 1-4 MPI ranks and on the in-process
 # engine, and every output is byte-identical to the run without a budget;
 # stats.json says what was spilled; no spill file is left in the work
 # directory; bad values are usage errors.
@@ -41,8 +42,10 @@ check_spilled() { # out what
   done
   v=$(mem "$1" shuffle1_rounds)
   [ "$v" -gt 1 ] || fail "$2: shuffle 1 in one round"
+  [ "$(mem "$1" sets_verified_in_blocks)" -gt 0 ] || fail "$2: no set verified in blocks"
   echo "$2: identical; spilled texts $(mem "$1" spilled_texts_bytes) B, received texts" \
-    "$(mem "$1" spilled_received_texts_bytes) B, link runs $(mem "$1" spilled_link_runs_bytes) B; shuffle 1 in $v rounds"
+    "$(mem "$1" spilled_received_texts_bytes) B, link runs $(mem "$1" spilled_link_runs_bytes) B; shuffle 1 in $v rounds;" \
+    "$(mem "$1" sets_verified_in_blocks) sets verified in blocks"
 }
 
 for p in 1 2 3 4; do

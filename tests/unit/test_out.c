@@ -280,7 +280,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
     s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_whole = 1;
     s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
-    s->spill_texts = 4096, s->spill_received = 2048, s->spill_links = 48;
+    s->spill_texts = 4096, s->spill_received = 2048, s->spill_links = 48, s->sets_in_blocks = 3;
     s->hist[0] = 99, s->hist[1] = 7, s->hist[2] = 4, s->hist[3] = 1;
     memset(top, 0, sizeof *top);
     top->n = 2;
@@ -413,7 +413,8 @@ static const char golden[] =
     "    \"shuffle1_rounds\": 0,\n"
     "    \"spilled_texts_bytes\": 4096,\n"
     "    \"spilled_received_texts_bytes\": 2048,\n"
-    "    \"spilled_link_runs_bytes\": 48\n"
+    "    \"spilled_link_runs_bytes\": 48,\n"
+    "    \"sets_verified_in_blocks\": 3\n"
     "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
@@ -490,7 +491,7 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"pairs\": 0,\n    \"strain_away\": null,\n    \"reserve\": null\n  },\n"));
     assert_true(contains(&b, "\"duplicate_fraction\": 0.000000\n"));
     assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"memory\": {\n"));
-    assert_true(contains(&b, "\"spilled_link_runs_bytes\": 0\n  },\n  \"stage_seconds\": {\n"));
+    assert_true(contains(&b, "\"sets_verified_in_blocks\": 0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));

@@ -174,7 +174,7 @@ static void test_docrec(void **state)
             texts[i][k] = (char)('a' + rndn(26));
         /* every third record an exact follower (its representative on the wire) */
         in[i] = (ndd_docrec_t){rnd(), rnd(), i % 3 == 1 ? rnd() >> 1 : UINT64_MAX, "id", "http://x/", texts[i],
-                               (uint32_t)(i % 3), (uint32_t)(i % 10), (uint32_t)tl};
+                               (uint32_t)(i % 3), (uint32_t)(i % 10), (uint32_t)tl, 0};
         assert_int_equal(ndd_docrec_put(&b, &in[i]), NDD_OK);
     }
     size_t total = 0;

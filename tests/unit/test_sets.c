@@ -592,7 +592,20 @@ typedef struct {
     int dup[20][20];       /* the fake verifier's verdict */
     char calls[4096];      /* what the hooks saw, as text */
     size_t len;
+    /* a set verified in blocks: the load hook shows only the pair's two
+     * texts in shown[] (the others NULL), from src[] */
+    const char **src, **shown;
+    size_t ntexts, loads;
 } fake_t;
+
+static int f_load(void *user, uint32_t i, uint32_t j)
+{
+    fake_t *f = user;
+    for (size_t k = 0; k < f->ntexts; k++)
+        f->shown[k] = k == i || k == j ? f->src[k] : NULL;
+    f->loads++;
+    return NDD_OK;
+}
 
 static void say(fake_t *f, const char *fmt, uint32_t a, uint32_t b, int c)
 {
@@ -717,12 +730,20 @@ static void test_set_verify(void **state)
         want = got;
         int verify_all = (int)rndn(2), keep_longest = (int)rndn(2);
         ndd_counters_t cg = {0}, cw = {0};
-        ndd_set_hooks_t hooks = {&got, f_pair, f_identical, f_scored, f_member};
-        assert_int_equal(
-            ndd_set_verify(cand, nc, n, texts, lens, fol_rep, nf, verify_all, keep_longest, &hooks, &cg), NDD_OK);
+        /* every other round the texts are shown pair by pair (a set verified
+         * in blocks): the same calls */
+        const char *shown[20] = {NULL};
+        int lazy = round % 2;
+        got.src = texts, got.shown = shown, got.ntexts = n, got.loads = 0;
+        ndd_set_hooks_t hooks = {&got, f_pair, f_identical, f_scored, f_member, lazy ? f_load : NULL};
+        assert_int_equal(ndd_set_verify(cand, nc, n, lazy ? shown : texts, lens, fol_rep, nf, verify_all, keep_longest,
+                                        &hooks, &cg),
+                         NDD_OK);
         oracle_verify(&want, cand, nc, n, texts, lens, fol_rep, nf, verify_all, keep_longest, &cw);
         assert_string_equal(got.calls, want.calls);
         assert_memory_equal(&cg, &cw, sizeof cg);
+        if (lazy) /* one load per pair looked at */
+            assert_int_equal(got.loads, cw.pairs_exact + cw.pairs_verified);
     }
     /* a follower whose representative is not a verified member is refused */
     uint32_t bad = 2;
@@ -731,7 +752,7 @@ static void test_set_verify(void **state)
     fake_t f;
     memset(&f, 0, sizeof f);
     ndd_counters_t c0 = {0};
-    ndd_set_hooks_t hooks = {&f, f_pair, f_identical, f_scored, f_member};
+    ndd_set_hooks_t hooks = {&f, f_pair, f_identical, f_scored, f_member, NULL};
     assert_int_equal(ndd_set_verify(NULL, 0, 2, t2, l2, &bad, 1, 0, 0, &hooks, &c0), NDD_ERR_INVAL);
 }
 
