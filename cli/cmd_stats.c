@@ -876,10 +876,14 @@ static void report_budget(FILE *f, const view_t *v)
     if (!isnan(budget) && !isnan(rounds))
         fprintf(f, "memory budget: %s per rank (%s); shuffle 1 in %.0f round%s; ", human_bytes(budget, s1, sizeof s1),
                 j_str(j_get(m, "budget_source"), "?"), rounds, rounds == 1 ? "" : "s");
-    fprintf(f, "spilled to the work directory: texts %s, received texts %s, link runs %s\n",
+    fprintf(f, "spilled to the work directory: texts %s, received texts %s, link runs %s",
             human_bytes(j_numd(m, "spilled_texts_bytes", NAN), s2, sizeof s2),
             human_bytes(j_numd(m, "spilled_received_texts_bytes", NAN), s3, sizeof s3),
             human_bytes(j_numd(m, "spilled_link_runs_bytes", NAN), s4, sizeof s4));
+    double blocks = j_numd(m, "sets_verified_in_blocks", 0);
+    if (blocks > 0)
+        fprintf(f, "; %.0f set%s verified in blocks", blocks, blocks == 1 ? "" : "s");
+    fprintf(f, "\n");
 }
 
 /* "peak memory by stage": each stage's peak RSS on its largest rank
