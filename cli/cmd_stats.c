@@ -880,6 +880,9 @@ static void report_budget(FILE *f, const view_t *v)
             human_bytes(j_numd(m, "spilled_texts_bytes", NAN), s2, sizeof s2),
             human_bytes(j_numd(m, "spilled_received_texts_bytes", NAN), s3, sizeof s3),
             human_bytes(j_numd(m, "spilled_link_runs_bytes", NAN), s4, sizeof s4));
+    double peak = j_numd(m, "spill_files_peak_bytes", 0);
+    if (peak > 0)
+        fprintf(f, " (at most %s at once)", human_bytes(peak, s1, sizeof s1));
     double blocks = j_numd(m, "sets_verified_in_blocks", 0);
     if (blocks > 0)
         fprintf(f, "; %.0f set%s verified in blocks", blocks, blocks == 1 ? "" : "s");

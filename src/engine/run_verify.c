@@ -969,6 +969,10 @@ int ndd_stage_verify(run_t *r)
     ndd_stage_rss(r, NDD_ST_SHUFFLE2);
     t0 = ndd_now();
     NDD_TRY(spill ? verify_sets_spilled(r, raw, send) : verify_sets(r, z, send));
+    /* the spill files at their largest at once: texts and link runs live
+     * together until shuffle 2, the received texts after */
+    uint64_t before = r->c.spill_texts + r->c.spill_links;
+    r->c.spill_peak = before > r->c.spill_received ? before : r->c.spill_received;
     for (int s = 0; s < P; s++) /* the received texts: not needed any more */
         ndd_buf_free(&z[s]);
     r->t[NDD_ST_VERIFY] = ndd_now() - t0;

@@ -280,7 +280,7 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     s->tmpl_blocks = 900, s->tmpl_blocks_removed = 300, s->tmpl_site_blocks = 20, s->tmpl_corpus_blocks = 2;
     s->tmpl_bytes_removed = 5000, s->tmpl_text_bytes = 700, s->tmpl_docs_touched = 40, s->tmpl_docs_whole = 1;
     s->tmpl_shuffle_bytes = 14400, s->shuffle1_bytes = 5000, s->shuffle2_bytes = 3000, s->shuffle2_raw_bytes = 9000, s->shuffle3_bytes = 1200;
-    s->spill_texts = 4096, s->spill_received = 2048, s->spill_links = 48, s->sets_in_blocks = 3;
+    s->spill_texts = 4096, s->spill_received = 2048, s->spill_links = 48, s->spill_peak = 4144, s->sets_in_blocks = 3;
     s->hist[0] = 99, s->hist[1] = 7, s->hist[2] = 4, s->hist[3] = 1;
     memset(top, 0, sizeof *top);
     top->n = 2;
@@ -414,6 +414,7 @@ static const char golden[] =
     "    \"spilled_texts_bytes\": 4096,\n"
     "    \"spilled_received_texts_bytes\": 2048,\n"
     "    \"spilled_link_runs_bytes\": 48,\n"
+    "    \"spill_files_peak_bytes\": 4144,\n"
     "    \"sets_verified_in_blocks\": 3\n"
     "  },\n"
     "  \"stage_seconds\": {\n"
