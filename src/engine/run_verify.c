@@ -367,6 +367,8 @@ static int text_load(vws_t *w, uint32_t i)
 {
     const ndd_docrec_t *m = &w->m[i];
     w->tused[i] = ++w->clock;
+    if (!m->textlen)
+        w->texts[i] = ""; /* never NULL for the kernels */
     if (w->tbuf[i] || !m->textlen)
         return NDD_OK;
     if (!(w->tbuf[i] = malloc((size_t)m->textlen + 1)))
