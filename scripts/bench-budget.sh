@@ -31,7 +31,7 @@ if [ ! -f "$corpus/manifest.json" ]; then
   python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size 512MB -q -o "$corpus"
 fi
 inputs=("$corpus"/crawl-*)
-bytes=$(cat "${inputs[@]}" | wc -c)
+bytes=$(stat -c %s "${inputs[@]}" | paste -sd+ | bc)
 echo "corpus: $corpus: ${#inputs[@]} files, $((bytes / 1048576)) MiB; $P ranks"
 free_kib() { df -k --output=avail "$BENCH_DIR" | tail -1; }
 
@@ -73,7 +73,7 @@ if [ -n "${SMALL:-}" ]; then
   small="$BENCH_DIR/reuters-$SMALL"
   [ -f "$small/manifest.json" ] || python3 "$root/datasets/gencrawl.py" --source reuters --size "$SMALL" --seed 1 \
     --file-size 64MB -q -o "$small"
-  sbytes=$(cat "$small"/crawl-* | wc -c)
+  sbytes=$(stat -c %s "$small"/crawl-* | paste -sd+ | bc)
   rm -rf "$BENCH_DIR/out-budget-small"
   s=$(date +%s.%N)
   mpirun -n "$P" --oversubscribe "$BUILD/ndd" run -q -o "$BENCH_DIR/out-budget-small" "$small"/crawl-* 2>/dev/null
