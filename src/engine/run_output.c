@@ -221,6 +221,32 @@ static int write_file(const char *path, const ndd_buf_t *b)
     return rc;
 }
 
+/* Rank 0: one warning naming the stages whose peak (largest rank) passed
+ * the memory budget: what stays in memory whatever the budget (the map
+ * stage's and the template pass's texts, every document's id and URL, the
+ * rows) did not fit. */
+static void budget_report(const run_t *r, const ndd_rank_stats_t *ranks)
+{
+    char list[1024] = "";
+    size_t at = 0;
+    uint64_t share = strcmp(r->comm->ops->name, "local") ? 1 : (uint64_t)r->P; /* one process: each its share */
+    for (int st = 0; st < NDD_ST_N; st++) {
+        uint64_t mx = 0;
+        for (int q = 0; q < r->P; q++)
+            mx = ranks[q].stage_rss_kib[st] > mx ? ranks[q].stage_rss_kib[st] : mx;
+        mx /= share;
+        if (mx * 1024 <= r->budget || at >= sizeof list - 64)
+            continue;
+        int n = snprintf(list + at, sizeof list - at, "%s%s %.0f MiB", at ? ", " : "", ndd_stage_names[st],
+                         (double)mx / 1024);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (at)
+        ndd_run_log(r, 1, "warning: stages above the memory budget of %.1f MiB per rank (peak of the largest rank): "
+                    "%s; the map stage and the template pass keep the rank's texts, and every stage its documents' "
+                    "ids, URLs and result rows, in memory", (double)r->budget / (1 << 20), list);
+}
+
 int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
 {
     const ndd_run_cfg_t *cfg = r->cfg;
@@ -231,6 +257,8 @@ int ndd_stage_stats(run_t *r, double wall, ndd_run_summary_t *s)
     char path[4096];
     int rc;
     NDD_TRY(gather_stats(r, &sum, &ranks, &top));
+    if (r->me == 0 && r->budget)
+        budget_report(r, ranks);
     if (r->me == 0) {
         ndd_stats_in_t in = {
             NDD_VERSION, r->P, wall,

@@ -5,8 +5,9 @@
 # verified set by set from disk, sets beyond the budget verified in blocks
 # with their texts read as pairs need them) on 1-4 MPI ranks and on the in-process
 # engine, and every output is byte-identical to the run without a budget;
-# stats.json says what was spilled; no spill file is left in the work
-# directory; bad values are usage errors.
+# stats.json says what was spilled; the stages that stayed above the budget
+# are named in one warning; no spill file is left in the work directory; bad
+# values are usage errors.
 set -euo pipefail
 : "${NDD_BIN:?}" "${NDD_SOURCE_DIR:?}"
 tmp=$(mktemp -d)
@@ -49,7 +50,11 @@ check_spilled() { # out what
 }
 
 for p in 1 2 3 4; do
-  mpirun -n $p "$NDD_BIN" run -q --mem-per-rank 1M --work-dir "$tmp/wd.$p" -o "$tmp/tiny.$p" "$tmp/corpus"
+  mpirun -n $p "$NDD_BIN" run -q --mem-per-rank 1M --work-dir "$tmp/wd.$p" -o "$tmp/tiny.$p" "$tmp/corpus" \
+    2>"$tmp/tiny.$p.err" || { cat "$tmp/tiny.$p.err"; fail "--mem-per-rank 1M on $p ranks failed"; }
+  # what does not spill (the map stage's texts, ids, URLs, rows) cannot fit in 1 MiB: said once
+  [ "$(grep -c 'warning: stages above the memory budget of 1.0 MiB per rank (peak of the largest rank): read' \
+    "$tmp/tiny.$p.err")" = 1 ] || { cat "$tmp/tiny.$p.err"; fail "$p ranks: no single warning about the budget"; }
   same "$tmp/ref" "$tmp/tiny.$p" "--mem-per-rank 1M on $p ranks"
   check_spilled "$tmp/tiny.$p" "mpirun -n $p --mem-per-rank 1M"
   # the kept work directory holds the checkpoints, no spill file
