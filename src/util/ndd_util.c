@@ -366,10 +366,18 @@ uint64_t ndd_rss_peak_kib(void)
     return !getrusage(RUSAGE_SELF, &ru) && ru.ru_maxrss > 0 ? (uint64_t)ru.ru_maxrss : 0; /* KiB on Linux */
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define NDD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NDD_ASAN 1
+#endif
+#endif
+
 void ndd_mem_release(void)
 {
-#ifdef __GLIBC__
-    (void)malloc_trim(0);
+#if defined(__GLIBC__) && !defined(NDD_ASAN)
+    (void)malloc_trim(0); /* (not under ASan: its allocator is not glibc's heap) */
 #endif
 }
 
