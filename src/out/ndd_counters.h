@@ -78,7 +78,12 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(shuffle1_bytes, "shuffle_bytes", "shuffle1_signatures", NDD_CST_REDUCE)            \
     X(shuffle2_bytes, "shuffle_bytes", "shuffle2_texts_compressed", NDD_CST_REDUCE)      \
     X(shuffle2_raw_bytes, "shuffle_bytes", "shuffle2_texts_raw", NDD_CST_REDUCE)         \
-    X(shuffle3_bytes, "shuffle_bytes", "shuffle3_rows", NDD_CST_REDUCE)
+    X(shuffle3_bytes, "shuffle_bytes", "shuffle3_rows", NDD_CST_REDUCE)                  \
+    X(ix_batch, "index", "batch", NDD_CST_REDUCE)                                        \
+    X(ix_docs_old, "index", "docs_before", NDD_CST_REDUCE)                               \
+    X(ix_docs_new, "index", "docs_new", NDD_CST_REDUCE)                                  \
+    X(ix_verdicts_cached, "index", "verdicts_from_cache", NDD_CST_REDUCE)                \
+    X(ix_verdicts_new, "index", "verdicts_new", NDD_CST_REDUCE)
 
 #define NDD_HIST_N 24 /* set sizes: bucket b holds sizes in [2^b, 2^(b+1)); stats.json sets.size_histogram */
 
