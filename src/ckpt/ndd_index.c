@@ -219,8 +219,10 @@ int ndd_index_copy_file(const char *src, const char *dst)
     char buf[1 << 16];
     if (link(src, dst) == 0)
         return NDD_OK;
+    if (errno == EEXIST || errno == ENOENT)
+        return NDD_ERR_IO; /* never written over; a missing source or folder */
     int in = open(src, O_RDONLY | O_CLOEXEC), rc = NDD_OK;
-    int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (in < 0 || out < 0)
         rc = NDD_ERR_IO;
     while (!rc) {

@@ -60,8 +60,9 @@ uint64_t ndd_index_docs(const ndd_index_man_t *m, uint64_t *files);
 /* buf = DIR/batch-NNNN (k from 1); NDD_ERR_INVAL when it does not fit. */
 int ndd_index_batch_dir(char *buf, size_t cap, const char *dir, size_t k);
 
-/* Copies src to dst: a hard link when both are on one file system, else the
- * bytes (written, fsynced, closed; dst removed on failure). */
+/* Copies src to a new file dst: a hard link when both are on one file
+ * system, else the bytes (written, fsynced, closed; dst removed on failure).
+ * NDD_ERR_IO when dst exists (never written over) or src is missing. */
 int ndd_index_copy_file(const char *src, const char *dst);
 /* fsync of a directory (after a rename in it). */
 int ndd_index_fsync_dir(const char *dir);
