@@ -30,6 +30,7 @@ static void run_help(void)
         "usage: [mpirun -n P] ndd run -o DIR [options] INPUT...\n"
         "       ndd run --engine local[:P] -o DIR [options] INPUT...\n"
         "       [mpirun -n P] ndd run --resume WORK -o DIR [verification/output options]\n"
+        "       [mpirun -n P] ndd run --index INDEX -o DIR [options] INPUT...   (add a batch: docs/index.md)\n"
         "       ndd run --map-task I --map-tasks N --work-dir WORK [input/text/signature options] INPUT...\n"
         "\n"
         "Finds near-duplicate documents in the inputs with paper 002's method:\n"
