@@ -11,6 +11,7 @@
 # the ratio and the per-stage seconds (stats.json, largest rank) of the full run and of
 # batch 2, and where batch 2's verification came from (cache / new).
 #   SIZE=200MB  ENGINE=local:2  REPS=1  BENCH_DIR=/tmp/idx-bench  BUILD=build
+#   B2_FILES=N  batch 2 = the last N files instead
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 SIZE=${SIZE:-200MB}
@@ -37,6 +38,7 @@ for k in $(seq 1 $((n - 1))); do
   d=$(( acc * 10 - total )); d=${d#-}
   if [ "$best_d" -lt 0 ] || [ "$d" -le "$best_d" ]; then best_k=$k best_d=$d; fi
 done
+best_k=${B2_FILES:-$best_k}
 k1=$((n - best_k))
 b2bytes=$(cat "${in[@]:$k1}" | wc -c)
 echo "corpus: $corpus: $n files, $((total / 1048576)) MB; batch 1: $k1 files, batch 2: $best_k files" \

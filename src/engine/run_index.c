@@ -301,6 +301,10 @@ static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
             snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kind, idx, ext[e]);
             rc = ndd_index_copy_file(a, b);
         }
+    for (int d = 0; d < 2 && !rc; d++) { /* the new names are durable before the rename */
+        snprintf(sub, sizeof sub, "%s/%s", tmp, d ? "verify" : "map");
+        rc = ndd_index_fsync_dir(sub);
+    }
     return rc;
 }
 
