@@ -3,7 +3,8 @@
 # batches in input order and added one by one with `ndd run --index` (batch b on
 # (b mod 4) + 1 in-process ranks: 1 to 4) gives clusters.tsv, pairs.tsv, scores.tsv,
 # rejects.tsv and removed.txt byte-identical to one run over all inputs; new-pairs.tsv
-# holds exactly the pairs with a document of the new batch; a later batch that turns a
+# holds exactly the pairs with a document of the new batch; the same with SigNCD and
+# tlcs+lsi (k = 2); a later batch that turns a
 # block into a site template changes earlier documents' texts, and their pair is
 # verified again (not taken from the verdict cache); a batch killed after its map stage
 # resumes when its command runs again; the remains of a batch that did not land are
@@ -71,6 +72,18 @@ EOF
   [ "$(grep -c '^batch ' "$tmp/ix$k/INDEX")" = "$k" ] || fail "k=$k: INDEX does not list $k batches"
 done
 echo "k = 2, 5, 10 batches on 1-4 ranks: identical to one run"
+
+# other verifiers: SigNCD (its verdicts cached too), tlcs+lsi (corpus-wide state: nothing cached)
+for v in signcd tlcs+lsi; do
+  h=$(( ${#in[@]} / 2 ))
+  "$NDD" run -q --engine local:2 -o "$tmp/v-$v-ref" --verifier "$v" "${in[@]}" || fail "$v reference"
+  "$NDD" run -q --engine local:1 -o "$tmp/v-$v-1" --verifier "$v" --index "$tmp/v-$v-ix" "${in[@]:0:$h}" 2>/dev/null ||
+    fail "$v batch 1"
+  "$NDD" run -q --engine local:3 -o "$tmp/v-$v-2" --verifier "$v" --index "$tmp/v-$v-ix" "${in[@]:$h}" 2>/dev/null ||
+    fail "$v batch 2"
+  same "$tmp/v-$v-ref" "$tmp/v-$v-2"
+done
+echo "--verifier signcd and tlcs+lsi: identical to one run"
 
 # a later batch turns a block into a site template: the earlier pair is verified again
 mkdir -p "$tmp/t"
