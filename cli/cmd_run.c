@@ -19,6 +19,7 @@ typedef struct run_opts {
     ndd_cli_archive_t archive; /* --content-types, --url-include, --url-exclude */
     ndd_cli_log_t log;
     ndd_cli_engine_t engine;
+    ndd_buf_t index_opts; /* --index: the options that decide results, as given (canonical names) */
 } run_opts_t;
 
 static void run_help(void)
@@ -29,6 +30,7 @@ static void run_help(void)
         "usage: [mpirun -n P] ndd run -o DIR [options] INPUT...\n"
         "       ndd run --engine local[:P] -o DIR [options] INPUT...\n"
         "       [mpirun -n P] ndd run --resume WORK -o DIR [verification/output options]\n"
+        "       [mpirun -n P] ndd run --index INDEX -o DIR [options] INPUT...   (add a batch: docs/index.md)\n"
         "       ndd run --map-task I --map-tasks N --work-dir WORK [input/text/signature options] INPUT...\n"
         "\n"
         "Finds near-duplicate documents in the inputs with paper 002's method:\n"
@@ -153,6 +155,11 @@ static void run_help(void)
         "                           set by set); the outputs are the same for any budget. Default: 75 %%\n"
         "                           of the node's memory (MemTotal, its cgroup's or Slurm's limit)\n"
         "                           shared by the node's ranks, logged at the start\n"
+        "      --index DIR          add the inputs as a new batch to the persistent index in DIR\n"
+        "                           (an empty or new DIR: the first batch); the outputs cover every\n"
+        "                           indexed document, as one run over all batches' inputs in order\n"
+        "                           would, and new-pairs.tsv lists the pairs with a new document;\n"
+        "                           every batch must give the same options (docs/index.md)\n"
         "      --map-task I         run only map task I (0-based) of --map-tasks N, without MPI: read\n"
         "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
         "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
@@ -191,7 +198,7 @@ enum {
     O_ALLPAIRS, O_GIANT, O_VERIFIER, O_WINDOW, O_SLOPE, O_RES, O_CONT, O_MAXD, O_MAXITER, O_TAU, O_KEEP, O_DEDUP, O_VERIFYALL, O_TURLS, O_TSHARE, O_MAXSHARE, O_MAXFLOOR, O_MINLINK, O_NOGUARD, O_SOFTWRAP, O_WORKDIR, O_RESUME, O_STOPAFTER, O_MAPTASK, O_MAPTASKS, O_PROGRESS, O_CANDIDATES, O_MPARAM, O_MINSHARED, O_ENGINE,
     O_TEMPLATES, O_TPAGES, O_TSITES, O_TSHORT, O_SUBST, O_FORMULA, O_EXACT,
     O_LSIK, O_LSIOVER, O_LSIPOWER, O_LSITH1, O_LSITH4, O_LSILSH, O_LSIGATE, O_LSISEED,
-    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC, O_MEMRANK
+    O_FID, O_FTEXT, O_FHTML, O_FURL, O_FDATE, O_ALLOWEMPTY, O_FORCE, O_CTYPES, O_URLINC, O_URLEXC, O_MEMRANK, O_INDEX
 };
 
 static const char *const run_cmd = "run";
@@ -534,6 +541,7 @@ static int run_opt_ckpt(int ch, char **argv, ndd_run_cfg_t *c)
         c->mem_per_rank = z;
         return 0;
     }
+    case O_INDEX: c->index_dir = optarg; return 0;
     case O_RESUME: c->resume = optarg; return 0;
     case O_STOPAFTER:
         if (strcmp(optarg, "verify"))
@@ -680,6 +688,14 @@ static int run_check(int argc, char **argv, run_opts_t *o)
     } else if (!c->outdir && !(c->stop_after_verify && (c->resume || c->work_dir))) {
         return ndd_cli_usage_error(run_cmd, "-o DIR is required");
     }
+    if (c->index_dir && (c->resume || c->work_dir || c->stop_after_verify || c->map_tasks))
+        return ndd_cli_usage_error(run_cmd, "--index adds a batch in one run: no --resume, --work-dir, --stop-after or "
+                                   "--map-task (an interrupted batch resumes when the same command runs again)");
+    if (c->index_dir && c->write_dedup)
+        return ndd_cli_usage_error(run_cmd, "--index and --write-dedup: the deduplicated corpus would need the earlier "
+                                   "batches' inputs again; not supported");
+    if (c->index_dir && strchr(c->index_dir, '\n'))
+        return ndd_cli_usage_error(run_cmd, "--index DIR: a directory name with a newline is not supported");
     if (c->stop_after_verify && !c->resume && !c->work_dir)
         return ndd_cli_usage_error(run_cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
     if (c->resume && c->work_dir)
@@ -701,6 +717,24 @@ static int run_check(int argc, char **argv, run_opts_t *o)
     c->inputs = (const char *const *)(argv + optind);
     c->ninputs = (size_t)(argc - optind);
     return ndd_cli_engine_check(run_cmd, &o->engine);
+}
+
+/* --index: the options that decide results go into o->index_opts as given
+ * (canonical names, in order); those that do not (where the outputs and
+ * checkpoints go, the engine, messages) are left out. */
+static int run_note_opt(run_opts_t *o, int ch)
+{
+    static const int skip[] = {'o', 'q', 'v', O_ENGINE, O_PROGRESS, O_FORCE, O_WORKDIR, O_RESUME, O_STOPAFTER,
+                               O_MAPTASK, O_MAPTASKS, O_INDEX, O_ALLOWEMPTY, O_DEDUP, O_MEMRANK};
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (ch == skip[i])
+            return 0;
+    if (o->index_opts.len && ndd_buf_putc(&o->index_opts, ' '))
+        return NDD_EXIT_RUNTIME;
+    if (ndd_buf_puts(&o->index_opts, run_optname) ||
+        (optarg && (ndd_buf_putc(&o->index_opts, ' ') || ndd_buf_puts(&o->index_opts, optarg))))
+        return NDD_EXIT_RUNTIME;
+    return 0;
 }
 
 /* 0 ok, -1 --help shown, else an exit code (NDD_EXIT_USAGE). */
@@ -741,7 +775,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"date-field", required_argument, 0, O_FDATE}, {"allow-empty", no_argument, 0, O_ALLOWEMPTY},
         {"force", no_argument, 0, O_FORCE},
         {"content-types", required_argument, 0, O_CTYPES}, {"url-include", required_argument, 0, O_URLINC},
-        {"url-exclude", required_argument, 0, O_URLEXC},
+        {"url-exclude", required_argument, 0, O_URLEXC}, {"index", required_argument, 0, O_INDEX},
         {"quiet", no_argument, 0, 'q'},               {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     run_given_t given = {0, 0, 0, 0};
@@ -761,6 +795,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
             return ndd_cli_usage_error(run_cmd, "unknown option '%s'", argv[optind - 1]);
         }
         if (rc)
+            return rc;
+        if ((rc = run_note_opt(o, ch)))
             return rc;
     }
     if (o->archive.types)
@@ -812,6 +848,10 @@ static int run_job(ndd_comm_t *comm, void *arg)
                (unsigned long long)sum.clusters, (unsigned long long)sum.docs_in_clusters,
                (unsigned long long)sum.removed, sum.docs ? 100.0 * (double)sum.removed / (double)sum.docs : 0.0,
                (unsigned long long)sum.removed_exact, (unsigned long long)(sum.removed - sum.removed_exact));
+        if (c->index_dir)
+            printf("ndd run: batch %llu added to index %s (%llu new documents; the outputs cover all %llu)\n",
+                   (unsigned long long)sum.index_batch, c->index_dir, (unsigned long long)sum.index_docs_new,
+                   (unsigned long long)sum.docs);
     }
     if (fflush(stdout)) {
         fprintf(stderr, "ndd run: cannot write the summary: %s\n", ndd_strerror(NDD_ERR_IO));
@@ -829,6 +869,7 @@ int ndd_cmd_run(int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc) {
         ndd_cli_archive_free(&o.archive);
+        ndd_buf_free(&o.index_opts);
         return prc < 0 ? NDD_EXIT_OK : prc; /* -1: --help */
     }
     /* what identifies this command: its arguments (an interrupted run's
@@ -842,6 +883,14 @@ int ndd_cmd_run(int argc, char **argv)
         snprintf(key, sizeof key, "%016llx", (unsigned long long)XXH3_64bits_digest(x));
         XXH3_freeState(x);
         o.cfg.command = key;
+    }
+    if (o.cfg.index_dir) {
+        if (strchr(o.index_opts.data ? o.index_opts.data : "", '\n')) {
+            ndd_buf_free(&o.index_opts);
+            ndd_cli_archive_free(&o.archive);
+            return ndd_cli_usage_error(run_cmd, "--index: an option value with a newline is not supported");
+        }
+        o.cfg.index_opts = o.index_opts.data ? o.index_opts.data : "";
     }
     o.cfg.argv = (const char *const *)argv; /* "ndd" is not in it: argv[0] is "run" */
     o.cfg.argc = (size_t)argc;
@@ -857,5 +906,6 @@ int ndd_cmd_run(int argc, char **argv)
     }
     int rc = ndd_cli_engine_run(&o.engine, "run", &argc, &argv, run_job, &o) ? NDD_EXIT_RUNTIME : NDD_EXIT_OK;
     ndd_cli_archive_free(&o.archive);
+    ndd_buf_free(&o.index_opts);
     return rc;
 }

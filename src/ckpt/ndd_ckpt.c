@@ -752,3 +752,23 @@ int ndd_ckpt_disk_use(const char *wd, uint64_t *bytes, uint64_t *files)
     *files += u[1];
     return rc;
 }
+
+/* ---- the blob and atomic-file helpers for other checkpoint files (the
+ * index, src/ckpt/ndd_index.c) ---- */
+
+int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n) { return write_atomic(path, p, n); }
+
+int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count)
+{
+    zwriter_t w; /* streamed as the map shards are */
+    ndd_buf_t b = *raw; /* zw_put clears its buffer: a copy of the header, raw's bytes unchanged */
+    int rc = zw_open(&w, path);
+    if (rc)
+        return rc;
+    return zw_close(&w, zw_put(&w, &b, 1), path, marker, count);
+}
+
+int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count)
+{
+    return read_blob(path, marker, out, 0, count);
+}

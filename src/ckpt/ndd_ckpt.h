@@ -98,6 +98,13 @@ int ndd_ckpt_verify_done_read(const char *wd, int *nparts, uint64_t *cc_rounds);
 int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets_t *top, ndd_buf_t rows[3],
                          uint64_t lo, uint64_t hi, int with_meta);
 
+/* Writes p[0..n) to path atomically (path.tmp.PID, flushed, fsynced, renamed). */
+int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n);
+/* raw as one zstd frame at path (atomically), then marker "count bytes xxh3";
+ * _read checks the file against its marker and decompresses it into out. */
+int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count);
+int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count);
+
 /* 1 when DIR/manifest exists. */
 int ndd_ckpt_exists(const char *wd);
 /* Removes DIR and its files (the default work dir after a successful run). */

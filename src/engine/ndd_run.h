@@ -97,6 +97,10 @@ typedef struct ndd_run_cfg {
     const char *command;       /* NULL, or what identifies this command line (a hash of its arguments): a
                                 * default work directory (OUT/.ndd-work) left by a run of the same command
                                 * on the same inputs is resumed automatically */
+    const char *index_dir;     /* --index DIR (issue 15, docs/index.md): this run's inputs are a batch added
+                                * to the persistent index in DIR; the outputs are those of the whole index */
+    const char *index_opts;    /* with index_dir: the options that decide results, as one string (all
+                                * batches of an index must have the same) */
     int map_task, map_tasks;   /* map_tasks > 0: run map task map_task of map_tasks only (one rank) */
     int stop_after_verify;     /* stop once the verified rows are checkpointed */
     uint64_t mem_per_rank;     /* the memory budget per rank in bytes (run_budget.c); 0: from the machine */
@@ -119,6 +123,7 @@ typedef struct ndd_run_summary {
     int ranks;
     int map_already_done; /* map task mode: the shard was complete already */
     int stopped_after_verify;
+    uint64_t index_batch, index_docs_new; /* --index: the batch number landed and its documents */
     char work_dir[4096];  /* the work directory used */
 } ndd_run_summary_t;
 

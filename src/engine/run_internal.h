@@ -75,6 +75,7 @@ typedef struct run {
     ndd_spill_t text_spill;  /* this rank's texts, once spilled (texts_spilled) */
     int texts_spilled;
     unsigned s1_rounds;      /* shuffle 1's rounds of key ranges */
+    struct ndd_ixrun *ix; /* --index (run_index.c): the index this batch joins; NULL without */
 } run_t;
 
 /* run_main.c */
@@ -133,6 +134,36 @@ const float *ndd_lsi_find(const run_t *r, uint64_t g, uint64_t *sim);
 /* Local: appends the LSH keys of fingerprint fp to keys[*n..] (room for lsh_bands more). */
 void ndd_lsi_add_keys(const run_t *r, const float *fp, uint64_t *keys, size_t *n);
 void ndd_lsi_state_free(run_t *r);
+
+/* run_index.c: --index DIR (issue 15, docs/index.md). */
+/* After the inputs are expanded: reads DIR/INDEX (every rank), refuses another
+ * format version, other options, a directory that is no index, inputs
+ * already indexed; sets r->ix. */
+int ndd_index_open(run_t *r, const ndd_input_t *in, size_t nin);
+/* After this batch's map shards are in wd/map (nshards): replaces this
+ * rank's documents, rejects and read counters by its contiguous range of
+ * all batches' documents (the index's, then this batch's). */
+int ndd_index_load_map(run_t *r, const char *wd, int nshards);
+/* Loads all documents of the map shards of the sources (dirs[s] holds
+ * nshards[s] shards in dirs[s]/map), in order: this rank's contiguous range
+ * of them, and the rejects and read counters of its range of shards. */
+int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_t nsrc);
+/* Before ndd_stage_verify: every rank loads the index's verdict cache. */
+int ndd_index_verdicts_load(run_t *r);
+/* Local: the verifier's result of pair (i, j) of the current set (global
+ * numbers ga, gb; texts t[i], t[j] as verified): from the cache when the
+ * same pair with the same texts was verified before, else verified (and
+ * kept for the index). */
+int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb,
+                   const char *const *t, const size_t *len, ndd_vres_t *v);
+/* After ndd_stage_verify: this rank's new verdicts to wd/verify/verdicts-R. */
+int ndd_index_verdicts_write(run_t *r, const char *wd);
+/* After the outputs: the batch lands (shards and verdicts copied into
+ * DIR/batch-NNNN, then DIR/INDEX replaced atomically). */
+int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_summary_t *s);
+void ndd_index_state_free(run_t *r);
+/* Local: the number of this batch's first document (the index's count before it). */
+uint64_t ndd_index_first_new(const run_t *r);
 
 /* run_output.c */
 int ndd_stage_outputs(run_t *r);

@@ -88,6 +88,7 @@ void ndd_run_state_free(run_t *r)
     ndd_lsi_state_free(r);
     if (r->texts_spilled)
         ndd_spill_close(&r->text_spill);
+    ndd_index_state_free(r);
     memset(r, 0, sizeof *r);
 }
 
@@ -272,8 +273,7 @@ static int run_map_task(run_t *r, ndd_run_summary_t *sum)
  * counters, a contiguous range of shards). */
 static int resume_map(run_t *r, const ndd_input_t *in, size_t nin, const char *wd, int nshards)
 {
-    uint64_t *cnt = calloc((size_t)nshards, sizeof *cnt), total = 0, lo, hi, slo, shi, at = 0;
-    int rc = ndd_comm_agree(r->comm, cnt ? NDD_OK : NDD_ERR_NOMEM);
+    int rc = NDD_OK;
     for (int i = r->me; i < nshards && !rc; i += r->P) {
         uint64_t n;
         if (ndd_ckpt_shard_check(wd, i, &n) == NDD_OK)
@@ -286,23 +286,8 @@ static int resume_map(run_t *r, const ndd_input_t *in, size_t nin, const char *w
         ndd_run_state_free(&T);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
-    for (int i = 0; i < nshards && !rc; i++) {
-        rc = ndd_ckpt_shard_count(wd, i, &cnt[i]);
-        total += cnt[i];
-    }
-    NDD_TRY(ndd_comm_agree(r->comm, rc));
-    ndd_part_share(total, r->P, r->me, &lo, &hi);
-    ndd_part_share((uint64_t)nshards, r->P, r->me, &slo, &shi);
-    for (int i = 0; i < nshards && !rc; i++) {
-        uint64_t a = at, b = at + cnt[i], x = a > lo ? a : lo, y = b < hi ? b : hi;
-        int meta = (uint64_t)i >= slo && (uint64_t)i < shi;
-        at = b;
-        if (x < y || meta)
-            rc = ndd_ckpt_shard_load(wd, i, &r->d, &r->rejects, &r->c, x < y ? x - a : 0, x < y ? y - x : 0, meta);
-    }
-    rc = ndd_comm_agree(r->comm, rc);
+    rc = ndd_shards_load(r, &wd, &nshards, 1);
 out:
-    free(cnt);
     return rc;
 }
 
@@ -557,6 +542,8 @@ static int map_stage(run_t *r, job_t *j)
                         ndd_strerror(rc));
         NDD_TRY(ndd_comm_agree(r->comm, rc));
     }
+    if (r->ix) /* --index: this rank's range of all batches' documents (run_index.c) */
+        NDD_TRY(ndd_index_load_map(r, j->wd, j->nshards));
     ndd_stage_rss(r, NDD_ST_READ); /* reading (or its checkpoints read back) and the shard checkpoint */
     NDD_TRY(ndd_comm_global_ranges(r->comm, r->d.n, &r->first, &r->starts));
     if (r->starts[r->P] == 0 && !r->cfg->allow_empty) {
@@ -624,7 +611,11 @@ static int reduce_stage(run_t *r, job_t *j)
     NDD_TRY(ndd_stage_components(r));
     NDD_TRY(ndd_stage_exact_attach(r));
     ndd_prog_stage_done(r, "sets", t0);
+    if (r->ix) /* --index: the verdicts of earlier batches */
+        NDD_TRY(ndd_index_verdicts_load(r));
     NDD_TRY(ndd_stage_verify(r));
+    if (r->ix)
+        NDD_TRY(ndd_index_verdicts_write(r, j->wd));
     rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
     if (rc)
         ndd_run_log(r, 0, "cannot write the verification checkpoint in %s/verify (%s; a full or read-only disk?)",
@@ -658,6 +649,8 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
     r->wd = j.wd;
     NDD_TRY(ndd_budget_init(r));
     r->ninputs_expanded = j.nin;
+    if (cfg.index_dir)
+        NDD_TRY(ndd_index_open(r, j.in, j.nin));
     snprintf(s.work_dir, sizeof s.work_dir, "%s", j.wd);
     if (cfg.write_dedup) { /* a WARC corpus is written from WARC records only */
         int warc, comp;
@@ -693,6 +686,8 @@ int ndd_run(ndd_comm_t *comm, const ndd_run_cfg_t *cfg_in, ndd_run_summary_t *su
     if (r->me == 0) /* every checkpoint is written: the work directory's largest size */
         (void)ndd_ckpt_disk_use(j.wd, &r->wd_bytes, &r->wd_files);
     NDD_TRY(ndd_stage_stats(r, ndd_now() - t_start, &s));
+    if (r->ix) /* --index: the batch lands in the index */
+        NDD_TRY(ndd_index_land(r, j.wd, j.nshards, j.nin, &s));
     if (j.default_wd && r->me == 0)
         ndd_ckpt_remove(j.wd);
 out:

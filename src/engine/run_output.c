@@ -114,6 +114,27 @@ out:
     return rc;
 }
 
+/* --index: new-pairs.tsv, the rows of pairs.tsv with at least one document
+ * of this batch (the second, larger number is new). */
+static int write_new_pairs(run_t *r)
+{
+    ndd_buf_t keep = NDD_BUF_INIT;
+    ndd_row_t *v = NULL;
+    size_t n = 0, cap = 0;
+    uint64_t first_new = ndd_index_first_new(r);
+    const ndd_buf_t *rows = &r->rows[NDD_ROWS_PAIRS];
+    int rc = ndd_rows_parse(rows->data, rows->len, &v, &n, &cap);
+    for (size_t i = 0; i < n && !rc; i++)
+        if (v[i].k2 >= first_new)
+            rc = ndd_row_put(&keep, v[i].k1, v[i].k2, v[i].line, v[i].len);
+    free(v);
+    rc = ndd_comm_agree(r->comm, rc);
+    if (!rc)
+        rc = write_rows(r, &keep, "new-pairs.tsv", NDD_HDR_PAIRS, 0);
+    ndd_buf_free(&keep);
+    return rc;
+}
+
 int ndd_stage_outputs(run_t *r)
 {
     char path[4096];
@@ -121,6 +142,8 @@ int ndd_stage_outputs(run_t *r)
     double t0 = ndd_now();
     int rc;
     NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_PAIRS], "pairs.tsv", NDD_HDR_PAIRS, 0));
+    if (r->ix)
+        NDD_TRY(write_new_pairs(r));
     NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_SCORES], "scores.tsv", NDD_HDR_SCORES, 0));
     NDD_TRY(write_rows(r, &r->rows[NDD_ROWS_CLUSTERS], "clusters.tsv", NDD_HDR_CLUSTERS, 1));
     rc = r->me == 0 ? ndd_buf_puts(&rej, NDD_HDR_REJECTS) : NDD_OK;

@@ -310,7 +310,8 @@ static int emit(vws_t *w, int table, uint64_t k1, uint64_t k2)
 static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
 {
     vws_t *w = user;
-    int rc = ndd_verifier_pair(w->vf, i, j, v);
+    int rc = w->r->ix ? ndd_index_pair(w->r, w->vf, i, j, w->m[i].g, w->m[j].g, w->texts, w->lens, v) /* --index */
+                      : ndd_verifier_pair(w->vf, i, j, v);
     if (!rc && v->conceptual && v->duplicate)
         w->r->c.lsi_accepted++;
     if (!rc && (w->r->cfg->verifier == NDD_VERIFIER_TLCS || w->r->cfg->verifier == NDD_VERIFIER_TLCS_LSI) &&

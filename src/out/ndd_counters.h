@@ -83,7 +83,12 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(spill_received, "memory", "spilled_received_texts_bytes", NDD_CST_REDUCE)          \
     X(spill_links, "memory", "spilled_link_runs_bytes", NDD_CST_REDUCE)                  \
     X(spill_peak, "memory", "spill_files_peak_bytes", NDD_CST_REDUCE)                    \
-    X(sets_in_blocks, "memory", "sets_verified_in_blocks", NDD_CST_REDUCE)
+    X(sets_in_blocks, "memory", "sets_verified_in_blocks", NDD_CST_REDUCE)               \
+    X(ix_batch, "index", "batch", NDD_CST_REDUCE)                                        \
+    X(ix_docs_old, "index", "docs_before", NDD_CST_REDUCE)                               \
+    X(ix_docs_new, "index", "docs_new", NDD_CST_REDUCE)                                  \
+    X(ix_verdicts_cached, "index", "verdicts_from_cache", NDD_CST_REDUCE)                \
+    X(ix_verdicts_new, "index", "verdicts_new", NDD_CST_REDUCE)
 
 #define NDD_HIST_N 24 /* set sizes: bucket b holds sizes in [2^b, 2^(b+1)); stats.json sets.size_histogram */
 

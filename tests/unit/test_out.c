@@ -307,7 +307,8 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
  * clusters only, since issue 12); strain 8.512345/34; duplicate 16/48;
  * per_doc 24752/48; medians of 2 ranks. The exact section, the exact stage
  * and the removed_exact/removed_near split were added by hand (issue 12),
- * pruned_by_anchor_bound (issue 13) and the lsi section (issue 16) too. */
+ * pruned_by_anchor_bound (issue 13), the lsi section (issue 16) and the
+ * index section (issue 15, zeros without --index) too. */
 static const char golden[] =
     "{\n"
     "  \"version\": \"0.1.0\",\n"
@@ -417,6 +418,13 @@ static const char golden[] =
     "    \"spill_files_peak_bytes\": 4144,\n"
     "    \"sets_verified_in_blocks\": 3\n"
     "  },\n"
+    "  \"index\": {\n"
+    "    \"batch\": 0,\n"
+    "    \"docs_before\": 0,\n"
+    "    \"docs_new\": 0,\n"
+    "    \"verdicts_from_cache\": 0,\n"
+    "    \"verdicts_new\": 0\n"
+    "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
     "    \"templates\": {\"min\": 0.2000, \"median\": 0.3000, \"max\": 0.4000},\n"
@@ -492,7 +500,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"pairs\": 0,\n    \"strain_away\": null,\n    \"reserve\": null\n  },\n"));
     assert_true(contains(&b, "\"duplicate_fraction\": 0.000000\n"));
     assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"memory\": {\n"));
-    assert_true(contains(&b, "\"sets_verified_in_blocks\": 0\n  },\n  \"stage_seconds\": {\n"));
+    assert_true(contains(&b, "\"sets_verified_in_blocks\": 0\n  },\n  \"index\": {\n    \"batch\": 0,\n"));
+    assert_true(contains(&b, "\"verdicts_new\": 0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));

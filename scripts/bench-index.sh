@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Benchmark of incremental batches (issue 15): the wall time of adding a ~10 % batch
+# to the index of the other ~90 % (`ndd run --index`), relative to one full run over
+# all inputs, measured in one run of this script (the machine is shared: only the
+# ratio means anything). The corpus:
+#   python3 datasets/gencrawl.py --source reuters --size 200MB --seed 1 --file-size 16MB
+# gives 13 files; batch 2 is the last files whose bytes are nearest 10 % of the corpus
+# (ties: more files), batch 1 the others, both in input order. Each of the three runs is
+# repeated REPS times (alternated: full, batch 1, batch 2) and the best wall kept; the
+# outputs of batch 2 are checked byte-identical to the full run's. Prints the walls,
+# the ratio and the per-stage seconds (stats.json, largest rank) of the full run and of
+# batch 2, and where batch 2's verification came from (cache / new).
+#   SIZE=200MB  ENGINE=local:2  REPS=1  BENCH_DIR=/tmp/idx-bench  BUILD=build
+#   B2_FILES=N  batch 2 = the last N files instead
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+SIZE=${SIZE:-200MB}
+REPS=${REPS:-1}
+ENGINE=${ENGINE:-local:2}
+BENCH_DIR=${BENCH_DIR:-/tmp/idx-bench}
+BUILD=${BUILD:-$root/build}
+data="$root/../shared/datasets/reuters21578"
+[ -d "$data" ] || { echo "bench-index: $data absent (the real Reuters text is needed); skipping"; exit 0; }
+[ -x "$BUILD/ndd" ] || { echo "bench-index: build $BUILD/ndd first"; exit 1; }
+corpus="$BENCH_DIR/c"
+if [ ! -f "$corpus/manifest.json" ]; then
+  rm -rf "$corpus"
+  python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size 16MB -q -o "$corpus" \
+    --datasets "$root/../shared/datasets"
+fi
+in=("$corpus"/crawl-*)
+n=${#in[@]}
+total=$(cat "${in[@]}" | wc -c)
+# batch 2: the last k files whose bytes are nearest 10 % of the corpus
+best_k=1 best_d=-1 acc=0
+for k in $(seq 1 $((n - 1))); do
+  acc=$((acc + $(stat -c %s "${in[$((n - k))]}")))
+  d=$(( acc * 10 - total )); d=${d#-}
+  if [ "$best_d" -lt 0 ] || [ "$d" -le "$best_d" ]; then best_k=$k best_d=$d; fi
+done
+best_k=${B2_FILES:-$best_k}
+k1=$((n - best_k))
+b2bytes=$(cat "${in[@]:$k1}" | wc -c)
+echo "corpus: $corpus: $n files, $((total / 1048576)) MB; batch 1: $k1 files, batch 2: $best_k files" \
+  "($(python3 -c "print(f'{100*$b2bytes/$total:.1f}')") % of the bytes); engine $ENGINE"
+
+wall() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" "$1/stats.json"; }
+run() { # name, args...: one run, its outer wall time (s) on stdout
+  local name=$1 s e; shift
+  rm -rf "${BENCH_DIR:?}/$name"
+  s=$(date +%s.%N)
+  "$BUILD/ndd" run -q --engine "$ENGINE" -o "$BENCH_DIR/$name" "$@" 2>/dev/null
+  e=$(date +%s.%N)
+  python3 -c "print(round($e - $s, 3))"
+}
+bf="" b1="" b2=""
+for rep in $(seq 1 "$REPS"); do
+  rm -rf "$BENCH_DIR/ix"
+  t=$(run full "${in[@]}");                          bf=$(python3 -c "print(min(x for x in ($t, ${bf:-1e9})))")
+  t=$(run b1 --index "$BENCH_DIR/ix" "${in[@]:0:$k1}"); b1=$(python3 -c "print(min(x for x in ($t, ${b1:-1e9})))")
+  t=$(run b2 --index "$BENCH_DIR/ix" "${in[@]:$k1}");  b2=$(python3 -c "print(min(x for x in ($t, ${b2:-1e9})))")
+  echo "rep $rep: full $(wall "$BENCH_DIR/full") s, batch 1 $(wall "$BENCH_DIR/b1") s, batch 2 $(wall "$BENCH_DIR/b2") s (stats.json walls)"
+done
+for f in clusters.tsv pairs.tsv scores.tsv rejects.tsv removed.txt; do
+  cmp -s "$BENCH_DIR/full/$f" "$BENCH_DIR/b2/$f" || { echo "bench-index: $f of batch 2 differs from the full run"; exit 1; }
+done
+echo "outputs of batch 2 byte-identical to the full run: yes"
+echo "best walls: full $bf s, batch 1 ($k1 files) $b1 s, batch 2 ($best_k files) $b2 s"
+echo "batch 2 / full = $(python3 -c "print(f'{$b2/$bf:.3f}')")x   (target: at most 0.35x)"
+python3 - "$BENCH_DIR/full/stats.json" "$BENCH_DIR/b2/stats.json" <<'EOF'
+import json, sys
+f, b = (json.load(open(p)) for p in sys.argv[1:])
+print(f"{'stage':12s} {'full s':>8s} {'batch 2 s':>10s}")
+for k in f["stage_seconds"]:
+    print(f"{k:12s} {f['stage_seconds'][k]['max']:8.3f} {b['stage_seconds'][k]['max']:10.3f}")
+ix = b["index"]
+print(f"batch 2: {ix['docs_new']} new documents, {ix['docs_before']} before; pairs verified {b['verify']['verified']} "
+      f"(full run: {f['verify']['verified']}): {ix['verdicts_from_cache']} from the cache, {ix['verdicts_new']} verified")
+EOF

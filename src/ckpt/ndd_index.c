@@ -1,0 +1,411 @@
+/* ndd_index.c - see ndd_index.h. */
+#include "ndd_index.h"
+#include "ndd_ckpt.h"
+#include "ndd_wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAGIC_VERDS 0x5344524556444E4Eull /* "NNDVERDS" as LE bytes */
+#define VERDS_VERSION 1
+#define VERD_BYTES 84
+#define IX_PATH 4096
+#define IX_MAX_SHARDS 65536
+
+/* ---- the manifest ---- */
+
+static void batch_free(ndd_ixbatch_t *b)
+{
+    for (size_t i = 0; i < b->npins; i++)
+        free(b->pins[i]);
+    free(b->pins);
+    memset(b, 0, sizeof *b);
+}
+
+void ndd_index_free(ndd_index_man_t *m)
+{
+    if (!m)
+        return;
+    for (size_t k = 0; k < m->nb; k++)
+        batch_free(&m->b[k]);
+    free(m->b);
+    free(m->opts);
+    memset(m, 0, sizeof *m);
+}
+
+int ndd_index_add(ndd_index_man_t *m, uint64_t docs, uint64_t files, int nshards, int nverdicts,
+                  const char *const *pins, size_t npins)
+{
+    ndd_ixbatch_t *nb = realloc(m->b, (m->nb + 1) * sizeof *nb);
+    if (!nb)
+        return NDD_ERR_NOMEM;
+    m->b = nb;
+    ndd_ixbatch_t *b = &m->b[m->nb];
+    memset(b, 0, sizeof *b);
+    b->docs = docs;
+    b->files = files;
+    b->nshards = nshards;
+    b->nverdicts = nverdicts;
+    if (npins && !(b->pins = calloc(npins, sizeof *b->pins)))
+        return NDD_ERR_NOMEM;
+    m->nb++;
+    for (size_t i = 0; i < npins; i++) {
+        if (!(b->pins[i] = strdup(pins[i])))
+            return NDD_ERR_NOMEM;
+        b->npins++;
+    }
+    return NDD_OK;
+}
+
+uint64_t ndd_index_docs(const ndd_index_man_t *m, uint64_t *files)
+{
+    uint64_t n = 0, f = 0;
+    for (size_t k = 0; k < m->nb; k++) {
+        n += m->b[k].docs;
+        f += m->b[k].files;
+    }
+    if (files)
+        *files = f;
+    return n;
+}
+
+int ndd_index_batch_dir(char *buf, size_t cap, const char *dir, size_t k)
+{
+    int n = snprintf(buf, cap, "%s/batch-%04zu", dir, k);
+    return n < 0 || (size_t)n >= cap ? NDD_ERR_INVAL : NDD_OK;
+}
+
+int ndd_index_write(const char *dir, const ndd_index_man_t *m)
+{
+    char path[IX_PATH], line[160];
+    ndd_buf_t b = NDD_BUF_INIT;
+    int rc;
+    if (m->opts && strchr(m->opts, '\n'))
+        return NDD_ERR_INVAL;
+    snprintf(line, sizeof line, "ndd-index %d\nopts ", NDD_INDEX_VERSION);
+    NDD_TRY(ndd_buf_puts(&b, line));
+    NDD_TRY(ndd_buf_puts(&b, m->opts ? m->opts : ""));
+    NDD_TRY(ndd_buf_putc(&b, '\n'));
+    for (size_t k = 0; k < m->nb; k++) {
+        const ndd_ixbatch_t *x = &m->b[k];
+        snprintf(line, sizeof line, "batch %llu %llu %d %d\n", (unsigned long long)x->docs,
+                 (unsigned long long)x->files, x->nshards, x->nverdicts);
+        NDD_TRY(ndd_buf_puts(&b, line));
+        for (size_t i = 0; i < x->npins; i++) {
+            if (strchr(x->pins[i], '\n')) {
+                rc = NDD_ERR_INVAL;
+                goto out;
+            }
+            NDD_TRY(ndd_buf_puts(&b, "pin "));
+            NDD_TRY(ndd_buf_puts(&b, x->pins[i]));
+            NDD_TRY(ndd_buf_putc(&b, '\n'));
+        }
+    }
+    NDD_TRY(ndd_buf_puts(&b, "end\n"));
+    if (snprintf(path, sizeof path, "%s/INDEX", dir) >= (int)sizeof path) {
+        rc = NDD_ERR_INVAL;
+        goto out;
+    }
+    rc = ndd_ckpt_write_atomic(path, b.data, b.len);
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+/* One line (NUL-terminated, no newline) of the manifest into m; *end = 1 at "end". */
+static int index_line(ndd_index_man_t *m, char *line, int *end)
+{
+    char *sp = strchr(line, ' ');
+    const char *v = sp ? sp + 1 : "";
+    if (sp)
+        *sp = '\0';
+    if (*end)
+        return NDD_ERR_FORMAT; /* nothing after "end" */
+    if (!strcmp(line, "end")) {
+        *end = 1;
+        return NDD_OK;
+    }
+    if (!strcmp(line, "opts")) {
+        free(m->opts);
+        return (m->opts = strdup(v)) ? NDD_OK : NDD_ERR_NOMEM;
+    }
+    if (!strcmp(line, "batch")) {
+        unsigned long long docs, files;
+        int ns, nv, used = 0;
+        if (sscanf(v, "%llu %llu %d %d%n", &docs, &files, &ns, &nv, &used) != 4 || v[used] || ns < 1 ||
+            ns > IX_MAX_SHARDS || nv < 0 || nv > IX_MAX_SHARDS)
+            return NDD_ERR_FORMAT;
+        return ndd_index_add(m, docs, files, ns, nv, NULL, 0);
+    }
+    if (!strcmp(line, "pin")) {
+        if (!m->nb)
+            return NDD_ERR_FORMAT;
+        ndd_ixbatch_t *b = &m->b[m->nb - 1];
+        char **np = realloc(b->pins, (b->npins + 1) * sizeof *np);
+        if (!np)
+            return NDD_ERR_NOMEM;
+        b->pins = np;
+        if (!(b->pins[b->npins] = strdup(v)))
+            return NDD_ERR_NOMEM;
+        b->npins++;
+        return NDD_OK;
+    }
+    return NDD_ERR_FORMAT;
+}
+
+int ndd_index_read(const char *dir, ndd_index_man_t *m)
+{
+    char path[IX_PATH], *text = NULL;
+    size_t n = 0;
+    int rc, end = 0;
+    memset(m, 0, sizeof *m);
+    m->version = -1;
+    if (snprintf(path, sizeof path, "%s/INDEX", dir) >= (int)sizeof path)
+        return NDD_ERR_INVAL;
+    errno = 0;
+    NDD_TRY(ndd_read_file(path, 1 << 28, &text, &n));
+    if (strlen(text) != n) { /* a NUL inside */
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    if (strncmp(text, "ndd-index ", 10)) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    m->version = atoi(text + 10);
+    if (m->version != NDD_INDEX_VERSION) {
+        rc = NDD_ERR_VERSION; /* never misread an index of another format */
+        goto out;
+    }
+    char *line = strchr(text, '\n');
+    for (line = line ? line + 1 : NULL; line && *line && !rc;) {
+        char *next = strchr(line, '\n');
+        if (!next) {
+            rc = NDD_ERR_FORMAT; /* a cut last line */
+            break;
+        }
+        *next = '\0';
+        rc = index_line(m, line, &end);
+        line = next + 1;
+    }
+    if (!rc && (!end || !m->opts))
+        rc = NDD_ERR_FORMAT;
+out:
+    free(text);
+    if (rc) {
+        int version = m->version;
+        ndd_index_free(m);
+        m->version = version;
+    }
+    return rc;
+}
+
+int ndd_index_fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return NDD_ERR_IO;
+    int rc = fsync(fd) ? NDD_ERR_IO : NDD_OK;
+    close(fd);
+    return rc;
+}
+
+int ndd_index_copy_file(const char *src, const char *dst)
+{
+    char buf[1 << 16];
+    if (link(src, dst) == 0)
+        return NDD_OK;
+    if (errno == EEXIST || errno == ENOENT)
+        return NDD_ERR_IO; /* never written over; a missing source or folder */
+    int in = open(src, O_RDONLY | O_CLOEXEC), rc = NDD_OK;
+    int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (in < 0 || out < 0)
+        rc = NDD_ERR_IO;
+    while (!rc) {
+        ssize_t got = read(in, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            rc = got < 0 ? NDD_ERR_IO : NDD_OK;
+            break;
+        }
+        for (ssize_t off = 0; off < got && !rc;) {
+            ssize_t w = write(out, buf + off, (size_t)(got - off));
+            if (w < 0 && errno != EINTR)
+                rc = NDD_ERR_IO;
+            off += w > 0 ? w : 0;
+        }
+    }
+    if (out >= 0 && ((!rc && fsync(out)) | close(out)))
+        rc = NDD_ERR_IO;
+    if (in >= 0)
+        close(in);
+    if (rc && out >= 0)
+        unlink(dst);
+    return rc;
+}
+
+/* ---- the verdict cache ---- */
+
+int ndd_vcache_add(ndd_vcache_t *c, const ndd_verdict_t *v)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 1024;
+        ndd_verdict_t *nv = realloc(c->v, cap * sizeof *nv);
+        if (!nv)
+            return NDD_ERR_NOMEM;
+        c->v = nv;
+        c->cap = cap;
+    }
+    c->v[c->n++] = *v;
+    return NDD_OK;
+}
+
+static int cmp_key(uint64_t a, uint64_t b, uint64_t ha, uint64_t hb, const ndd_verdict_t *y)
+{
+    if (a != y->a)
+        return a < y->a ? -1 : 1;
+    if (b != y->b)
+        return b < y->b ? -1 : 1;
+    if (ha != y->ha)
+        return ha < y->ha ? -1 : 1;
+    return hb < y->hb ? -1 : hb > y->hb;
+}
+
+static int cmp_verdict(const void *p, const void *q)
+{
+    const ndd_verdict_t *x = p;
+    return cmp_key(x->a, x->b, x->ha, x->hb, q);
+}
+
+void ndd_vcache_sort(ndd_vcache_t *c)
+{
+    if (c->n < 2)
+        return;
+    /* equal keys hold equal verdicts (the verifier is a function of the two texts) */
+    ndd_qsort(c->v, c->n, sizeof *c->v, cmp_verdict);
+    size_t w = 1;
+    for (size_t i = 1; i < c->n; i++)
+        if (cmp_verdict(&c->v[i], &c->v[w - 1]))
+            c->v[w++] = c->v[i];
+    c->n = w;
+}
+
+const ndd_verdict_t *ndd_vcache_find(const ndd_vcache_t *c, uint64_t a, uint64_t b, uint64_t ha, uint64_t hb)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int d = cmp_key(a, b, ha, hb, &c->v[mid]);
+        if (!d)
+            return &c->v[mid];
+        if (d < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+void ndd_vcache_free(ndd_vcache_t *c)
+{
+    if (!c)
+        return;
+    free(c->v);
+    memset(c, 0, sizeof *c);
+}
+
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static double bits_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *v, size_t n)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    int rc = ndd_buf_reserve(&b, 20 + n * VERD_BYTES);
+    if (!rc)
+        rc = ndd_put64(&b, MAGIC_VERDS);
+    if (!rc)
+        rc = ndd_put32(&b, VERDS_VERSION);
+    if (!rc)
+        rc = ndd_put64(&b, n);
+    for (size_t i = 0; i < n && !rc; i++) {
+        const ndd_vres_t *r = &v[i].v;
+        uint32_t fl = (uint32_t)((r->duplicate != 0) | (r->pruned_by_bound != 0) << 1 | (r->hit_cost_limit != 0) << 2 |
+                                 (r->formulaic != 0) << 3 | (r->sketched != 0) << 4 | (r->conceptual != 0) << 5);
+        uint64_t w[11] = {v[i].a, v[i].b, v[i].ha, v[i].hb, f64_bits(r->resemblance), f64_bits(r->containment),
+                          f64_bits(r->ncd), f64_bits(r->score), f64_bits(r->strain_away), r->tlcs, 0};
+        rc = ndd_put64s(&b, w, 4);
+        if (!rc)
+            rc = ndd_put32(&b, fl);
+        if (!rc)
+            rc = ndd_put64s(&b, w + 4, 6);
+    }
+    if (!rc)
+        rc = ndd_ckpt_blob_write(path, marker, &b, n);
+    ndd_buf_free(&b);
+    return rc;
+}
+
+int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    int rc = ndd_ckpt_blob_read(path, marker, &b, NULL);
+    if (rc)
+        goto out;
+    ndd_cur_t cur = {b.data, b.data + b.len, 0};
+    uint64_t magic = ndd_get64(&cur);
+    uint32_t ver = ndd_get32(&cur);
+    uint64_t n = ndd_get64(&cur);
+    if (cur.bad || magic != MAGIC_VERDS) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    if (ver != VERDS_VERSION) {
+        rc = NDD_ERR_VERSION;
+        goto out;
+    }
+    if (n != (uint64_t)(cur.end - cur.p) / VERD_BYTES || (uint64_t)(cur.end - cur.p) % VERD_BYTES) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        ndd_verdict_t x;
+        memset(&x, 0, sizeof x);
+        x.a = ndd_get64(&cur);
+        x.b = ndd_get64(&cur);
+        x.ha = ndd_get64(&cur);
+        x.hb = ndd_get64(&cur);
+        uint32_t fl = ndd_get32(&cur);
+        x.v.duplicate = fl & 1;
+        x.v.pruned_by_bound = fl >> 1 & 1;
+        x.v.hit_cost_limit = fl >> 2 & 1;
+        x.v.formulaic = fl >> 3 & 1;
+        x.v.sketched = fl >> 4 & 1;
+        x.v.conceptual = fl >> 5 & 1;
+        x.v.resemblance = bits_f64(ndd_get64(&cur));
+        x.v.containment = bits_f64(ndd_get64(&cur));
+        x.v.ncd = bits_f64(ndd_get64(&cur));
+        x.v.score = bits_f64(ndd_get64(&cur));
+        x.v.strain_away = bits_f64(ndd_get64(&cur));
+        x.v.tlcs = ndd_get64(&cur);
+        rc = cur.bad ? NDD_ERR_FORMAT : ndd_vcache_add(c, &x);
+    }
+out:
+    ndd_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,99 @@
+/* ndd_index.h - the persistent index of ndd run --index DIR (issue 15,
+ * docs/index.md): its manifest and the verdict cache. Local functions (no
+ * communication), plain C.
+ *
+ *   DIR/INDEX                      the manifest (text, below): written to
+ *                                  INDEX.tmp.PID, fsynced and renamed, so a
+ *                                  batch lands whole or not at all
+ *   DIR/batch-NNNN/map/shard-I.zst the batch's map shards (ndd_ckpt.h), with
+ *                  map/shard-I.done their markers
+ *   DIR/batch-NNNN/verify/verdicts-R.zst  the pair verdicts the batch computed
+ *                  verify/verdicts-R.done (rank R of the run that verified)
+ *
+ * The manifest, one item per line:
+ *   ndd-index VERSION
+ *   opts OPTIONS          the options that decide results (all batches alike)
+ *   batch DOCS FILES NSHARDS NVERDICTS   one per batch, in order, followed by
+ *   pin LINE              one per expanded input file of that batch (ndd_input_pin)
+ *   end
+ * A batch directory the manifest does not list is the remains of a batch
+ * that did not land; it is replaced by the next batch. */
+#ifndef NDD_INDEX_H
+#define NDD_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ndd_rows.h"
+#include "ndd_util.h"
+
+#define NDD_INDEX_VERSION 1
+
+typedef struct ndd_ixbatch {
+    uint64_t docs;  /* documents the batch added */
+    uint64_t files; /* its expanded input files */
+    int nshards;    /* map shards in batch-NNNN/map */
+    int nverdicts;  /* verdict parts in batch-NNNN/verify */
+    char **pins;    /* its input pins */
+    size_t npins;
+} ndd_ixbatch_t;
+
+typedef struct ndd_index_man {
+    int version;    /* the version read (set also when _read refuses it) */
+    char *opts;     /* the options string of the index (owned) */
+    ndd_ixbatch_t *b;
+    size_t nb;
+} ndd_index_man_t;
+
+/* Fills m from DIR/INDEX. NDD_ERR_IO when there is no manifest (errno
+ * ENOENT: not an index), NDD_ERR_VERSION when it has another format version
+ * (m->version = its version; nothing else is kept), NDD_ERR_FORMAT when
+ * malformed (no "end" line, counts out of range, a pin outside a batch). */
+int ndd_index_read(const char *dir, ndd_index_man_t *m);
+/* Writes DIR/INDEX atomically (NDD_ERR_INVAL for a newline in a string). */
+int ndd_index_write(const char *dir, const ndd_index_man_t *m);
+/* Appends a batch (the pins are copied). */
+int ndd_index_add(ndd_index_man_t *m, uint64_t docs, uint64_t files, int nshards, int nverdicts,
+                  const char *const *pins, size_t npins);
+void ndd_index_free(ndd_index_man_t *m);
+/* The sum of the batches' documents (*files: of their input files; may be NULL). */
+uint64_t ndd_index_docs(const ndd_index_man_t *m, uint64_t *files);
+/* buf = DIR/batch-NNNN (k from 1); NDD_ERR_INVAL when it does not fit. */
+int ndd_index_batch_dir(char *buf, size_t cap, const char *dir, size_t k);
+
+/* Copies src to a new file dst: a hard link when both are on one file
+ * system, else the bytes (written, fsynced, closed; dst removed on failure).
+ * NDD_ERR_IO when dst exists (never written over) or src is missing. */
+int ndd_index_copy_file(const char *src, const char *dst);
+/* fsync of a directory (after a rename in it). */
+int ndd_index_fsync_dir(const char *dir);
+
+/* ---- the verdict cache: (a, b, hash of a's text, hash of b's text) -> the
+ * verifier's result. a, b are global document numbers (the same in every
+ * batch), the hashes XXH3-64 of the texts as verified (after the template
+ * strip and the cut), so a pair whose text changed is not found. ---- */
+typedef struct ndd_verdict {
+    uint64_t a, b, ha, hb;
+    ndd_vres_t v;
+} ndd_verdict_t;
+
+typedef struct ndd_vcache {
+    ndd_verdict_t *v;
+    size_t n, cap;
+} ndd_vcache_t;
+
+int ndd_vcache_add(ndd_vcache_t *c, const ndd_verdict_t *v);
+/* Sorts by (a, b, ha, hb) and drops repeated keys (one is kept: equal keys
+ * hold equal verdicts, the verifier being a function of the two texts). */
+void ndd_vcache_sort(ndd_vcache_t *c);
+/* The verdict of the key in a sorted cache, or NULL. */
+const ndd_verdict_t *ndd_vcache_find(const ndd_vcache_t *c, uint64_t a, uint64_t b, uint64_t ha, uint64_t hb);
+void ndd_vcache_free(ndd_vcache_t *c);
+/* v[0..n) as one blob (magic "NDDVERDS", u32 version, u64 count, then 84-B
+ * records: a, b, ha, hb, u32 flags, resemblance, containment, ncd, score,
+ * strain_away as IEEE-754 bits, tlcs) at path with its marker. */
+int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *v, size_t n);
+/* Appends the verdicts of a file written by _write (NDD_ERR_VERSION: of
+ * another version; NDD_ERR_FORMAT: damaged). */
+int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c);
+
+#endif

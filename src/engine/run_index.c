@@ -1,0 +1,359 @@
+/* run_index.c - ndd run --index DIR (issue 15; docs/index.md): a run whose
+ * inputs are one batch added to a persistent index.
+ *
+ * The index keeps every batch's map shards (the documents as the map stage
+ * left them: id, url, text before the template strip, site, URL hash,
+ * weight, date, keys) and the pair verdicts computed so far. A batch reads
+ * only its own inputs; then every rank loads its contiguous range of all
+ * batches' documents, numbered as one run over all batches' inputs in
+ * order would number them, and the reduce stages (duplicate ids, templates,
+ * exact pass, postings with the frequent-signature and site-template rules,
+ * components, verification) run over all of them: the same computation as
+ * that one run, hence the same decisions. Only the verifier's work on pairs
+ * verified before (the same two documents with the same texts as verified)
+ * is taken from the verdict cache. */
+#include "run_internal.h"
+#include "ndd_ckpt.h"
+#include "ndd_index.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#define IX_PATH 4200
+
+typedef struct ndd_ixrun {
+    ndd_index_man_t man;
+    uint64_t nold, old_files; /* documents and input files in the index before this batch */
+    int cacheable;            /* the verifier is a function of the two texts (TLCS, SigNCD) */
+    ndd_vcache_t cache;       /* the verdicts of earlier batches */
+    ndd_vcache_t fresh;       /* those computed here */
+    ndd_buf_t *pins;          /* rank 0: this batch's input pins */
+    size_t npins;
+} ndd_ixrun_t;
+
+void ndd_index_state_free(run_t *r)
+{
+    ndd_ixrun_t *ix = r->ix;
+    if (!ix)
+        return;
+    ndd_index_free(&ix->man);
+    ndd_vcache_free(&ix->cache);
+    ndd_vcache_free(&ix->fresh);
+    for (size_t i = 0; i < ix->npins; i++)
+        ndd_buf_free(&ix->pins[i]);
+    free(ix->pins);
+    free(ix);
+    r->ix = NULL;
+}
+
+/* 1 when dir holds entries other than batch directories (the remains of a
+ * batch that did not land). */
+static int has_other_entries(const char *dir, char *first, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int other = 0;
+    if (!d)
+        return 0;
+    while (!other && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strncmp(e->d_name, "batch-", 6)) {
+            snprintf(first, cap, "%s", e->d_name);
+            other = 1;
+        }
+    closedir(d);
+    return other;
+}
+
+/* Rank 0: the index manifest (or none: a first batch) and its checks. */
+static int open_checks(run_t *r, ndd_ixrun_t *ix, const char *dir, const char *opts)
+{
+    struct stat st;
+    char first[256];
+    int rc = ndd_index_read(dir, &ix->man);
+    if (rc == NDD_ERR_IO && errno == ENOENT) {
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            ndd_run_log(r, 0, "--index %s: not a directory", dir);
+            return NDD_ERR_INVAL;
+        }
+        if (has_other_entries(dir, first, sizeof first)) {
+            ndd_run_log(r, 0, "--index %s: not an ndd index (no %s/INDEX) and not empty (it holds %s): give an "
+                        "empty or new directory for a first batch", dir, dir, first);
+            return NDD_ERR_INVAL;
+        }
+        memset(&ix->man, 0, sizeof ix->man);
+        return (ix->man.opts = strdup(opts)) ? NDD_OK : NDD_ERR_NOMEM; /* a first batch */
+    }
+    if (rc == NDD_ERR_VERSION) {
+        ndd_run_log(r, 0, "--index %s: the index has format version %d, this ndd reads version %d only: build a "
+                    "new index from the inputs of its batches", dir, ix->man.version, NDD_INDEX_VERSION);
+        return rc;
+    }
+    if (rc) {
+        ndd_run_log(r, 0, "--index %s: cannot read %s/INDEX (%s)", dir, dir, ndd_strerror(rc));
+        return rc;
+    }
+    if (strcmp(ix->man.opts, opts)) {
+        ndd_run_log(r, 0, "--index %s: the index was built with the options '%s', this batch has '%s': every batch "
+                    "of an index must use the same options (they decide the results)", dir, ix->man.opts, opts);
+        return NDD_ERR_INVAL;
+    }
+    return NDD_OK;
+}
+
+/* Rank 0: this batch's pins, none of them already in the index. */
+static int pin_checks(run_t *r, ndd_ixrun_t *ix, const char *dir, const ndd_input_t *in, size_t nin)
+{
+    int rc = (ix->pins = calloc(nin ? nin : 1, sizeof *ix->pins)) ? NDD_OK : NDD_ERR_NOMEM;
+    for (size_t i = 0; i < nin && !rc; i++, ix->npins++)
+        rc = ndd_input_pin(&in[i], &ix->pins[i]);
+    for (size_t i = 0; i < nin && !rc; i++)
+        for (size_t k = 0; k < ix->man.nb && !rc; k++)
+            for (size_t p = 0; p < ix->man.b[k].npins && !rc; p++)
+                if (!strcmp(ix->pins[i].data, ix->man.b[k].pins[p]) && !in[i].skip) {
+                    ndd_run_log(r, 0, "--index %s: input %s is already in the index (batch %zu; the same name, "
+                                "size, time and content): a batch adds new inputs only", dir, in[i].name, k + 1);
+                    rc = NDD_ERR_INVAL;
+                }
+    return rc;
+}
+
+int ndd_index_open(run_t *r, const ndd_input_t *in, size_t nin)
+{
+    const ndd_run_cfg_t *cfg = r->cfg;
+    const char *opts = cfg->index_opts ? cfg->index_opts : "";
+    ndd_ixrun_t *ix = calloc(1, sizeof *ix);
+    int rc = ndd_comm_agree(r->comm, ix ? NDD_OK : NDD_ERR_NOMEM);
+    r->ix = ix;
+    if (rc)
+        return rc;
+    if (r->me == 0 && !(rc = open_checks(r, ix, cfg->index_dir, opts)))
+        rc = pin_checks(r, ix, cfg->index_dir, in, nin);
+    if ((rc = ndd_comm_agree(r->comm, rc)))
+        return rc;
+    if (r->me != 0) { /* the manifest rank 0 checked (no batch lands while this one runs) */
+        rc = ndd_index_read(cfg->index_dir, &ix->man);
+        if (rc == NDD_ERR_IO && errno == ENOENT)
+            rc = (ix->man.opts = strdup(opts)) ? NDD_OK : NDD_ERR_NOMEM;
+    }
+    ix->nold = ndd_index_docs(&ix->man, &ix->old_files);
+    ix->cacheable = cfg->verifier == NDD_VERIFIER_TLCS || cfg->verifier == NDD_VERIFIER_SIGNCD;
+    rc = ndd_comm_agree(r->comm, rc);
+    if (!rc && r->me == 0)
+        ndd_run_log(r, 1, "index %s: %zu batch%s, %llu documents; adding batch %zu", cfg->index_dir, ix->man.nb,
+                    ix->man.nb == 1 ? "" : "es", (unsigned long long)ix->nold, ix->man.nb + 1);
+    return rc;
+}
+
+uint64_t ndd_index_first_new(const run_t *r) { return r->ix->nold; }
+
+int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_t nsrc)
+{
+    size_t tot = 0;
+    for (size_t s = 0; s < nsrc; s++)
+        tot += (size_t)nshards[s];
+    uint64_t *cnt = calloc(tot ? tot : 1, sizeof *cnt), total = 0, lo, hi, slo, shi, at = 0;
+    int rc = ndd_comm_agree(r->comm, cnt ? NDD_OK : NDD_ERR_NOMEM);
+    for (size_t s = 0, k = 0; s < nsrc && !rc; s++)
+        for (int i = 0; i < nshards[s] && !rc; i++, k++) {
+            rc = ndd_ckpt_shard_count(dirs[s], i, &cnt[k]);
+            total += cnt[k];
+        }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    ndd_part_share(total, r->P, r->me, &lo, &hi);
+    ndd_part_share((uint64_t)tot, r->P, r->me, &slo, &shi);
+    for (size_t s = 0, k = 0; s < nsrc && !rc; s++)
+        for (int i = 0; i < nshards[s] && !rc; i++, k++) {
+            uint64_t a = at, b = at + cnt[k], x = a > lo ? a : lo, y = b < hi ? b : hi;
+            int meta = (uint64_t)k >= slo && (uint64_t)k < shi;
+            at = b;
+            if (x < y || meta)
+                rc = ndd_ckpt_shard_load(dirs[s], i, &r->d, &r->rejects, &r->c, x < y ? x - a : 0, x < y ? y - x : 0,
+                                         meta);
+        }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    free(cnt);
+    return rc;
+}
+
+int ndd_index_load_map(run_t *r, const char *wd, int nshards)
+{
+    ndd_ixrun_t *ix = r->ix;
+    size_t nsrc = ix->man.nb + 1;
+    char **dirs = calloc(nsrc, sizeof *dirs);
+    int *ns = calloc(nsrc, sizeof *ns), rc = dirs && ns ? NDD_OK : NDD_ERR_NOMEM;
+    double t0 = ndd_now();
+    for (size_t k = 0; k < nsrc && !rc; k++) {
+        if (!(dirs[k] = malloc(IX_PATH)))
+            rc = NDD_ERR_NOMEM;
+        else if (k < ix->man.nb)
+            rc = ndd_index_batch_dir(dirs[k], IX_PATH, r->cfg->index_dir, k + 1);
+        else
+            snprintf(dirs[k], IX_PATH, "%s", wd);
+        if (ns)
+            ns[k] = k < ix->man.nb ? ix->man.b[k].nshards : nshards;
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    /* this rank's share of the batch gives way to its share of the index */
+    ndd_docs_free(&r->d);
+    ndd_buf_clear(&r->rejects);
+    memset(&r->c, 0, sizeof r->c);
+    rc = ndd_shards_load(r, (const char *const *)dirs, ns, nsrc);
+    if (rc && r->me == 0)
+        ndd_run_log(r, 0, "--index %s: cannot load the map shards of its batches (%s)", r->cfg->index_dir,
+                    ndd_strerror(rc));
+    r->ninputs_expanded += ix->old_files;
+    r->t[NDD_ST_READ] += ndd_now() - t0;
+out:
+    for (size_t k = 0; dirs && k < nsrc; k++)
+        free(dirs[k]);
+    free(dirs);
+    free(ns);
+    return rc;
+}
+
+int ndd_index_verdicts_load(run_t *r)
+{
+    ndd_ixrun_t *ix = r->ix;
+    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = NDD_OK;
+    if (r->me == 0) {
+        r->c.ix_batch = ix->man.nb + 1;
+        r->c.ix_docs_old = ix->nold;
+        r->c.ix_docs_new = r->starts[r->P] - ix->nold;
+    }
+    for (size_t k = 0; k < ix->man.nb && ix->cacheable && !rc; k++) {
+        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+            snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", dir, p);
+            snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", dir, p);
+            rc = ndd_vcache_load(path, marker, &ix->cache);
+        }
+    }
+    ndd_vcache_sort(&ix->cache);
+    if (rc && r->me == 0)
+        ndd_run_log(r, 0, "--index %s: cannot read its verdicts (%s)", r->cfg->index_dir, ndd_strerror(rc));
+    return ndd_comm_agree(r->comm, rc);
+}
+
+int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb,
+                   const char *const *t, const size_t *len, ndd_vres_t *v)
+{
+    ndd_ixrun_t *ix = r->ix;
+    if (!ix->cacheable)
+        return ndd_verifier_pair(vf, i, j, v);
+    ndd_verdict_t x;
+    memset(&x, 0, sizeof x);
+    x.a = ga;
+    x.b = gb;
+    x.ha = XXH3_64bits(t[i], len[i]);
+    x.hb = XXH3_64bits(t[j], len[j]);
+    const ndd_verdict_t *hit = ndd_vcache_find(&ix->cache, x.a, x.b, x.ha, x.hb);
+    if (hit) {
+        *v = hit->v;
+        r->c.ix_verdicts_cached++;
+        return NDD_OK;
+    }
+    int rc = ndd_verifier_pair(vf, i, j, v);
+    if (rc)
+        return rc;
+    x.v = *v;
+    r->c.ix_verdicts_new++;
+    return ndd_vcache_add(&ix->fresh, &x);
+}
+
+int ndd_index_verdicts_write(run_t *r, const char *wd)
+{
+    char path[IX_PATH + 64], marker[IX_PATH + 64];
+    snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, r->me);
+    snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, r->me);
+    int rc = ndd_vcache_write(path, marker, r->ix->fresh.v, r->ix->fresh.n);
+    if (rc)
+        ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?)", path, ndd_strerror(rc));
+    return ndd_comm_agree(r->comm, rc);
+}
+
+/* Rank 0: the batch's files from the work directory into tmp (a new
+ * batch directory): map/shard-I and verify/verdicts-R with their markers. */
+static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
+{
+    char a[IX_PATH + 64], b[IX_PATH + 64], sub[IX_PATH + 16];
+    static const char *const ext[2] = {"zst", "done"};
+    int rc = NDD_OK;
+    if (mkdir(tmp, 0777))
+        return NDD_ERR_IO;
+    for (int d = 0; d < 2 && !rc; d++) {
+        snprintf(sub, sizeof sub, "%s/%s", tmp, d ? "verify" : "map");
+        if (mkdir(sub, 0777))
+            rc = NDD_ERR_IO;
+    }
+    for (int i = 0; i < nshards + nparts && !rc; i++)
+        for (int e = 0; e < 2 && !rc; e++) {
+            const char *kind = i < nshards ? "map/shard" : "verify/verdicts";
+            int idx = i < nshards ? i : i - nshards;
+            snprintf(a, sizeof a, "%s/%s-%06d.%s", wd, kind, idx, ext[e]);
+            snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kind, idx, ext[e]);
+            rc = ndd_index_copy_file(a, b);
+        }
+    for (int d = 0; d < 2 && !rc; d++) { /* the new names are durable before the rename */
+        snprintf(sub, sizeof sub, "%s/%s", tmp, d ? "verify" : "map");
+        rc = ndd_index_fsync_dir(sub);
+    }
+    return rc;
+}
+
+/* Rank 0: lands the batch: DIR/batch-NNNN (through a temporary name),
+ * then DIR/INDEX, each replaced atomically. */
+static int land(run_t *r, const char *wd, int nshards, size_t nin)
+{
+    ndd_ixrun_t *ix = r->ix;
+    const char *dir = r->cfg->index_dir;
+    char bdir[IX_PATH], tmp[IX_PATH + 8];
+    int nparts = 0;
+    uint64_t rounds;
+    const char **pins = calloc(ix->npins ? ix->npins : 1, sizeof *pins);
+    int rc = pins ? NDD_OK : NDD_ERR_NOMEM;
+    if (!rc)
+        rc = ndd_ckpt_verify_done_read(wd, &nparts, &rounds);
+    if (!rc)
+        rc = ndd_index_batch_dir(bdir, sizeof bdir, dir, ix->man.nb + 1);
+    snprintf(tmp, sizeof tmp, "%s.tmp", bdir);
+    if (!rc && mkdir(dir, 0777) && errno != EEXIST)
+        rc = NDD_ERR_IO;
+    if (!rc) { /* the remains of a batch that did not land */
+        ndd_ckpt_remove(tmp);
+        ndd_ckpt_remove(bdir);
+        rc = copy_batch(wd, tmp, nshards, nparts);
+    }
+    if (!rc && (ndd_index_fsync_dir(tmp) || rename(tmp, bdir) || ndd_index_fsync_dir(dir)))
+        rc = NDD_ERR_IO;
+    for (size_t i = 0; i < ix->npins && !rc; i++)
+        pins[i] = ix->pins[i].data;
+    if (!rc)
+        rc = ndd_index_add(&ix->man, r->starts[r->P] - ix->nold, nin, nshards, nparts, pins, ix->npins);
+    if (!rc && !(rc = ndd_index_write(dir, &ix->man)) && ndd_index_fsync_dir(dir))
+        rc = NDD_ERR_IO;
+    free(pins);
+    if (rc)
+        ndd_run_log(r, 0, "--index %s: the batch did not land (%s; the index is as before)", dir, ndd_strerror(rc));
+    return rc;
+}
+
+int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_summary_t *s)
+{
+    int rc = r->me == 0 ? land(r, wd, nshards, nin) : NDD_OK;
+    rc = ndd_comm_agree(r->comm, rc);
+    s->index_batch = r->me == 0 ? r->ix->man.nb : r->ix->man.nb + 1; /* (rank 0 added it) */
+    s->index_docs_new = r->starts[r->P] - r->ix->nold;
+    if (!rc && r->me == 0)
+        ndd_run_log(r, 1, "index %s: batch %llu landed (%llu new documents, %llu in the index)", r->cfg->index_dir,
+                    (unsigned long long)s->index_batch, (unsigned long long)s->index_docs_new,
+                    (unsigned long long)r->starts[r->P]);
+    return rc;
+}

@@ -1,0 +1,290 @@
+/* test_index.c - src/ckpt/ndd_index.c: the index manifest round trips
+ * (batches, pins, options), malformed manifests are refused
+ * (NDD_ERR_FORMAT), another format version is refused with NDD_ERR_VERSION
+ * and the version found, a missing one is NDD_ERR_IO; the verdict cache
+ * answers lookups as a brute-force search over the same verdicts does,
+ * keeps every field through its file bit for bit, and a damaged or
+ * other-version file is refused. */
+#include "ndd_test.h"
+#include "ndd_ckpt.h"
+#include "ndd_index.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/ndd-test-index-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return ndd_ckpt_remove(dir) == NDD_OK ? 0 : -1;
+}
+
+static void put_index(const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/INDEX", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_manifest_roundtrip(void **state)
+{
+    (void)state;
+    ndd_index_man_t m, r;
+    memset(&m, 0, sizeof m);
+    assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_IO); /* no index yet */
+    assert_int_equal(errno, ENOENT);
+    m.opts = strdup("--min-link 3 --verifier tlcs");
+    const char *p1[] = {"100 1700000000000000000 0123456789abcdef a b.jsonl", "skip c/d"};
+    const char *p2[] = {"5 1 fedcba9876543210 e.jsonl"};
+    assert_int_equal(ndd_index_add(&m, 1234, 2, 3, 2, p1, 2), NDD_OK);
+    assert_int_equal(ndd_index_add(&m, 56, 1, 1, 4, p2, 1), NDD_OK);
+    assert_int_equal(ndd_index_add(&m, 0, 0, 2, 0, NULL, 0), NDD_OK); /* an empty batch */
+    assert_int_equal(ndd_index_write(dir, &m), NDD_OK);
+    assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
+    assert_int_equal(r.version, NDD_INDEX_VERSION);
+    assert_string_equal(r.opts, m.opts);
+    assert_int_equal(r.nb, 3);
+    for (size_t k = 0; k < 3; k++) {
+        assert_int_equal(r.b[k].docs, m.b[k].docs);
+        assert_int_equal(r.b[k].files, m.b[k].files);
+        assert_int_equal(r.b[k].nshards, m.b[k].nshards);
+        assert_int_equal(r.b[k].nverdicts, m.b[k].nverdicts);
+        assert_int_equal(r.b[k].npins, m.b[k].npins);
+        for (size_t i = 0; i < r.b[k].npins; i++)
+            assert_string_equal(r.b[k].pins[i], m.b[k].pins[i]);
+    }
+    uint64_t files;
+    assert_int_equal(ndd_index_docs(&r, &files), 1290);
+    assert_int_equal(files, 3);
+    char buf[128];
+    assert_int_equal(ndd_index_batch_dir(buf, sizeof buf, "/x", 12), NDD_OK);
+    assert_string_equal(buf, "/x/batch-0012");
+    assert_int_equal(ndd_index_batch_dir(buf, 8, "/x", 12), NDD_ERR_INVAL);
+    ndd_index_free(&r);
+    /* empty options round trip too; a newline in a string is refused */
+    free(m.opts);
+    m.opts = strdup("");
+    assert_int_equal(ndd_index_write(dir, &m), NDD_OK);
+    assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
+    assert_string_equal(r.opts, "");
+    ndd_index_free(&r);
+    free(m.opts);
+    m.opts = strdup("a\nb");
+    assert_int_equal(ndd_index_write(dir, &m), NDD_ERR_INVAL);
+    ndd_index_free(&m);
+    ndd_index_free(NULL);
+}
+
+static void test_manifest_refused(void **state)
+{
+    (void)state;
+    ndd_index_man_t r;
+    static const char *const bad[] = {
+        "ndd-index 1\nopts x\nbatch 1 1 1 1\n",                    /* no end: cut */
+        "ndd-index 1\nopts x\nbatch 1 1 1 1\nend",                 /* cut last line */
+        "ndd-index 1\nbatch 1 1 1 1\nend\n",                       /* no opts */
+        "ndd-index 1\nopts x\npin 1 2 3 a\nend\n",                 /* pin outside a batch */
+        "ndd-index 1\nopts x\nbatch 1 1 0 1\nend\n",               /* no shard */
+        "ndd-index 1\nopts x\nbatch 1 1 1 -1\nend\n",              /* negative verdict parts */
+        "ndd-index 1\nopts x\nbatch 1 1 99999999 1\nend\n",        /* too many shards */
+        "ndd-index 1\nopts x\nbatch 1 1 1\nend\n",                 /* a field missing */
+        "ndd-index 1\nopts x\nbatch 1 1 1 1 7\nend\n",             /* a field too many */
+        "ndd-index 1\nopts x\nwhat 1\nend\n",                      /* unknown line */
+        "ndd-index 1\nopts x\nend\nbatch 1 1 1 1\n",               /* after the end */
+        "ndd-work 4\nshards 2\n",                                  /* a work directory's manifest */
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        put_index(bad[i]);
+        assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_FORMAT);
+        assert_null(r.b);
+        assert_null(r.opts);
+    }
+    put_index("ndd-index 0\nopts x\nend\n");
+    assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
+    assert_int_equal(r.version, 0);
+    put_index("ndd-index 2\nsomething new\n");
+    assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
+    assert_int_equal(r.version, 2);
+    put_index("ndd-index 1\nopts x\nend\n"); /* an index with no batch yet */
+    assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
+    assert_int_equal(r.nb, 0);
+    ndd_index_free(&r);
+}
+
+static uint64_t rnd_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+static void random_verdict(ndd_verdict_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->a = rnd() % 50;
+    v->b = rnd() % 50;
+    v->ha = rnd() % 3; /* few hashes: many keys differ only in them */
+    v->hb = rnd() % 3;
+    v->v.duplicate = (int)(rnd() & 1);
+    v->v.pruned_by_bound = (int)(rnd() & 1);
+    v->v.hit_cost_limit = (int)(rnd() & 1);
+    v->v.formulaic = (int)(rnd() & 1);
+    v->v.sketched = (int)(rnd() & 1);
+    v->v.conceptual = (int)(rnd() & 1);
+    v->v.resemblance = (double)(rnd() % 1000000) / 999983.0;
+    v->v.containment = -1.0 / (double)(1 + rnd() % 7);
+    v->v.ncd = 1e-300 * (double)(rnd() % 5);
+    v->v.score = (double)rnd();
+    v->v.strain_away = 0.1 + (double)(rnd() % 100) / 3.0;
+    v->v.tlcs = rnd();
+}
+
+static int same_verdict(const ndd_verdict_t *x, const ndd_verdict_t *y)
+{
+    return x->a == y->a && x->b == y->b && x->ha == y->ha && x->hb == y->hb && x->v.duplicate == y->v.duplicate &&
+           x->v.pruned_by_bound == y->v.pruned_by_bound && x->v.hit_cost_limit == y->v.hit_cost_limit &&
+           x->v.formulaic == y->v.formulaic && x->v.sketched == y->v.sketched && x->v.conceptual == y->v.conceptual &&
+           !memcmp(&x->v.resemblance, &y->v.resemblance, 8) && !memcmp(&x->v.containment, &y->v.containment, 8) &&
+           !memcmp(&x->v.ncd, &y->v.ncd, 8) && !memcmp(&x->v.score, &y->v.score, 8) &&
+           !memcmp(&x->v.strain_away, &y->v.strain_away, 8) && x->v.tlcs == y->v.tlcs;
+}
+
+/* Lookups against brute force over the verdicts added (first one of a key). */
+static void test_vcache_brute(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    ndd_verdict_t *all = malloc(N * sizeof *all);
+    ndd_vcache_t c = {NULL, 0, 0};
+    assert_non_null(all);
+    for (size_t i = 0; i < N; i++) {
+        random_verdict(&all[i]);
+        for (size_t j = 0; j < i; j++) /* equal keys hold equal verdicts, as in a run */
+            if (all[j].a == all[i].a && all[j].b == all[i].b && all[j].ha == all[i].ha && all[j].hb == all[i].hb) {
+                all[i] = all[j];
+                break;
+            }
+        assert_int_equal(ndd_vcache_add(&c, &all[i]), NDD_OK);
+    }
+    ndd_vcache_sort(&c);
+    assert_true(c.n < N); /* repeated keys were dropped */
+    for (size_t i = 1; i < c.n; i++)
+        assert_true(memcmp(&c.v[i - 1], &c.v[i], 32) != 0);
+    for (uint64_t a = 0; a < 52; a++)
+        for (uint64_t b = 0; b < 52; b++)
+            for (uint64_t ha = 0; ha < 4; ha++)
+                for (uint64_t hb = 0; hb < 4; hb++) {
+                    const ndd_verdict_t *want = NULL;
+                    for (size_t i = 0; i < N && !want; i++)
+                        if (all[i].a == a && all[i].b == b && all[i].ha == ha && all[i].hb == hb)
+                            want = &all[i];
+                    const ndd_verdict_t *got = ndd_vcache_find(&c, a, b, ha, hb);
+                    assert_true((want == NULL) == (got == NULL));
+                    if (want)
+                        assert_true(same_verdict(want, got));
+                }
+    ndd_vcache_t empty = {NULL, 0, 0};
+    assert_null(ndd_vcache_find(&empty, 1, 2, 0, 0));
+    ndd_vcache_sort(&empty);
+    ndd_vcache_free(&c);
+    ndd_vcache_free(NULL);
+    free(all);
+}
+
+/* The file keeps every field bit for bit; damage and other versions are refused. */
+static void test_vcache_file(void **state)
+{
+    (void)state;
+    enum { N = 500 };
+    char path[128], marker[128];
+    ndd_verdict_t v[N];
+    ndd_vcache_t c = {NULL, 0, 0};
+    snprintf(path, sizeof path, "%s/v.zst", dir);
+    snprintf(marker, sizeof marker, "%s/v.done", dir);
+    for (size_t i = 0; i < N; i++)
+        random_verdict(&v[i]);
+    assert_int_equal(ndd_vcache_write(path, marker, v, N), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_OK); /* appends */
+    assert_int_equal(c.n, 2 * N);
+    for (size_t i = 0; i < 2 * N; i++)
+        assert_true(same_verdict(&c.v[i], &v[i % N]));
+    ndd_vcache_free(&c);
+    /* an empty file */
+    assert_int_equal(ndd_vcache_write(path, marker, NULL, 0), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_OK);
+    assert_int_equal(c.n, 0);
+    /* a flipped byte: the marker's checksum */
+    assert_int_equal(ndd_vcache_write(path, marker, v, N), NDD_OK);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, 20, SEEK_SET);
+    int ch = fgetc(f);
+    fseek(f, 20, SEEK_SET);
+    fputc(ch ^ 0x40, f);
+    fclose(f);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_FORMAT);
+    ndd_vcache_free(&c);
+    /* another version: the blob's head (written through the blob helper) */
+    ndd_buf_t b = NDD_BUF_INIT;
+    const unsigned char head[20] = {'N', 'N', 'D', 'V', 'E', 'R', 'D', 'S', 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(ndd_buf_append(&b, head, sizeof head), NDD_OK);
+    assert_int_equal(ndd_ckpt_blob_write(path, marker, &b, 0), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_VERSION);
+    /* a cut record */
+    b.data[8] = 1;
+    b.data[12] = 1;
+    assert_int_equal(ndd_buf_append(&b, "0123456789", 10), NDD_OK);
+    assert_int_equal(ndd_ckpt_blob_write(path, marker, &b, 1), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_FORMAT);
+    /* a missing file */
+    unlink(path);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_IO);
+    ndd_buf_free(&b);
+    ndd_vcache_free(&c);
+}
+
+static void test_copy_file(void **state)
+{
+    (void)state;
+    char a[128], b[128], *data = NULL;
+    size_t n = 0;
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    assert_int_equal(ndd_ckpt_write_atomic(a, "hello index", 11), NDD_OK);
+    assert_int_equal(ndd_index_copy_file(a, b), NDD_OK);
+    assert_int_equal(ndd_read_file(b, 0, &data, &n), NDD_OK);
+    assert_int_equal(n, 11);
+    assert_memory_equal(data, "hello index", 11);
+    free(data);
+    assert_int_equal(ndd_index_copy_file(a, b), NDD_ERR_IO); /* exists: never overwritten */
+    snprintf(b, sizeof b, "%s/none/b", dir);
+    assert_int_equal(ndd_index_copy_file(a, b), NDD_ERR_IO);
+    assert_int_equal(ndd_index_fsync_dir(dir), NDD_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_manifest_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_manifest_refused, setup, teardown),
+        cmocka_unit_test(test_vcache_brute),
+        cmocka_unit_test_setup_teardown(test_vcache_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_file, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
