@@ -22,6 +22,58 @@ typedef struct run_opts {
     ndd_buf_t index_opts; /* --index: the options that decide results, as given (canonical names) */
 } run_opts_t;
 
+/* The checkpoint, output and engine options of run's --help (no format
+ * arguments: the defaults are in the text). */
+static void run_help_tail(void)
+{
+    fputs(
+        "checkpoints (see docs/architecture.md):\n"
+        "      --work-dir WORK      keep the stage checkpoints here (default: DIR/.ndd-work, removed\n"
+        "                           after a successful run; when a run of the same command line was\n"
+        "                           interrupted, running it again resumes it there, and says so);\n"
+        "                           refused if WORK holds an earlier run\n"
+        "      --resume WORK        continue the run checkpointed in WORK, with any number of ranks:\n"
+        "                           missing map shards are redone, a finished verification is reused;\n"
+        "                           inputs, text and signature options come from WORK/manifest\n"
+        "      --stop-after verify  stop once the verified pairs are checkpointed (with --work-dir/--resume)\n"
+        "      --mem-per-rank SIZE  the memory budget of each rank (K, M, G, T suffixes): a stage that\n"
+        "                           would exceed it waits on disk in WORK/spill (its texts, shuffle 1\n"
+        "                           in rounds of key ranges, links as sorted runs, received texts read\n"
+        "                           set by set); the outputs are the same for any budget. Default: 75 %\n"
+        "                           of the node's memory (MemTotal, its cgroup's or Slurm's limit)\n"
+        "                           shared by the node's ranks, logged at the start\n"
+        "      --index DIR          add the inputs as a new batch to the persistent index in DIR\n"
+        "                           (an empty or new DIR: the first batch); the outputs cover every\n"
+        "                           indexed document, as one run over all batches' inputs in order\n"
+        "                           would, and new-pairs.tsv lists the pairs with a new document;\n"
+        "                           every batch must give the same options (docs/index.md)\n"
+        "      --map-task I         run only map task I (0-based) of --map-tasks N, without MPI: read\n"
+        "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
+        "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
+        "output:\n"
+        "      --keep K             which document of a cluster to keep: longest (default), first,\n"
+        "                           newest or oldest by capture date (WARC-Date, or --date-field;\n"
+        "                           undated documents are kept only when no member has a date)\n"
+        "      --write-dedup FILE   also write the corpus without the removed duplicates: every kept\n"
+        "                           record as it was read, in input order (a JSONL line with all its\n"
+        "                           fields; a WARC record byte for byte when FILE is .warc[.gz|.zst]);\n"
+        "                           records of text/HTML files become JSONL lines (id, url, text).\n"
+        "                           FILE.zst: zstd, FILE.gz: gzip (a member per WARC record), else plain\n"
+        "      --force              write into a non-empty output directory (default: refused)\n"
+        "      --progress SECONDS   rank 0 prints every SECONDS the items done / total, rate and ETA of\n"
+        "                           the read and verify stages (summed over ranks), the end of every\n"
+        "                           stage, and the whole job's share done and ETA, estimated from\n"
+        "                           typical stage shares (default 0: off)\n"
+        "engine:\n"
+        NDD_CLI_ENGINE_HELP
+        "  -q, --quiet              no summary on stdout\n"
+        "  -v, --verbose            log progress to stderr\n"
+        "  -h, --help               this text\n"
+        "\n"
+        "Exit codes: 0 ok, 1 runtime error on any rank, 2 bad usage.\n",
+        stdout);
+}
+
 static void run_help(void)
 {
     ndd_run_cfg_t d;
@@ -139,51 +191,7 @@ static void run_help(void)
         "      --lsi-lsh BxR        LSI: cosine LSH candidate keys, B bands of R hyperplanes\n"
         "                           (default %ux%u; 0x0: none) - see docs/lsi.md\n"
         "      --verify-all         verify every candidate pair, also pairs already joined by\n"
-        "                           verified edges (slower; exact threshold sweeps in ndd eval)\n"
-        "checkpoints (see docs/architecture.md):\n"
-        "      --work-dir WORK      keep the stage checkpoints here (default: DIR/.ndd-work, removed\n"
-        "                           after a successful run; when a run of the same command line was\n"
-        "                           interrupted, running it again resumes it there, and says so);\n"
-        "                           refused if WORK holds an earlier run\n"
-        "      --resume WORK        continue the run checkpointed in WORK, with any number of ranks:\n"
-        "                           missing map shards are redone, a finished verification is reused;\n"
-        "                           inputs, text and signature options come from WORK/manifest\n"
-        "      --stop-after verify  stop once the verified pairs are checkpointed (with --work-dir/--resume)\n"
-        "      --mem-per-rank SIZE  the memory budget of each rank (K, M, G, T suffixes): a stage that\n"
-        "                           would exceed it waits on disk in WORK/spill (its texts, shuffle 1\n"
-        "                           in rounds of key ranges, links as sorted runs, received texts read\n"
-        "                           set by set); the outputs are the same for any budget. Default: 75 %%\n"
-        "                           of the node's memory (MemTotal, its cgroup's or Slurm's limit)\n"
-        "                           shared by the node's ranks, logged at the start\n"
-        "      --index DIR          add the inputs as a new batch to the persistent index in DIR\n"
-        "                           (an empty or new DIR: the first batch); the outputs cover every\n"
-        "                           indexed document, as one run over all batches' inputs in order\n"
-        "                           would, and new-pairs.tsv lists the pairs with a new document;\n"
-        "                           every batch must give the same options (docs/index.md)\n"
-        "      --map-task I         run only map task I (0-based) of --map-tasks N, without MPI: read\n"
-        "      --map-tasks N        the share rank I of N would read and write WORK/map/shard-I (for\n"
-        "                           Slurm job arrays: slurm/ndd-stages.sh); a finished task is skipped\n"
-        "output:\n"
-        "      --keep K             which document of a cluster to keep: longest (default), first,\n"
-        "                           newest or oldest by capture date (WARC-Date, or --date-field;\n"
-        "                           undated documents are kept only when no member has a date)\n"
-        "      --write-dedup FILE   also write the corpus without the removed duplicates: every kept\n"
-        "                           record as it was read, in input order (a JSONL line with all its\n"
-        "                           fields; a WARC record byte for byte when FILE is .warc[.gz|.zst]);\n"
-        "                           records of text/HTML files become JSONL lines (id, url, text).\n"
-        "                           FILE.zst: zstd, FILE.gz: gzip (a member per WARC record), else plain\n"
-        "      --force              write into a non-empty output directory (default: refused)\n"
-        "      --progress SECONDS   rank 0 prints every SECONDS the items done / total, rate and ETA of\n"
-        "                           the read and verify stages (summed over ranks), the end of every\n"
-        "                           stage, and the whole job's share done and ETA, estimated from\n"
-        "                           typical stage shares (default 0: off)\n"
-        "engine:\n"
-        NDD_CLI_ENGINE_HELP
-        "  -q, --quiet              no summary on stdout\n"
-        "  -v, --verbose            log progress to stderr\n"
-        "  -h, --help               this text\n"
-        "\n"
-        "Exit codes: 0 ok, 1 runtime error on any rank, 2 bad usage.\n",
+        "                           verified edges (slower; exact threshold sweeps in ndd eval)\n",
         d.text.max_bytes, d.text.boilerplate ? "on" : "off", d.templates ? "on" : "off", d.tmpl.min_pages,
         d.tmpl.min_sites, d.tmpl.max_short, d.exact ? "on" : "off", d.sig.m, d.sig.n, d.sig.k, d.postings.max_docs,
         d.postings.max_share, d.postings.max_share_floor,
@@ -191,6 +199,7 @@ static void run_help(void)
         d.postings.template_urls, d.postings.template_share, d.min_link_sigs, d.cand.per_doc, d.cand.list_cap,
         d.cand.all_pairs_upto, d.cand.min_shared, d.giant_set, d.window, d.slope, d.min_resemblance, d.min_containment, d.tau,
         d.lsi.k, d.lsi.oversample, d.lsi.power, d.lsi.th1, d.lsi.th4, d.lsi.gate, (unsigned long long)d.lsi.seed, d.lsi.lsh_bands, d.lsi.lsh_bits);
+    run_help_tail();
 }
 
 enum {
