@@ -264,6 +264,16 @@ typedef struct {
     char **opts;
 } manifest_store_t;
 
+int ndd_ckpt_put_line(ndd_buf_t *b, const char *key, const char *value)
+{
+    int rc;
+    if (strchr(value, '\n'))
+        return NDD_ERR_INVAL;
+    if ((rc = ndd_buf_puts(b, key)) || (rc = ndd_buf_putc(b, ' ')) || (rc = ndd_buf_puts(b, value)))
+        return rc;
+    return ndd_buf_putc(b, '\n');
+}
+
 int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
 {
     char path[PATH_CAP], line[640];
@@ -278,33 +288,12 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m)
              m->templates,
              m->sig_m, m->sig_n, m->sig_k, m->min_sentence, m->candidates);
     NDD_TRY(ndd_buf_puts(&b, line));
-    for (size_t i = 0; i < m->ninputs; i++) {
-        if (strchr(m->inputs[i], '\n')) {
-            rc = NDD_ERR_INVAL;
-            goto out;
-        }
-        NDD_TRY(ndd_buf_puts(&b, "input "));
-        NDD_TRY(ndd_buf_puts(&b, m->inputs[i]));
-        NDD_TRY(ndd_buf_putc(&b, '\n'));
-    }
-    for (size_t i = 0; i < m->npins; i++) {
-        if (strchr(m->pins[i], '\n')) {
-            rc = NDD_ERR_INVAL;
-            goto out;
-        }
-        NDD_TRY(ndd_buf_puts(&b, "pin "));
-        NDD_TRY(ndd_buf_puts(&b, m->pins[i]));
-        NDD_TRY(ndd_buf_putc(&b, '\n'));
-    }
-    for (size_t i = 0; i < m->nopts; i++) {
-        if (strchr(m->opts[i], '\n')) {
-            rc = NDD_ERR_INVAL;
-            goto out;
-        }
-        NDD_TRY(ndd_buf_puts(&b, "opt "));
-        NDD_TRY(ndd_buf_puts(&b, m->opts[i]));
-        NDD_TRY(ndd_buf_putc(&b, '\n'));
-    }
+    for (size_t i = 0; i < m->ninputs; i++)
+        NDD_TRY(ndd_ckpt_put_line(&b, "input", m->inputs[i]));
+    for (size_t i = 0; i < m->npins; i++)
+        NDD_TRY(ndd_ckpt_put_line(&b, "pin", m->pins[i]));
+    for (size_t i = 0; i < m->nopts; i++)
+        NDD_TRY(ndd_ckpt_put_line(&b, "opt", m->opts[i]));
     if (snprintf(path, sizeof path, "%s/manifest", wd) >= (int)sizeof path) {
         rc = NDD_ERR_INVAL;
         goto out;

@@ -55,6 +55,10 @@ typedef struct ndd_manifest {
     void *store_;           /* private */
 } ndd_manifest_t;
 
+/* Appends the manifest line "KEY VALUE\n" to b; NDD_ERR_INVAL when value
+ * holds a newline (it could not be read back). */
+int ndd_ckpt_put_line(ndd_buf_t *b, const char *key, const char *value);
+
 /* Creates DIR, DIR/map and DIR/verify, writes DIR/manifest ("key value"
  * lines, one "input PATH" line per input: NDD_ERR_INVAL for a path holding a
  * newline). store_ is not read. */

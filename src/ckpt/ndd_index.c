@@ -84,26 +84,16 @@ int ndd_index_write(const char *dir, const ndd_index_man_t *m)
     char path[IX_PATH], line[160];
     ndd_buf_t b = NDD_BUF_INIT;
     int rc;
-    if (m->opts && strchr(m->opts, '\n'))
-        return NDD_ERR_INVAL;
-    snprintf(line, sizeof line, "ndd-index %d\nopts ", NDD_INDEX_VERSION);
+    snprintf(line, sizeof line, "ndd-index %d\n", NDD_INDEX_VERSION);
     NDD_TRY(ndd_buf_puts(&b, line));
-    NDD_TRY(ndd_buf_puts(&b, m->opts ? m->opts : ""));
-    NDD_TRY(ndd_buf_putc(&b, '\n'));
+    NDD_TRY(ndd_ckpt_put_line(&b, "opts", m->opts ? m->opts : ""));
     for (size_t k = 0; k < m->nb; k++) {
         const ndd_ixbatch_t *x = &m->b[k];
         snprintf(line, sizeof line, "batch %llu %llu %d %d\n", (unsigned long long)x->docs,
                  (unsigned long long)x->files, x->nshards, x->nverdicts);
         NDD_TRY(ndd_buf_puts(&b, line));
-        for (size_t i = 0; i < x->npins; i++) {
-            if (strchr(x->pins[i], '\n')) {
-                rc = NDD_ERR_INVAL;
-                goto out;
-            }
-            NDD_TRY(ndd_buf_puts(&b, "pin "));
-            NDD_TRY(ndd_buf_puts(&b, x->pins[i]));
-            NDD_TRY(ndd_buf_putc(&b, '\n'));
-        }
+        for (size_t i = 0; i < x->npins; i++)
+            NDD_TRY(ndd_ckpt_put_line(&b, "pin", x->pins[i]));
     }
     NDD_TRY(ndd_buf_puts(&b, "end\n"));
     if (snprintf(path, sizeof path, "%s/INDEX", dir) >= (int)sizeof path) {

@@ -140,30 +140,41 @@ int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
     return ndd_buf_append(b, r->text, r->textlen);
 }
 
-int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap)
+int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head)
 {
     ndd_cur_t c = {p, p + n, 0};
-    while (n && c.p < c.end) {
+    r->g = ndd_get64(&c);
+    r->label = ndd_get64(&c);
+    r->idlen = ndd_get32(&c);
+    r->urllen = ndd_get32(&c);
+    r->textlen = ndd_get32(&c);
+    uint32_t flags = ndd_get32(&c);
+    r->rep = flags & 1 ? ndd_get64(&c) : UINT64_MAX;
+    r->id = r->url = r->text = NULL;
+    r->text_at = 0;
+    if (c.bad || flags > 1) /* no other flag is defined */
+        return NDD_ERR_FORMAT;
+    *head = (size_t)(c.p - p);
+    return NDD_OK;
+}
+
+int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap)
+{
+    for (size_t at = 0, head; at < n;) {
         ndd_docrec_t r;
-        r.g = ndd_get64(&c);
-        r.label = ndd_get64(&c);
-        r.idlen = ndd_get32(&c);
-        r.urllen = ndd_get32(&c);
-        r.textlen = ndd_get32(&c);
-        uint32_t flags = ndd_get32(&c);
-        r.rep = flags & 1 ? ndd_get64(&c) : UINT64_MAX;
-        if (flags > 1) /* no other flag is defined */
-            return NDD_ERR_FORMAT;
-        r.id = ndd_getbytes(&c, r.idlen);
-        r.url = ndd_getbytes(&c, r.urllen);
-        r.text = ndd_getbytes(&c, r.textlen);
-        r.text_at = 0;
-        if (c.bad)
-            return NDD_ERR_FORMAT;
-        int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+        int rc = ndd_docrec_head(p + at, n - at, &r, &head);
         if (rc)
             return rc;
+        uint64_t body = (uint64_t)r.idlen + r.urllen + r.textlen;
+        if (body > n - at - head)
+            return NDD_ERR_FORMAT;
+        r.id = p + at + head;
+        r.url = r.id + r.idlen;
+        r.text = r.url + r.urllen;
+        if ((rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v)))
+            return rc;
         (*v)[(*nv)++] = r;
+        at += head + (size_t)body;
     }
     return NDD_OK;
 }

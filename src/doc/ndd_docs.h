@@ -62,6 +62,11 @@ typedef struct ndd_docrec {
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);
 /* Bytes record r takes on the wire. */
 size_t ndd_docrec_size(const ndd_docrec_t *r);
+/* The header of the record at p[0..n) (32 bytes, 40 with a representative):
+ * r's numbers and lengths (id, url and text NULL), *head = its bytes; the
+ * id, URL and text follow it. NDD_ERR_FORMAT when p is too short or a flag
+ * is unknown. */
+int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head);
 /* Parses every record of p[0..n) into *v (grown with ndd_array_grow; the
  * strings point into p); NDD_ERR_FORMAT on a truncated record. */
 int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size_t *cap);

@@ -62,12 +62,13 @@ out:
     return rc;
 }
 
-uint64_t ndd_budget_rss(const run_t *r)
+uint64_t ndd_budget_share(const run_t *r, uint64_t process)
 {
-    uint64_t rss = ndd_rss_now_kib() * 1024;
     /* the in-process engine's ranks share one process: each its share */
-    return strcmp(r->comm->ops->name, "local") ? rss : rss / (uint64_t)r->P;
+    return strcmp(r->comm->ops->name, "local") ? process : process / (uint64_t)r->P;
 }
+
+uint64_t ndd_budget_rss(const run_t *r) { return ndd_budget_share(r, ndd_rss_now_kib() * 1024); }
 
 uint64_t ndd_budget_room(const run_t *r)
 {

@@ -184,6 +184,9 @@ int ndd_budget_init(run_t *r);
  * in-process engine), and what the budget leaves beside them (at least an
  * eighth of the budget: a stage always makes progress). */
 uint64_t ndd_budget_rss(const run_t *r);
+/* Local: a rank's part of a figure measured for its process (the whole of
+ * it, or 1/P with the in-process engine). */
+uint64_t ndd_budget_share(const run_t *r, uint64_t process);
 uint64_t ndd_budget_room(const run_t *r);
 /* Collective, before shuffle 1: spills this rank's texts when the postings
  * would not fit beside them, and *rounds = shuffle 1's rounds (the same on

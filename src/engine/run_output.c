@@ -252,12 +252,11 @@ static void budget_report(const run_t *r, const ndd_rank_stats_t *ranks)
 {
     char list[1024] = "";
     size_t at = 0;
-    uint64_t share = strcmp(r->comm->ops->name, "local") ? 1 : (uint64_t)r->P; /* one process: each its share */
     for (int st = 0; st < NDD_ST_N; st++) {
         uint64_t mx = 0;
         for (int q = 0; q < r->P; q++)
             mx = ranks[q].stage_rss_kib[st] > mx ? ranks[q].stage_rss_kib[st] : mx;
-        mx /= share;
+        mx = ndd_budget_share(r, mx);
         if (mx * 1024 <= r->budget || at >= sizeof list - 64)
             continue;
         int n = snprintf(list + at, sizeof list - at, "%s%s %.0f MiB", at ? ", " : "", ndd_stage_names[st],

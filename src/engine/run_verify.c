@@ -124,10 +124,7 @@ static void sort_order(order_t *ord, size_t n, int P)
         NDD_RADIX_PASS(order_t, src, dst, n, count, shift, ORDER_LABEL);
     for (unsigned shift = 0; shift < 32 && ((uint64_t)(P - 1) >> shift); shift += 16)
         NDD_RADIX_PASS(order_t, src, dst, n, count, shift, ORDER_DEST);
-    if (src != ord)
-        memcpy(ord, src, n * sizeof *ord);
-    free(tmp);
-    free(count);
+    ndd_radix_done(ord, src, n, sizeof *ord, tmp, count);
 }
 
 /* One destination's records, ready to send: another rank's block becomes one
@@ -155,32 +152,39 @@ static int seal_block(ZSTD_CCtx *cctx, ndd_buf_t *raw, ndd_buf_t *out, int self)
     return rc;
 }
 
-/* The received blocks, each freed once unpacked: another rank's decompressed
- * (seal_block), this rank's own taken as it is. */
+/* One received block into *out, *in freed: another rank's decompressed
+ * (seal_block), this rank's own (self) taken as it is. */
+static int unseal_block(ndd_buf_t *in, ndd_buf_t *out, int self)
+{
+    ndd_buf_free(out);
+    if (self || !in->len) {
+        *out = *in;
+        *in = (ndd_buf_t)NDD_BUF_INIT;
+        return NDD_OK;
+    }
+    if (in->len < 8)
+        return NDD_ERR_FORMAT;
+    uint64_t rawlen = ndd_le64_load(in->data);
+    if (rawlen > SIZE_MAX - 1)
+        return NDD_ERR_FORMAT;
+    int rc = ndd_buf_reserve(out, (size_t)rawlen);
+    if (rc)
+        return rc;
+    size_t z = ZSTD_decompress(out->data, (size_t)rawlen, in->data + 8, in->len - 8);
+    if (ZSTD_isError(z) || z != rawlen)
+        return NDD_ERR_COMPRESS;
+    out->len = z;
+    ndd_buf_free(in);
+    return NDD_OK;
+}
+
+/* Every received block in[0..P) into out[] (unseal_block). */
 static int unseal_blocks(ndd_buf_t *in, ndd_buf_t *out, int P, int me)
 {
-    for (int s = 0; s < P; s++) {
-        ndd_buf_free(&out[s]);
-        if (s == me || !in[s].len) {
-            out[s] = in[s];
-            in[s] = (ndd_buf_t)NDD_BUF_INIT;
-            continue;
-        }
-        if (in[s].len < 8)
-            return NDD_ERR_FORMAT;
-        uint64_t rawlen = ndd_le64_load(in[s].data);
-        if (rawlen > SIZE_MAX - 1)
-            return NDD_ERR_FORMAT;
-        int rc = ndd_buf_reserve(&out[s], (size_t)rawlen);
-        if (rc)
-            return rc;
-        size_t z = ZSTD_decompress(out[s].data, (size_t)rawlen, in[s].data + 8, in[s].len - 8);
-        if (ZSTD_isError(z) || z != rawlen)
-            return NDD_ERR_COMPRESS;
-        out[s].len = z;
-        ndd_buf_free(&in[s]);
-    }
-    return NDD_OK;
+    int rc = NDD_OK;
+    for (int s = 0; s < P && !rc; s++)
+        rc = unseal_block(&in[s], &out[s], s == me);
+    return rc;
 }
 
 /* The raw bytes of the received blocks in[0..P) (sealed by seal_block). */
@@ -725,17 +729,12 @@ static int cmp_ent(const void *a, const void *b)
  * entry per record, sorted by (label, g). */
 static int spill_received(run_t *r, ndd_buf_t *in, ndd_spill_t *sp, recv_ent_t **ents, size_t *ne)
 {
-    ndd_buf_t one[1] = {NDD_BUF_INIT}, plain = NDD_BUF_INIT;
+    ndd_buf_t plain = NDD_BUF_INIT;
     ndd_docrec_t *v = NULL;
     size_t nv = 0, vcap = 0, ecap = 0;
     int rc = ndd_spill_open(sp, r->wd, "received", r->me);
     for (int s = 0; s < r->P && !rc; s++) {
-        one[0] = in[s]; /* unseal_blocks on one block: its own or another rank's */
-        in[s] = (ndd_buf_t)NDD_BUF_INIT;
-        ndd_buf_t out[1] = {NDD_BUF_INIT};
-        rc = unseal_blocks(one, out, 1, s == r->me ? 0 : 1);
-        ndd_buf_free(&one[0]);
-        plain = out[0];
+        rc = unseal_block(&in[s], &plain, s == r->me);
         nv = 0;
         if (!rc)
             rc = ndd_docrec_parse(plain.data, plain.len, &v, &nv, &vcap);
@@ -786,20 +785,12 @@ static int read_set_heads(const ndd_spill_t *sp, const recv_ent_t *e, size_t n, 
 {
     uint64_t strs = 0;
     int rc = ndd_array_grow((void **)mem, mcap, n, sizeof **mem);
-    for (size_t k = 0; k < n && !rc; k++) { /* the headers: 32 bytes, 40 with a representative */
+    for (size_t k = 0; k < n && !rc; k++) { /* the headers (ndd_docrec_head) */
         char h[40];
-        size_t hl = e[k].size < sizeof h ? (size_t)e[k].size : sizeof h;
-        if ((rc = ndd_spill_read(sp, e[k].off, h, hl)))
-            break;
+        size_t hl = e[k].size < sizeof h ? (size_t)e[k].size : sizeof h, head = 0;
         ndd_docrec_t *m = &(*mem)[k];
-        uint32_t flags = hl >= 32 ? ndd_le32_load(h + 28) : 2;
-        if (flags > 1 || (flags && hl < 40)) {
-            rc = NDD_ERR_FORMAT;
+        if ((rc = ndd_spill_read(sp, e[k].off, h, hl)) || (rc = ndd_docrec_head(h, hl, m, &head)))
             break;
-        }
-        *m = (ndd_docrec_t){ndd_le64_load(h), ndd_le64_load(h + 8), flags ? ndd_le64_load(h + 32) : UINT64_MAX, NULL,
-                            NULL, NULL, ndd_le32_load(h + 16), ndd_le32_load(h + 20), ndd_le32_load(h + 24), 0};
-        uint64_t head = 32 + (flags ? 8 : 0);
         if (head + m->idlen + m->urllen + m->textlen != e[k].size) {
             rc = NDD_ERR_FORMAT;
             break;

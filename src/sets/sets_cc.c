@@ -112,10 +112,7 @@ static void glinks_sort(ndd_glink_t *gl, size_t n)
         for (unsigned shift = 0; shift < total[second]; shift += 16)
             NDD_RADIX_PASS(ndd_glink_t, src, dst, n, count, shift, GLINK_KEY);
 #undef GLINK_KEY
-    if (src != gl)
-        memcpy(gl, src, n * sizeof *gl);
-    free(tmp);
-    free(count);
+    ndd_radix_done(gl, src, n, sizeof *gl, tmp, count);
 }
 
 typedef struct {

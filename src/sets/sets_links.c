@@ -95,10 +95,7 @@ static void links_sort(ndd_link_t *l, size_t n)
     for (unsigned shift = 0; shift < total; shift += 16)
         NDD_RADIX_PASS(ndd_link_t, src, dst, n, count, shift, LINK_KEY);
 #undef LINK_KEY
-    if (src != l)
-        memcpy(l, src, n * sizeof *l);
-    free(tmp);
-    free(count);
+    ndd_radix_done(l, src, n, sizeof *l, tmp, count);
 }
 
 size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct)

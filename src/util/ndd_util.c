@@ -417,6 +417,14 @@ void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count)
     return tmp;
 }
 
+void ndd_radix_done(void *v, const void *src, size_t n, size_t size, void *tmp, size_t *count)
+{
+    if (src != v)
+        memcpy(v, src, n * size);
+    free(tmp);
+    free(count);
+}
+
 static void u64_sort(uint64_t *v, size_t n)
 {
     uint64_t mx = 0;
@@ -434,10 +442,7 @@ static void u64_sort(uint64_t *v, size_t n)
     for (unsigned shift = 0; shift < bits; shift += 16)
         NDD_RADIX_PASS(uint64_t, src, dst, n, count, shift, U64_KEY);
 #undef U64_KEY
-    if (src != v)
-        memcpy(v, src, n * sizeof *v);
-    free(tmp);
-    free(count);
+    ndd_radix_done(v, src, n, sizeof *v, tmp, count);
 }
 
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n)

@@ -93,8 +93,12 @@ size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
 static inline unsigned ndd_bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
 /* Scratch for a radix sort of n records of size bytes, when use is true:
  * the second array, and *count (65,536 counters); NULL when use is false or
- * memory is short - the caller then sorts with qsort. Both are freed with free(). */
+ * memory is short - the caller then sorts with qsort. ndd_radix_done frees both. */
 void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count);
+/* Ends a radix sort of v[0..n) (size bytes each) whose passes left the
+ * sorted records in src (v or the scratch tmp): copies them into v, frees
+ * tmp and count. */
+void ndd_radix_done(void *v, const void *src, size_t n, size_t size, void *tmp, size_t *count);
 
 /* One stable LSD radix pass with a 16-bit digit: the n records of type T in
  * src are placed into dst by (KEY(record) >> shift) & 0xFFFF, then src and
