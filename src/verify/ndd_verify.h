@@ -54,8 +54,11 @@ void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
  * consecutive k-grams the rightmost one of least hash (k = 8, w = 9 for
  * S = 16; ndd_anchor_shape). */
 typedef struct ndd_anchors {
-    uint64_t *v; /* hash << 32 | position, increasing: by hash, then position */
-    size_t n, cap;
+    uint64_t *v;    /* hash << 32 | position, increasing: by hash, then position (n of them) */
+    uint32_t *h;    /* the distinct hashes, increasing (nh of them) */
+    uint32_t *ppos; /* the positions, increasing */
+    uint32_t *pu;   /* the distinct hash (index into h) of the anchor at ppos[t] */
+    size_t n, nh, cap, hcap, pcap, ucap;
     size_t len, window; /* the text's length and the S they were made for */
     uint8_t *off;       /* window j's anchor is at j + off[j], for j < noff = len - S + 1 */
     size_t noff, off_cap; /* (made when w <= 255, else noff = 0: ndd_sketch_filter_anchored falls back) */
@@ -66,9 +69,9 @@ typedef struct ndd_anchors {
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
 /* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
- * reused; start from a zeroed struct): 8 bytes per anchor, a byte per
- * window and the filter's 2 bytes per anchor, about 2.7 bytes per text
- * byte for S = 16. *scratch (*scratch_cap entries) is grown to
+ * reused; start from a zeroed struct): 16 bytes per anchor and 4 per
+ * distinct hash, a byte per window and the filter's 2 bytes per anchor,
+ * about 4.8 bytes per text byte for S = 16. *scratch (*scratch_cap entries) is grown to
  * 2 (n - k + 1) entries and may be shared by all documents. */
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);

@@ -17,6 +17,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w)
 {
@@ -27,6 +30,9 @@ void ndd_anchor_shape(size_t window, size_t *k, size_t *w)
 void ndd_anchors_free(ndd_anchors_t *a)
 {
     free(a->v);
+    free(a->h);
+    free(a->ppos);
+    free(a->pu);
     free(a->off);
     free(a->bits);
     memset(a, 0, sizeof *a);
@@ -37,7 +43,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 {
     const uint8_t *t = text;
     size_t k, w;
-    a->n = a->noff = 0;
+    a->n = a->nh = a->noff = 0;
     a->len = n;
     a->window = window;
     if (window == 0 || (!t && n))
@@ -101,11 +107,18 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         np += pos != last;
         last = pos;
     }
+    /* the picks in position order: their positions; each then carries its
+     * rank r in that order instead (same order, and r finds the position) */
+    if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
+        (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
+        return rc;
+    for (size_t r = 0; r < np; r++) {
+        a->ppos[r] = (uint32_t)pick[r];
+        pick[r] = (pick[r] & 0xFFFFFFFF00000000ULL) | r;
+    }
     /* by (hash, position): a stable LSD radix sort of the picks (made in
      * position order) on the hash, 8 bits at a time; the suffix minima's
      * room is free again and takes the other half */
-    if ((rc = ndd_array_grow((void **)&a->v, &a->cap, np, sizeof *a->v)))
-        return rc;
     uint64_t *src = pick, *dst = suf;
     for (unsigned sh = 32; sh < 64; sh += 8) {
         size_t cnt[256] = {0};
@@ -122,7 +135,19 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         src = dst;
         dst = x;
     }
-    memcpy(a->v, src, np * sizeof *src);
+    /* by (hash, position) with the positions back; the distinct hashes;
+     * each anchor's distinct hash in position order */
+    if ((rc = ndd_array_grow((void **)&a->v, &a->cap, np, sizeof *a->v)) ||
+        (rc = ndd_array_grow((void **)&a->h, &a->hcap, np, sizeof *a->h)))
+        return rc;
+    size_t nh = 0;
+    for (size_t i = 0; i < np; i++) {
+        uint32_t hh = (uint32_t)(src[i] >> 32), r = (uint32_t)src[i];
+        nh += !nh || a->h[nh - 1] != hh;
+        a->h[nh - 1] = hh;
+        a->v[i] = (uint64_t)hh << 32 | a->ppos[r];
+        a->pu[r] = (uint32_t)(nh - 1);
+    }
     /* the filter: 16 or more bits per anchor (a power of two), at least 64 */
     unsigned lg = 6;
     while (((size_t)1 << lg) < 16 * np && lg < 32)
@@ -132,33 +157,130 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         return rc;
     memset(a->bits, 0, nw * sizeof *a->bits);
     a->bits_shift = 32 - lg;
-    for (size_t i = 0; i < np; i++) {
-        uint32_t h = (uint32_t)(a->v[i] >> 32), b = a->bits_shift < 32 ? h >> a->bits_shift : 0;
+    for (size_t u = 0; u < nh; u++) {
+        uint32_t b = a->bits_shift < 32 ? a->h[u] >> a->bits_shift : 0;
         a->bits[b >> 6] |= 1ULL << (b & 63);
     }
+    a->nh = nh;
     a->n = np;
     a->noff = off ? m + 1 - w : 0;
     return NDD_OK;
 }
 
-/* Union of [p - w + 1, p + S) over the marked positions p (a bitmap over
- * the text, scanned in increasing order), within [0, len). */
-static size_t cover(const uint64_t *bits, size_t len, size_t window, size_t w)
+/* Union of [p - w + 1, p + S) within [0, len) over the anchors p whose
+ * distinct hash is flagged in mu, walked in position order (the intervals'
+ * ends increase with p, so each adds what lies past the last end). */
+static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
-    size_t total = 0, end = 0;
-    for (size_t x = 0; x < (len + 63) / 64; x++)
-        for (uint64_t b = bits[x]; b; b &= b - 1) {
-            size_t p = x * 64 + (size_t)__builtin_ctzll(b), lo = p + 1 >= w ? p + 1 - w : 0, hi = p + window;
-            if (hi > len)
-                hi = len;
-            if (lo < end)
-                lo = end;
-            if (hi > lo) {
-                total += hi - lo;
-                end = hi;
-            }
+    size_t total = 0, end = 0, S = a->window;
+    for (size_t t = 0; t < a->n; t++) {
+        uint32_t u = a->pu[t];
+        size_t p = a->ppos[t], lo = p + 1 >= w ? p + 1 - w : 0, hi = p + S;
+        lo = lo < end ? end : lo;
+        size_t add = hi > lo ? hi - lo : 0, on = (size_t)(mu[u / 64] >> (u % 64) & 1);
+        total += add & ((size_t)0 - on); /* no branch: the flags are unpredictable */
+        end = on ? hi : end;
+    }
+    return total - (end > a->len ? end - a->len : 0); /* only the last interval passes len */
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NDD_ANCHOR_AVX2 1
+#include <immintrin.h>
+/* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). */
+__attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
+                                                       uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
+{
+    const uint32_t *ha = a->h, *hb = b->h;
+    size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
+    const __m256i r1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+    while (i + 8 <= na && j + 8 <= nb) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
+        /* lane l of the k-th compare: ha[i + l] == hb[j + (l + k) % 8] */
+        __m256i b1 = _mm256_permutevar8x32_epi32(vb, r1), b2 = _mm256_permutevar8x32_epi32(b1, r1);
+        __m256i b3 = _mm256_permutevar8x32_epi32(b2, r1), b4 = _mm256_permutevar8x32_epi32(b3, r1);
+        __m256i b5 = _mm256_permutevar8x32_epi32(b4, r1), b6 = _mm256_permutevar8x32_epi32(b5, r1);
+        __m256i b7 = _mm256_permutevar8x32_epi32(b6, r1);
+        __m256i any = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, vb), _mm256_cmpeq_epi32(va, b1)),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(va, b2), _mm256_cmpeq_epi32(va, b3))),
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, b4), _mm256_cmpeq_epi32(va, b5)),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(va, b6), _mm256_cmpeq_epi32(va, b7))));
+        unsigned fa = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any));
+        if (fa) { /* the same the other way round: which of b's lanes matched */
+            __m256i a1 = _mm256_permutevar8x32_epi32(va, r1), a2 = _mm256_permutevar8x32_epi32(a1, r1);
+            __m256i a3 = _mm256_permutevar8x32_epi32(a2, r1), a4 = _mm256_permutevar8x32_epi32(a3, r1);
+            __m256i a5 = _mm256_permutevar8x32_epi32(a4, r1), a6 = _mm256_permutevar8x32_epi32(a5, r1);
+            __m256i a7 = _mm256_permutevar8x32_epi32(a6, r1);
+            __m256i anyb = _mm256_or_si256(
+                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, va), _mm256_cmpeq_epi32(vb, a1)),
+                                _mm256_or_si256(_mm256_cmpeq_epi32(vb, a2), _mm256_cmpeq_epi32(vb, a3))),
+                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, a4), _mm256_cmpeq_epi32(vb, a5)),
+                                _mm256_or_si256(_mm256_cmpeq_epi32(vb, a6), _mm256_cmpeq_epi32(vb, a7))));
+            unsigned fb = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(anyb));
+            ma[i / 64] |= (uint64_t)fa << (i % 64); /* i, j: multiples of 8 */
+            mb[j / 64] |= (uint64_t)fb << (j % 64);
         }
-    return total;
+        uint32_t la = ha[i + 7], lb = hb[j + 7];
+        i += la <= lb ? 8 : 0;
+        j += lb <= la ? 8 : 0;
+    }
+    *pi = i;
+    *pj = j;
+}
+#endif
+
+/* Flags, in ma and mb (a bit per distinct hash), the hashes a and b share: a merge
+ * of the two increasing lists of distinct hashes. It compares blocks of 8
+ * against 8 (AVX2) or 4 against 4 (SSE2), all pairs at once, and moves past
+ * the block whose last hash is smaller (both when equal): a hash that is in
+ * both lists meets its partner in some compared pair of blocks, as the
+ * hashes are distinct and increasing (Schlegel et al. 2011, "Fast
+ * sorted-set intersection using SIMD instructions"). The rest is merged
+ * one by one. */
+static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb)
+{
+    const uint32_t *ha = a->h, *hb = b->h;
+    size_t i = 0, j = 0, na = a->nh, nb = b->nh;
+#ifdef NDD_ANCHOR_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        shared_avx2(a, b, ma, mb, &i, &j);
+#endif
+#if defined(__SSE2__)
+    while (i + 4 <= na && j + 4 <= nb) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(ha + i));
+        __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(hb + j));
+        /* e_k lane l: ha[i + l] == hb[j + (l + k) % 4] */
+        __m128i e0 = _mm_cmpeq_epi32(va, vb);
+        __m128i e1 = _mm_cmpeq_epi32(va, _mm_shuffle_epi32(vb, _MM_SHUFFLE(0, 3, 2, 1)));
+        __m128i e2 = _mm_cmpeq_epi32(va, _mm_shuffle_epi32(vb, _MM_SHUFFLE(1, 0, 3, 2)));
+        __m128i e3 = _mm_cmpeq_epi32(va, _mm_shuffle_epi32(vb, _MM_SHUFFLE(2, 1, 0, 3)));
+        __m128i any = _mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3));
+        unsigned fa = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(any));
+        if (fa) {
+            /* b's lane t matched a's lane (t - k) % 4 in e_k */
+            __m128i r = _mm_or_si128(_mm_or_si128(e0, _mm_shuffle_epi32(e1, _MM_SHUFFLE(2, 1, 0, 3))),
+                                     _mm_or_si128(_mm_shuffle_epi32(e2, _MM_SHUFFLE(1, 0, 3, 2)),
+                                                  _mm_shuffle_epi32(e3, _MM_SHUFFLE(0, 3, 2, 1))));
+            unsigned fb = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(r));
+            ma[i / 64] |= (uint64_t)fa << (i % 64); /* i, j: multiples of 4 */
+            mb[j / 64] |= (uint64_t)fb << (j % 64);
+        }
+        uint32_t la = ha[i + 3], lb = hb[j + 3];
+        i += la <= lb ? 4 : 0;
+        j += lb <= la ? 4 : 0;
+    }
+#endif
+    while (i < na && j < nb) {
+        uint32_t x = ha[i], y = hb[j];
+        if (x == y) {
+            ma[i / 64] |= 1ULL << (i % 64);
+            mb[j / 64] |= 1ULL << (j % 64);
+        }
+        i += x <= y;
+        j += y <= x;
+    }
 }
 
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
@@ -169,29 +291,16 @@ int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *
         return NDD_ERR_INVAL;
     if (!a->n || !b->n)
         return NDD_OK;
-    size_t wa = (a->len + 63) / 64, wb = (b->len + 63) / 64;
+    size_t wa = (a->nh + 63) / 64, wb = (b->nh + 63) / 64;
     int rc = ndd_array_grow((void **)mark, mark_cap, wa + wb, sizeof **mark);
     if (rc)
         return rc;
     uint64_t *ma = *mark, *mb = *mark + wa;
     memset(ma, 0, (wa + wb) * sizeof *ma);
-    size_t i = 0, j = 0;
-    while (i < a->n && j < b->n) {
-        uint32_t ha = (uint32_t)(a->v[i] >> 32), hb = (uint32_t)(b->v[j] >> 32);
-        if (ha < hb) {
-            i++;
-        } else if (hb < ha) {
-            j++;
-        } else {
-            for (; i < a->n && (uint32_t)(a->v[i] >> 32) == ha; i++)
-                ma[(uint32_t)a->v[i] / 64] |= 1ULL << ((uint32_t)a->v[i] % 64);
-            for (; j < b->n && (uint32_t)(b->v[j] >> 32) == ha; j++)
-                mb[(uint32_t)b->v[j] / 64] |= 1ULL << ((uint32_t)b->v[j] % 64);
-        }
-    }
+    shared_hashes(a, b, ma, mb);
     size_t k, w;
     ndd_anchor_shape(a->window, &k, &w);
-    *ua = cover(ma, a->len, a->window, w);
-    *ub = cover(mb, b->len, b->window, w);
+    *ua = cover(a, ma, w);
+    *ub = cover(b, mb, w);
     return NDD_OK;
 }

@@ -118,8 +118,21 @@ static void test_random_vs_brute(void **state)
  * text for identical texts, and every run of w k-grams holds an anchor. */
 static void check_anchors(const ndd_anchors_t *x, size_t w)
 {
-    for (size_t i = 1; i < x->n; i++) /* by (hash, position), no repeats */
+    /* v by (hash, position) without repeats; h its distinct hashes; ppos the
+     * same positions increasing, pu[t] the distinct hash of ppos[t] */
+    for (size_t i = 1; i < x->n; i++)
         assert_true(x->v[i] > x->v[i - 1]);
+    for (size_t u = 1; u < x->nh; u++)
+        assert_true(x->h[u] > x->h[u - 1]);
+    for (size_t t = 0; t < x->n; t++) {
+        assert_true(t == 0 || x->ppos[t] > x->ppos[t - 1]);
+        assert_true(x->pu[t] < x->nh);
+        size_t found = 0;
+        for (size_t i = 0; i < x->n; i++)
+            found += x->v[i] == ((uint64_t)x->h[x->pu[t]] << 32 | x->ppos[t]);
+        assert_int_equal(found, 1);
+    }
+    assert_true(x->nh <= x->n && (x->nh > 0) == (x->n > 0));
     size_t k, ww;
     ndd_anchor_shape(x->window, &k, &ww);
     assert_int_equal(ww, w);
