@@ -994,8 +994,8 @@ static const char *const html_script[] = {
     "function el(t,a,p,x){var e=document.createElementNS(NS,t);for(var k in a)e.setAttribute(k,a[k]);",
     " if(x!==undefined)e.textContent=x;if(p)p.appendChild(e);return e;}",
     "function fmt(v){if(v>=1e9)return(v/1e9)+'G';if(v>=1e6)return(v/1e6)+'M';if(v>=1e3)return(v/1e3)+'k';return String(v);}",
-    "function chart(host,id,title){var s=el('svg',{id:id,width:W,height:H,viewBox:'0 0 '+W+' '+H,'class':'chart',"
-    "role:'img','aria-label':title},document.getElementById(host));",
+    ("function chart(host,id,title){var s=el('svg',{id:id,width:W,height:H,viewBox:'0 0 '+W+' '+H,'class':'chart',"
+     "role:'img','aria-label':title},document.getElementById(host));"),
     " el('text',{x:W/2,y:18,'text-anchor':'middle','class':'title'},s,title);return s;}",
     "function legend(s,items){var x=W-M.r;for(var i=items.length-1;i>=0;i--){var w=14+7*items[i][0].length;x-=w;",
     " el('rect',{x:x,y:26,width:10,height:10,fill:items[i][1]},s);el('text',{x:x+13,y:35},s,items[i][0]);}}",

@@ -32,6 +32,7 @@ void ndd_anchors_free(ndd_anchors_t *a)
     free(a->v);
     free(a->h);
     free(a->ppos);
+    free(a->blk);
     free(a->pu);
     free(a->off);
     free(a->bits);
@@ -148,6 +149,18 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         a->v[i] = (uint64_t)hh << 32 | a->ppos[r];
         a->pu[r] = (uint32_t)(nh - 1);
     }
+    /* per block of 64 anchors in position order: what its anchors after
+     * the first add to the cover when all are flagged */
+    if ((rc = ndd_array_grow((void **)&a->blk, &a->bcap, (np + 63) / 64, sizeof *a->blk)))
+        return rc;
+    for (size_t t0 = 0; t0 < np; t0 += 64) {
+        size_t sum = 0, cap = window + w - 1;
+        for (size_t q = t0 + 1; q < t0 + 64 && q < np; q++) {
+            size_t gap = a->ppos[q] - a->ppos[q - 1];
+            sum += gap < cap ? gap : cap;
+        }
+        a->blk[t0 / 64] = (uint32_t)sum;
+    }
     /* the filter: 16 or more bits per anchor (a power of two), at least 64 */
     unsigned lg = 6;
     while (((size_t)1 << lg) < 16 * np && lg < 32)
@@ -169,17 +182,32 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 
 /* Union of [p - w + 1, p + S) within [0, len) over the anchors p whose
  * distinct hash is flagged in mu, walked in position order (the intervals'
- * ends increase with p, so each adds what lies past the last end). */
+ * ends increase with p, so each adds what lies past the last end), 64
+ * anchors at a time: a block without a flag adds nothing, a block of flags
+ * only adds its first anchor's share and a->blk[b] (made with the anchors:
+ * each later anchor adds min(S + w - 1, its gap to the one before)). */
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
     size_t total = 0, end = 0, S = a->window;
-    for (size_t t = 0; t < a->n; t++) {
-        uint32_t u = a->pu[t];
-        size_t p = a->ppos[t], lo = p + 1 >= w ? p + 1 - w : 0, hi = p + S;
-        lo = lo < end ? end : lo;
-        size_t add = hi > lo ? hi - lo : 0, on = (size_t)(mu[u / 64] >> (u % 64) & 1);
-        total += add & ((size_t)0 - on); /* no branch: the flags are unpredictable */
-        end = on ? hi : end;
+    for (size_t t0 = 0; t0 < a->n; t0 += 64) {
+        size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
+        const uint32_t *pu = a->pu + t0;
+        uint64_t f = 0;
+        for (size_t t = 0; t < nt; t++)
+            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+        if (!f)
+            continue;
+        int whole = nt == 64 && f == UINT64_MAX;
+        for (uint64_t g = whole ? 1 : f; g; g &= g - 1) {
+            size_t p = a->ppos[t0 + (size_t)__builtin_ctzll(g)], lo = p + 1 >= w ? p + 1 - w : 0, hi = p + S;
+            lo = lo < end ? end : lo;
+            total += hi > lo ? hi - lo : 0;
+            end = hi;
+        }
+        if (whole) {
+            total += a->blk[t0 / 64];
+            end = a->ppos[t0 + 63] + S;
+        }
     }
     return total - (end > a->len ? end - a->len : 0); /* only the last interval passes len */
 }
@@ -239,16 +267,25 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
  * hashes are distinct and increasing (Schlegel et al. 2011, "Fast
  * sorted-set intersection using SIMD instructions"). The rest is merged
  * one by one. */
+static unsigned isa_max = 2; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2 */
+
+unsigned ndd_anchors_isa(unsigned max)
+{
+    unsigned old = isa_max;
+    isa_max = max;
+    return old;
+}
+
 static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb)
 {
     const uint32_t *ha = a->h, *hb = b->h;
     size_t i = 0, j = 0, na = a->nh, nb = b->nh;
 #ifdef NDD_ANCHOR_AVX2
-    if (__builtin_cpu_supports("avx2"))
+    if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
         shared_avx2(a, b, ma, mb, &i, &j);
 #endif
 #if defined(__SSE2__)
-    while (i + 4 <= na && j + 4 <= nb) {
+    while (isa_max >= 1 && i + 4 <= na && j + 4 <= nb) {
         __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(ha + i));
         __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(hb + j));
         /* e_k lane l: ha[i + l] == hb[j + (l + k) % 4] */

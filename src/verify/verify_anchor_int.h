@@ -30,4 +30,9 @@ static inline int ndd_anchors_may_hold(const ndd_anchors_t *a, uint32_t h)
     return (int)(a->bits[i >> 6] >> (i & 63)) & 1;
 }
 
+/* For tests: the widest instructions the anchor bound may use (0 plain C,
+ * 1 SSE2, 2 AVX2 where the CPU has it; the default 2); returns the former
+ * setting. Not thread-safe: set it before any bound runs. */
+unsigned ndd_anchors_isa(unsigned max);
+
 #endif

@@ -1,6 +1,7 @@
 /* test_sketch.c - filtered sketches against a brute-force window oracle. */
 #include "ndd_test.h"
 #include "ndd_verify.h"
+#include "verify_anchor_int.h"
 
 static uint64_t rng_state = 0x243F6A8885A308D3ULL;
 static uint64_t rnd(void)
@@ -190,6 +191,56 @@ static void same_sketches(const ndd_sketch_ws_t *x, const ndd_sketch_ws_t *y)
             assert_int_equal(u.runs[r].len, v.runs[r].len);
         }
     }
+}
+
+/* Long texts sharing long stretches with sparse edits (blocks of 64
+ * anchors all flagged, mostly flagged, none; lists long enough for the
+ * SIMD blocks to run on with every offset), against the brute-force cover. */
+static void test_anchors_bound_long(void **state)
+{
+    (void)state;
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *mark = NULL, *scratch = NULL;
+    size_t mark_cap = 0, scratch_cap = 0, n = 6000;
+    uint8_t *a = malloc(n), *b = malloc(n), *in = malloc(n + 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(in);
+    for (int round = 0; round < 40; round++) {
+        size_t na = n - rndn(200), nb = 0;
+        for (size_t i = 0; i < na; i++)
+            a[i] = (uint8_t)('a' + rndn(round % 5 == 4 ? 3 : 26));
+        size_t every = (size_t[]){30, 100, 400, 3000}[round % 4];
+        for (size_t i = 0; i < na && nb < n; i++) { /* a copy with an edit every ~`every` bytes */
+            if (rndn(every))
+                b[nb++] = a[i];
+            else if (rndn(2))
+                b[nb++] = (uint8_t)('A' + rndn(26));
+        }
+        if (round % 8 == 7) /* an unrelated second half */
+            for (size_t i = nb / 2; i < nb; i++)
+                b[i] = (uint8_t)('a' + rndn(26));
+        size_t s = round % 3 ? 16 : 10, k, w, ua, ub;
+        ndd_anchor_shape(s, &k, &w);
+        assert_int_equal(ndd_anchors_make(&xa, a, na, s, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
+        check_anchors(&xa, w);
+        check_anchors(&xb, w);
+        size_t ca = brute_cover(&xa, &xb, w, in), cb = brute_cover(&xb, &xa, w, in);
+        for (unsigned isa = 0; isa <= 2; isa++) { /* plain C, SSE2, AVX2: the same */
+            ndd_anchors_isa(isa);
+            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub), NDD_OK);
+            assert_int_equal(ua, ca);
+            assert_int_equal(ub, cb);
+        }
+    }
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(mark);
+    free(scratch);
+    free(a);
+    free(b);
+    free(in);
 }
 
 static void test_anchors_bound(void **state)
@@ -398,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_repetitive),
         cmocka_unit_test(test_anchors_bound),
+        cmocka_unit_test(test_anchors_bound_long),
         cmocka_unit_test(test_anchored_cases),
         cmocka_unit_test(test_clough),
     };
