@@ -57,10 +57,12 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     size_t m = n - k + 1; /* k-grams */
     /* scratch: the k-gram keys (m entries; the picks overwrite them from the
      * front, behind the reading point), then the suffix minima (m entries;
-     * the sort's second array afterwards) */
-    int rc = ndd_array_grow((void **)scratch, scratch_cap, 2 * m, sizeof **scratch);
+     * the sort's second array afterwards), then the picks' positions (m
+     * uint32_t) */
+    int rc = ndd_array_grow((void **)scratch, scratch_cap, 2 * m + (m + 1) / 2, sizeof **scratch);
     if (rc)
         return rc;
+    uint32_t *ppos = (uint32_t *)(void *)(*scratch + 2 * m);
     /* key = hash << 32 | ~index: the least key of a run is its least hash,
      * the rightmost one among equal hashes */
     uint64_t *key = *scratch, *suf = *scratch + m, *pick = key;
@@ -103,20 +105,17 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             off[j + 1 - w] = (uint8_t)(pos - (j + 1 - w));
         /* a new pick when the minimum moved (picks never move back:
          * positions increase); written always, kept when new (no branch);
-         * np <= j + 1 - w: behind key[j] */
-        pick[np] = (mn & 0xFFFFFFFF00000000ULL) | pos;
+         * np <= j + 1 - w: behind key[j]. A pick is its hash and its rank
+         * np in position order (same order; ppos[np] is its position) */
+        pick[np] = (mn & 0xFFFFFFFF00000000ULL) | np;
+        ppos[np] = pos;
         np += pos != last;
         last = pos;
     }
-    /* the picks in position order: their positions; each then carries its
-     * rank r in that order instead (same order, and r finds the position) */
     if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
         (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
         return rc;
-    for (size_t r = 0; r < np; r++) {
-        a->ppos[r] = (uint32_t)pick[r];
-        pick[r] = (pick[r] & 0xFFFFFFFF00000000ULL) | r;
-    }
+    memcpy(a->ppos, ppos, np * sizeof *ppos);
     /* by (hash, position): a stable LSD radix sort of the picks (made in
      * position order) on the hash, 8 bits at a time; the suffix minima's
      * room is free again and takes the other half */
