@@ -33,6 +33,7 @@ void ndd_anchors_free(ndd_anchors_t *a)
     free(a->h);
     free(a->ppos);
     free(a->blk);
+    free(a->bidx);
     free(a->pu);
     free(a->off);
     free(a->bits);
@@ -159,6 +160,20 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             sum += gap < cap ? gap : cap;
         }
         a->blk[t0 / 64] = (uint32_t)sum;
+    }
+    /* where each hash bucket (top bits) starts in v: about 4 anchors a
+     * bucket, so a lookup reads a few neighbours instead of searching */
+    unsigned lb = 0;
+    while (((size_t)1 << lb) < np / 4 && lb < 24)
+        lb++;
+    size_t nbk = (size_t)1 << lb;
+    if ((rc = ndd_array_grow((void **)&a->bidx, &a->bidx_cap, nbk + 1, sizeof *a->bidx)))
+        return rc;
+    a->bidx_shift = 32 - lb;
+    for (size_t bk = 0, i = 0; bk <= nbk; bk++) {
+        while (i < np && (a->v[i] >> 32) >> a->bidx_shift < bk)
+            i++;
+        a->bidx[bk] = (uint32_t)i;
     }
     /* the filter: 16 or more bits per anchor (a power of two), at least 64 */
     unsigned lg = 6;

@@ -333,10 +333,12 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                 last_p = p;
                 uint32_t h = ndd_kgram_hash(D + p, k);
                 lo = hi = 0;
-                if (ndd_anchors_may_hold(ae, h)) {
-                    lo = hi = ndd_u64_lower_bound(ae->v, ae->n, (uint64_t)h << 32);
-                    while (hi < ae->n && (uint32_t)(ae->v[hi] >> 32) == h)
-                        hi++;
+                if (ndd_anchors_may_hold(ae, h)) { /* its bucket, then a few neighbours */
+                    size_t bk = (size_t)((uint64_t)h >> ae->bidx_shift), end = ae->bidx[bk + 1];
+                    for (lo = ae->bidx[bk]; lo < end && (uint32_t)(ae->v[lo] >> 32) < h; lo++)
+                        ;
+                    for (hi = lo; hi < end && (uint32_t)(ae->v[hi] >> 32) == h; hi++)
+                        ;
                 }
             }
             for (size_t t = lo; t < hi; t++) { /* positions increase */
