@@ -121,34 +121,62 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
      * position order) on the hash, 8 bits at a time; the suffix minima's
      * room is free again and takes the other half */
     uint64_t *src = pick, *dst = suf;
-    for (unsigned sh = 32; sh < 64; sh += 8) {
-        size_t cnt[256] = {0};
-        for (size_t i = 0; i < np; i++)
-            cnt[(src[i] >> sh) & 255]++;
-        for (size_t d = 0, at = 0; d < 256; d++) {
-            size_t c = cnt[d];
-            cnt[d] = at;
-            at += c;
+    uint32_t cnt[4][256] = {{0}}; /* the four digits' counts in one pass */
+    for (size_t i = 0; i < np; i++) {
+        uint32_t hh = (uint32_t)(src[i] >> 32);
+        cnt[0][hh & 255]++;
+        cnt[1][hh >> 8 & 255]++;
+        cnt[2][hh >> 16 & 255]++;
+        cnt[3][hh >> 24]++;
+    }
+    for (unsigned dg = 0; dg < 4; dg++) {
+        unsigned sh = 32 + 8 * dg;
+        uint32_t *c = cnt[dg];
+        for (uint32_t d = 0, at = 0; d < 256; d++) {
+            uint32_t x = c[d];
+            c[d] = at;
+            at += x;
         }
         for (size_t i = 0; i < np; i++)
-            dst[cnt[(src[i] >> sh) & 255]++] = src[i];
+            dst[c[(src[i] >> sh) & 255]++] = src[i];
         uint64_t *x = src;
         src = dst;
         dst = x;
     }
     /* by (hash, position) with the positions back; the distinct hashes;
-     * each anchor's distinct hash in position order */
+     * each anchor's distinct hash in position order; where each hash
+     * bucket (top bits) starts in v: about 4 anchors a bucket, so a lookup
+     * reads a few neighbours instead of searching; the filter: 16 or more
+     * bits per anchor (a power of two), at least 64 */
+    unsigned lb = 0, lg = 6;
+    while (((size_t)1 << lb) < np / 4 && lb < 24)
+        lb++;
+    while (((size_t)1 << lg) < 16 * np && lg < 32)
+        lg++;
+    size_t nbk = (size_t)1 << lb, nw = ((size_t)1 << lg) / 64;
     if ((rc = ndd_array_grow((void **)&a->v, &a->cap, np, sizeof *a->v)) ||
-        (rc = ndd_array_grow((void **)&a->h, &a->hcap, np, sizeof *a->h)))
+        (rc = ndd_array_grow((void **)&a->h, &a->hcap, np, sizeof *a->h)) ||
+        (rc = ndd_array_grow((void **)&a->bidx, &a->bidx_cap, nbk + 1, sizeof *a->bidx)) ||
+        (rc = ndd_array_grow((void **)&a->bits, &a->bits_cap, nw, sizeof *a->bits)))
         return rc;
-    size_t nh = 0;
+    a->bidx_shift = 32 - lb;
+    a->bits_shift = 32 - lg;
+    memset(a->bits, 0, nw * sizeof *a->bits);
+    size_t nh = 0, bk = 0;
     for (size_t i = 0; i < np; i++) {
         uint32_t hh = (uint32_t)(src[i] >> 32), r = (uint32_t)src[i];
-        nh += !nh || a->h[nh - 1] != hh;
-        a->h[nh - 1] = hh;
+        if (!nh || a->h[nh - 1] != hh) {
+            a->h[nh++] = hh;
+            uint32_t fb = a->bits_shift < 32 ? hh >> a->bits_shift : 0;
+            a->bits[fb >> 6] |= 1ULL << (fb & 63);
+            for (size_t to = (size_t)((uint64_t)hh >> a->bidx_shift); bk <= to; bk++)
+                a->bidx[bk] = (uint32_t)i;
+        }
         a->v[i] = (uint64_t)hh << 32 | a->ppos[r];
         a->pu[r] = (uint32_t)(nh - 1);
     }
+    for (; bk <= nbk; bk++)
+        a->bidx[bk] = (uint32_t)np;
     /* per block of 64 anchors in position order: what its anchors after
      * the first add to the cover when all are flagged */
     if ((rc = ndd_array_grow((void **)&a->blk, &a->bcap, (np + 63) / 64, sizeof *a->blk)))
@@ -160,33 +188,6 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             sum += gap < cap ? gap : cap;
         }
         a->blk[t0 / 64] = (uint32_t)sum;
-    }
-    /* where each hash bucket (top bits) starts in v: about 4 anchors a
-     * bucket, so a lookup reads a few neighbours instead of searching */
-    unsigned lb = 0;
-    while (((size_t)1 << lb) < np / 4 && lb < 24)
-        lb++;
-    size_t nbk = (size_t)1 << lb;
-    if ((rc = ndd_array_grow((void **)&a->bidx, &a->bidx_cap, nbk + 1, sizeof *a->bidx)))
-        return rc;
-    a->bidx_shift = 32 - lb;
-    for (size_t bk = 0, i = 0; bk <= nbk; bk++) {
-        while (i < np && (a->v[i] >> 32) >> a->bidx_shift < bk)
-            i++;
-        a->bidx[bk] = (uint32_t)i;
-    }
-    /* the filter: 16 or more bits per anchor (a power of two), at least 64 */
-    unsigned lg = 6;
-    while (((size_t)1 << lg) < 16 * np && lg < 32)
-        lg++;
-    size_t nw = ((size_t)1 << lg) / 64;
-    if ((rc = ndd_array_grow((void **)&a->bits, &a->bits_cap, nw, sizeof *a->bits)))
-        return rc;
-    memset(a->bits, 0, nw * sizeof *a->bits);
-    a->bits_shift = 32 - lg;
-    for (size_t u = 0; u < nh; u++) {
-        uint32_t b = a->bits_shift < 32 ? a->h[u] >> a->bits_shift : 0;
-        a->bits[b >> 6] |= 1ULL << (b & 63);
     }
     a->nh = nh;
     a->n = np;
