@@ -230,38 +230,30 @@ static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NDD_ANCHOR_AVX2 1
 #include <immintrin.h>
+/* Lane l: is x[l] one of y's 8 lanes? (y rotated through all 8 positions) */
+__attribute__((target("avx2"))) static inline __m256i any_equal8(__m256i x, __m256i y)
+{
+    const __m256i r1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+    __m256i any = _mm256_cmpeq_epi32(x, y);
+    for (int k = 1; k < 8; k++) {
+        y = _mm256_permutevar8x32_epi32(y, r1);
+        any = _mm256_or_si256(any, _mm256_cmpeq_epi32(x, y));
+    }
+    return any;
+}
+
 /* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). */
 __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
                                                        uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
 {
     const uint32_t *ha = a->h, *hb = b->h;
     size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
-    const __m256i r1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
     while (i + 8 <= na && j + 8 <= nb) {
         __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
         __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
-        /* lane l of the k-th compare: ha[i + l] == hb[j + (l + k) % 8] */
-        __m256i b1 = _mm256_permutevar8x32_epi32(vb, r1), b2 = _mm256_permutevar8x32_epi32(b1, r1);
-        __m256i b3 = _mm256_permutevar8x32_epi32(b2, r1), b4 = _mm256_permutevar8x32_epi32(b3, r1);
-        __m256i b5 = _mm256_permutevar8x32_epi32(b4, r1), b6 = _mm256_permutevar8x32_epi32(b5, r1);
-        __m256i b7 = _mm256_permutevar8x32_epi32(b6, r1);
-        __m256i any = _mm256_or_si256(
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, vb), _mm256_cmpeq_epi32(va, b1)),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(va, b2), _mm256_cmpeq_epi32(va, b3))),
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, b4), _mm256_cmpeq_epi32(va, b5)),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(va, b6), _mm256_cmpeq_epi32(va, b7))));
-        unsigned fa = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any));
+        unsigned fa = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any_equal8(va, vb)));
         if (fa) { /* the same the other way round: which of b's lanes matched */
-            __m256i a1 = _mm256_permutevar8x32_epi32(va, r1), a2 = _mm256_permutevar8x32_epi32(a1, r1);
-            __m256i a3 = _mm256_permutevar8x32_epi32(a2, r1), a4 = _mm256_permutevar8x32_epi32(a3, r1);
-            __m256i a5 = _mm256_permutevar8x32_epi32(a4, r1), a6 = _mm256_permutevar8x32_epi32(a5, r1);
-            __m256i a7 = _mm256_permutevar8x32_epi32(a6, r1);
-            __m256i anyb = _mm256_or_si256(
-                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, va), _mm256_cmpeq_epi32(vb, a1)),
-                                _mm256_or_si256(_mm256_cmpeq_epi32(vb, a2), _mm256_cmpeq_epi32(vb, a3))),
-                _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, a4), _mm256_cmpeq_epi32(vb, a5)),
-                                _mm256_or_si256(_mm256_cmpeq_epi32(vb, a6), _mm256_cmpeq_epi32(vb, a7))));
-            unsigned fb = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(anyb));
+            unsigned fb = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any_equal8(vb, va)));
             ma[i / 64] |= (uint64_t)fa << (i % 64); /* i, j: multiples of 8 */
             mb[j / 64] |= (uint64_t)fb << (j % 64);
         }
@@ -274,14 +266,6 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
 }
 #endif
 
-/* Flags, in ma and mb (a bit per distinct hash), the hashes a and b share: a merge
- * of the two increasing lists of distinct hashes. It compares blocks of 8
- * against 8 (AVX2) or 4 against 4 (SSE2), all pairs at once, and moves past
- * the block whose last hash is smaller (both when equal): a hash that is in
- * both lists meets its partner in some compared pair of blocks, as the
- * hashes are distinct and increasing (Schlegel et al. 2011, "Fast
- * sorted-set intersection using SIMD instructions"). The rest is merged
- * one by one. */
 static unsigned isa_max = 2; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2 */
 
 unsigned ndd_anchors_isa(unsigned max)
@@ -291,6 +275,14 @@ unsigned ndd_anchors_isa(unsigned max)
     return old;
 }
 
+/* Flags, in ma and mb (a bit per distinct hash), the hashes a and b share: a merge
+ * of the two increasing lists of distinct hashes. It compares blocks of 8
+ * against 8 (AVX2) or 4 against 4 (SSE2), all pairs at once, and moves past
+ * the block whose last hash is smaller (both when equal): a hash that is in
+ * both lists meets its partner in some compared pair of blocks, as the
+ * hashes are distinct and increasing (Schlegel et al. 2011, "Fast
+ * sorted-set intersection using SIMD instructions"). The rest is merged
+ * one by one. */
 static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb)
 {
     const uint32_t *ha = a->h, *hb = b->h;
