@@ -447,17 +447,16 @@ int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
         rc = NDD_ERR_FORMAT;
     else if (ver != KEYS_VERSION)
         rc = NDD_ERR_VERSION;
+    if (!rc) /* room for every key of the file at once (a bound: the records' heads count too) */
+        rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + (size_t)(cur.end - cur.p) / 8 + 1, sizeof *t->keys);
     for (uint64_t i = 0; i < n && !rc; i++) {
         uint64_t g = ndd_get64(&cur), h = ndd_get64(&cur);
         uint32_t k = ndd_get32(&cur);
-        if (cur.bad || g >= t->n || t->cnt[g] != UINT32_MAX || k == UINT32_MAX ||
-            (uint64_t)(cur.end - cur.p) / 8 < k) {
+        if (cur.bad || g >= t->n || k == UINT32_MAX || (uint64_t)(cur.end - cur.p) / 8 < k) {
             rc = NDD_ERR_FORMAT;
             break;
         }
-        if ((rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + k + 1, sizeof *t->keys)))
-            break;
-        t->hash[g] = h;
+        t->hash[g] = h; /* a later record of g replaces an earlier one */
         t->off[g] = t->nkeys;
         t->cnt[g] = k;
         for (uint32_t s = 0; s < k; s++)

@@ -9,10 +9,9 @@
  *                  map/shard-I.done their markers
  *   DIR/batch-NNNN/verify/verdicts-R.zst  the pair verdicts the batch computed
  *                  verify/verdicts-R.done (rank R of the run that verified)
- *   DIR/batch-NNNN/keys/keys-R.zst  the signature keys of every document of
- *                  keys/keys-R.done the index after the batch's template pass
- *                  (rank R's range; the last batch's only: each batch's
- *                  replace the previous batch's, which are removed)
+ *   DIR/batch-NNNN/keys/keys-R.zst  the signature keys of the documents the
+ *                  keys/keys-R.done batch signed (its new ones, and old ones
+ *                  whose text after the template strip changed), by rank R
  *
  * The manifest, one item per line:
  *   ndd-index VERSION
@@ -116,8 +115,11 @@ typedef struct ndd_keytab {
 /* An empty table for documents 0..n). */
 int ndd_keytab_init(ndd_keytab_t *t, uint64_t n);
 void ndd_keytab_free(ndd_keytab_t *t);
-/* Adds the records of a file written by ndd_keys_write (NDD_ERR_VERSION: of
- * another version; NDD_ERR_FORMAT: damaged, a number >= t->n or given twice). */
+/* Adds the records of a file written by ndd_keys_write; a record of a
+ * document already in the table replaces it (files are loaded in batch
+ * order: the last batch that signed a document has its current keys).
+ * NDD_ERR_VERSION: of another version; NDD_ERR_FORMAT: damaged, or a
+ * number >= t->n. */
 int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t);
 /* Document g's keys when it is in the table with this text hash (*n of
  * them), else NULL. */

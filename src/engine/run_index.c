@@ -187,27 +187,26 @@ out:
     return rc;
 }
 
-/* Every rank: the key table of the last batch (the keys of every document
- * of the index after that batch's template pass). Only for sentence
+/* Every rank: the key table, from the key files of batches 1..k in order
+ * (each holds the documents the batch signed). Only for sentence
  * signatures made by the template pass: other keys are not cached. */
 static int keys_load(run_t *r)
 {
     ndd_ixrun_t *ix = r->ix;
     char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
-    size_t k = ix->man.nb;
-    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates && k ? ix->nold : 0);
+    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0);
     if (!rc)
         rc = ndd_keys_begin(&ix->kout);
-    if (rc || !ix->keys.n)
-        return ndd_comm_agree(r->comm, rc);
-    rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k);
-    for (int p = 0; p < ix->man.b[k - 1].nverdicts && !rc; p++) {
-        snprintf(path, sizeof path, "%s/keys/keys-%06d.zst", dir, p);
-        snprintf(marker, sizeof marker, "%s/keys/keys-%06d.done", dir, p);
-        rc = ndd_keytab_load(path, marker, &ix->keys);
+    for (size_t k = 0; k < ix->man.nb && ix->keys.n && !rc; k++) {
+        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+            snprintf(path, sizeof path, "%s/keys/keys-%06d.zst", dir, p);
+            snprintf(marker, sizeof marker, "%s/keys/keys-%06d.done", dir, p);
+            rc = ndd_keytab_load(path, marker, &ix->keys);
+        }
     }
     if (rc && r->me == 0)
-        ndd_run_log(r, 0, "--index %s: cannot read the keys of batch %zu (%s)", r->cfg->index_dir, k, ndd_strerror(rc));
+        ndd_run_log(r, 0, "--index %s: cannot read its signature keys (%s)", r->cfg->index_dir, ndd_strerror(rc));
     return ndd_comm_agree(r->comm, rc);
 }
 
@@ -398,11 +397,6 @@ static int land(run_t *r, const char *wd, int nshards, size_t nin)
         rc = ndd_index_add(&ix->man, r->starts[r->P] - ix->nold, nin, nshards, nparts, pins, ix->npins);
     if (!rc && !(rc = ndd_index_write(dir, &ix->man)) && ndd_index_fsync_dir(dir))
         rc = NDD_ERR_IO;
-    if (!rc && ix->man.nb > 1 && !ndd_index_batch_dir(bdir, sizeof bdir, dir, ix->man.nb - 1)) {
-        /* landed: the previous batch's keys are superseded by this batch's (a failure leaves them, unused) */
-        snprintf(tmp, sizeof tmp, "%s/keys", bdir);
-        (void)ndd_ckpt_remove(tmp);
-    }
     free(pins);
     if (rc)
         ndd_run_log(r, 0, "--index %s: the batch did not land (%s; the index is as before)", dir, ndd_strerror(rc));

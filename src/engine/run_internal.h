@@ -157,11 +157,12 @@ int ndd_index_verdicts_load(run_t *r);
 int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb, uint64_t ha,
                    uint64_t hb, ndd_vres_t *v);
 /* Local: the signature keys of document g, whose text after the template
- * strip and the cut has XXH3-64 hash, as the last batch computed them (*n
- * of them); NULL when it did not, or its text was another, or r has no
- * index (then the caller signs the text). */
+ * strip and the cut has XXH3-64 hash, as the batch that last signed it
+ * computed them (*n of them); NULL when its text was then another, or r
+ * has no index (then the caller signs the text). */
 const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t *n);
-/* Local: notes document g's hash and keys for this batch's key file. */
+/* Local: notes document g's hash and keys for this batch's key file (the
+ * documents this batch signed). */
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
 /* After the template pass: this rank's noted keys to wd/keys/keys-R. */
 int ndd_index_keys_write(run_t *r, const char *wd);

@@ -125,9 +125,9 @@ static void keep_templates(ndd_tmpl_occ_t *occ, size_t *first, uint8_t *flag, si
 }
 
 /* Document i's signature keys, its text after the strip and the cut being
- * text[0..len): with --index, the last batch's keys when that text did not
- * change since (the same XXH3-64), else signed; noted for this batch's key
- * file. */
+ * text[0..len): with --index, the index's keys when that text did not
+ * change since the batch that signed it (the same XXH3-64), else signed and
+ * noted for this batch's key file. */
 static int doc_keys(run_t *r, ndd_sig_ctx_t *sig, ndd_sig_t *sigs, uint64_t *keys, size_t i, const char *text,
                     size_t len)
 {
@@ -136,7 +136,8 @@ static int doc_keys(run_t *r, ndd_sig_ctx_t *sig, ndd_sig_t *sigs, uint64_t *key
     uint64_t h = r->ix ? XXH3_64bits(text, len) : 0;
     const uint64_t *ks = ndd_index_keys(r, r->first + i, h, &nsig);
     int rc = NDD_OK;
-    if (!ks) {
+    int signed_here = !ks;
+    if (signed_here) {
         if ((rc = ndd_sig_doc(sig, text, len, sigs, &nsig, &nsent)))
             return rc;
         for (size_t s = 0; s < nsig; s++)
@@ -148,7 +149,7 @@ static int doc_keys(run_t *r, ndd_sig_ctx_t *sig, ndd_sig_t *sigs, uint64_t *key
     memcpy(d->keys + d->nkeys, ks, nsig * sizeof *ks);
     d->nkeys += nsig;
     d->weight[i] = (uint32_t)nsig;
-    return r->ix ? ndd_index_keys_note(r, r->first + i, h, ks, nsig) : NDD_OK;
+    return r->ix && signed_here ? ndd_index_keys_note(r, r->first + i, h, ks, nsig) : NDD_OK;
 }
 
 /* Rebuilds the batch's texts without their template blocks, cut to

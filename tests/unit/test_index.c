@@ -298,8 +298,17 @@ static void test_keytab(void **state)
         assert_null(ndd_keytab_find(&t, g, 2000 + g, &n)); /* another text */
     }
     assert_null(ndd_keytab_find(&t, 12, 1012, &n));
-    /* a document given twice */
-    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_ERR_FORMAT);
+    /* a later file's record of a document replaces the earlier one */
+    ndd_buf_free(&b[0]);
+    assert_int_equal(ndd_keys_begin(&b[0]), NDD_OK);
+    assert_int_equal(ndd_keys_put(&b[0], 2, 5002, keys + 30, 7), NDD_OK);
+    assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 1), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    assert_null(ndd_keytab_find(&t, 2, 1002, &n));
+    assert_non_null(ndd_keytab_find(&t, 2, 5002, &n));
+    assert_int_equal(n, 7);
+    assert_memory_equal(ndd_keytab_find(&t, 2, 5002, &n), keys + 30, 7 * sizeof *keys);
+    assert_non_null(ndd_keytab_find(&t, 7, 1007, &n)); /* the others stay */
     ndd_keytab_free(&t);
     /* a number beyond the table */
     assert_int_equal(ndd_keytab_init(&t, 8), NDD_OK);
