@@ -101,8 +101,8 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c);
 
 /* ---- the key table: document number g -> (XXH3-64 of its text after the
  * template strip and the cut, its signature keys), so that a document whose
- * stripped text did not change since the last batch is not signed again
- * (the keys are a function of that text and the options). ---- */
+ * stripped text did not change since the batch that signed it is not signed
+ * again (the keys are a function of that text and the options). ---- */
 typedef struct ndd_keytab {
     uint64_t n;      /* documents 0..n) may be in the table */
     uint64_t *hash;  /* [n] */

@@ -12,8 +12,8 @@
  * that one run, hence the same decisions. Only the verifier's work on pairs
  * verified before (the same two documents with the same texts as verified)
  * is taken from the verdict cache, and the signature keys of a document
- * whose text after the template strip did not change since the last batch
- * from the key table. */
+ * whose text after the template strip did not change since the batch that
+ * signed it from the key table. */
 #include "run_internal.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -33,7 +33,7 @@ typedef struct ndd_ixrun {
     int cacheable;            /* the verifier is a function of the two texts (TLCS, SigNCD) */
     ndd_vcache_t cache;       /* the verdicts of earlier batches */
     ndd_vcache_t fresh;       /* those computed here */
-    ndd_keytab_t keys;        /* the last batch's keys of every document (all ranks) */
+    ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
     ndd_buf_t kout;           /* this rank's keys for this batch's key file */
     uint64_t nkout;           /* documents in kout */
     ndd_buf_t *pins;          /* rank 0: this batch's input pins */

@@ -168,7 +168,7 @@ int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *key
 int ndd_index_keys_write(run_t *r, const char *wd);
 /* After ndd_stage_verify: this rank's new verdicts to wd/verify/verdicts-R. */
 int ndd_index_verdicts_write(run_t *r, const char *wd);
-/* After the outputs: the batch lands (shards and verdicts copied into
+/* After the outputs: the batch lands (shards, verdicts and keys copied into
  * DIR/batch-NNNN, then DIR/INDEX replaced atomically). */
 int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_summary_t *s);
 void ndd_index_state_free(run_t *r);

@@ -460,7 +460,7 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
             return rc;
         if (w->sp)
             text = w->texts[i] ? w->texts[i] : "";
-        if (r->ix) /* --index: the text's hash keys the verdicts and the last batch's keys */
+        if (r->ix) /* --index: the text's hash keys the verdicts and the index's signature keys */
             w->hash[i] = XXH3_64bits(text, m[i].textlen);
         if (r->cfg->candidates)
             rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, text, m[i].textlen, &mk, &nsig);
