@@ -459,8 +459,9 @@ int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
         t->hash[g] = h; /* a later record of g replaces an earlier one */
         t->off[g] = t->nkeys;
         t->cnt[g] = k;
-        for (uint32_t s = 0; s < k; s++)
-            t->keys[t->nkeys++] = ndd_get64(&cur);
+        ndd_load64s(t->keys + t->nkeys, cur.p, k); /* (checked above: k keys are there) */
+        cur.p += (size_t)k * 8;
+        t->nkeys += k;
     }
     if (!rc && (cur.bad || cur.p != cur.end))
         rc = NDD_ERR_FORMAT;
