@@ -3,18 +3,20 @@
 # to the index of the other ~90 % (`ndd run --index`), relative to one full run over
 # all inputs, measured in one run of this script (the machine is shared: only the
 # ratio means anything). The corpus:
-#   python3 datasets/gencrawl.py --source reuters --size 200MB --seed 1 --file-size 16MB
-# gives 13 files; batch 2 is the last files whose bytes are nearest 10 % of the corpus
+#   python3 datasets/gencrawl.py --source reuters --size 200MB --seed 1 --file-size 8MB
+# gives 26 files (FILE_SIZE=16MB: 13, whose last files are 5 % or 13 % of the bytes, no
+# nearer 10 %); batch 2 is the last files whose bytes are nearest 10 % of the corpus
 # (ties: more files), batch 1 the others, both in input order. Each of the three runs is
 # repeated REPS times (alternated: full, batch 1, batch 2) and the best wall kept; the
 # outputs of batch 2 are checked byte-identical to the full run's. Prints the walls,
 # the ratio and the per-stage seconds (stats.json, largest rank) of the full run and of
 # batch 2, and where batch 2's verification came from (cache / new).
-#   SIZE=200MB  ENGINE=local:2  REPS=1  BENCH_DIR=/tmp/idx-bench  BUILD=build
+#   SIZE=200MB  FILE_SIZE=8MB  ENGINE=local:2  REPS=1  BENCH_DIR=/tmp/idx-bench  BUILD=build
 #   B2_FILES=N  batch 2 = the last N files instead
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 SIZE=${SIZE:-200MB}
+FILE_SIZE=${FILE_SIZE:-8MB}
 REPS=${REPS:-1}
 ENGINE=${ENGINE:-local:2}
 BENCH_DIR=${BENCH_DIR:-/tmp/idx-bench}
@@ -22,10 +24,11 @@ BUILD=${BUILD:-$root/build}
 data="$root/../shared/datasets/reuters21578"
 [ -d "$data" ] || { echo "bench-index: $data absent (the real Reuters text is needed); skipping"; exit 0; }
 [ -x "$BUILD/ndd" ] || { echo "bench-index: build $BUILD/ndd first"; exit 1; }
-corpus="$BENCH_DIR/c"
+# one corpus per file size (c: the 16 MB files of the first measurements)
+corpus="$BENCH_DIR/c$([ "$FILE_SIZE" = 16MB ] || echo "${FILE_SIZE%MB}")"
 if [ ! -f "$corpus/manifest.json" ]; then
   rm -rf "$corpus"
-  python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size 16MB -q -o "$corpus" \
+  python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size "$FILE_SIZE" -q -o "$corpus" \
     --datasets "$root/../shared/datasets"
 fi
 in=("$corpus"/crawl-*)

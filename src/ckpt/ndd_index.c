@@ -399,3 +399,111 @@ out:
     ndd_buf_free(&b);
     return rc;
 }
+
+/* ---- the key table ---- */
+
+#define MAGIC_KEYS 0x315359454B444E4Eull /* "NNDKEYS1" as LE bytes */
+#define KEYS_VERSION 1
+#define KEYS_HEAD 20
+
+int ndd_keytab_init(ndd_keytab_t *t, uint64_t n)
+{
+    memset(t, 0, sizeof *t);
+    size_t m = n ? (size_t)n : 1;
+    t->hash = malloc(m * sizeof *t->hash);
+    t->off = malloc(m * sizeof *t->off);
+    t->cnt = malloc(m * sizeof *t->cnt);
+    if (!t->hash || !t->off || !t->cnt) {
+        ndd_keytab_free(t);
+        return NDD_ERR_NOMEM;
+    }
+    memset(t->cnt, 0xff, m * sizeof *t->cnt);
+    t->n = n;
+    return NDD_OK;
+}
+
+void ndd_keytab_free(ndd_keytab_t *t)
+{
+    if (!t)
+        return;
+    free(t->hash);
+    free(t->off);
+    free(t->cnt);
+    free(t->keys);
+    memset(t, 0, sizeof *t);
+}
+
+int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    int rc = ndd_ckpt_blob_read(path, marker, &b, NULL);
+    if (rc)
+        goto out;
+    ndd_cur_t cur = {b.data, b.data + b.len, 0};
+    uint64_t magic = ndd_get64(&cur);
+    uint32_t ver = ndd_get32(&cur);
+    uint64_t n = ndd_get64(&cur);
+    if (cur.bad || magic != MAGIC_KEYS)
+        rc = NDD_ERR_FORMAT;
+    else if (ver != KEYS_VERSION)
+        rc = NDD_ERR_VERSION;
+    if (!rc) /* room for every key of the file at once (a bound: the records' heads count too) */
+        rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + (size_t)(cur.end - cur.p) / 8 + 1, sizeof *t->keys);
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        uint64_t g = ndd_get64(&cur), h = ndd_get64(&cur);
+        uint32_t k = ndd_get32(&cur);
+        if (cur.bad || g >= t->n || k == UINT32_MAX || (uint64_t)(cur.end - cur.p) / 8 < k) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        t->hash[g] = h; /* a later record of g replaces an earlier one */
+        t->off[g] = t->nkeys;
+        t->cnt[g] = k;
+        ndd_load64s(t->keys + t->nkeys, cur.p, k); /* (checked above: k keys are there) */
+        cur.p += (size_t)k * 8;
+        t->nkeys += k;
+    }
+    if (!rc && (cur.bad || cur.p != cur.end))
+        rc = NDD_ERR_FORMAT;
+out:
+    ndd_buf_free(&b);
+    return rc;
+}
+
+const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n)
+{
+    if (g >= t->n || t->cnt[g] == UINT32_MAX || t->hash[g] != hash)
+        return NULL;
+    *n = t->cnt[g];
+    return t->keys ? t->keys + t->off[g] : (const uint64_t *)t; /* (no key at all: a valid, empty array) */
+}
+
+int ndd_keys_begin(ndd_buf_t *b)
+{
+    int rc = ndd_put64(b, MAGIC_KEYS);
+    if (!rc)
+        rc = ndd_put32(b, KEYS_VERSION);
+    return rc ? rc : ndd_put64(b, 0);
+}
+
+int ndd_keys_put(ndd_buf_t *b, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n)
+{
+    if (n >= UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    int rc = ndd_buf_reserve(b, 20 + n * 8);
+    if (!rc)
+        rc = ndd_put64(b, g);
+    if (!rc)
+        rc = ndd_put64(b, hash);
+    if (!rc)
+        rc = ndd_put32(b, (uint32_t)n);
+    return rc ? rc : ndd_put64s(b, keys, n);
+}
+
+int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count)
+{
+    if (b->len < KEYS_HEAD)
+        return NDD_ERR_INVAL;
+    ndd_le64_store(b->data + 12, count);
+    return ndd_ckpt_blob_write(path, marker, b, count);
+}

@@ -9,6 +9,9 @@
  *                  map/shard-I.done their markers
  *   DIR/batch-NNNN/verify/verdicts-R.zst  the pair verdicts the batch computed
  *                  verify/verdicts-R.done (rank R of the run that verified)
+ *   DIR/batch-NNNN/keys/keys-R.zst  the signature keys of the documents the
+ *                  keys/keys-R.done batch signed (its new ones, and old ones
+ *                  whose text after the template strip changed), by rank R
  *
  * The manifest, one item per line:
  *   ndd-index VERSION
@@ -26,7 +29,7 @@
 #include "ndd_rows.h"
 #include "ndd_util.h"
 
-#define NDD_INDEX_VERSION 1
+#define NDD_INDEX_VERSION 2
 
 typedef struct ndd_ixbatch {
     uint64_t docs;  /* documents the batch added */
@@ -95,5 +98,38 @@ int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *
 /* Appends the verdicts of a file written by _write (NDD_ERR_VERSION: of
  * another version; NDD_ERR_FORMAT: damaged). */
 int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c);
+
+/* ---- the key table: document number g -> (XXH3-64 of its text after the
+ * template strip and the cut, its signature keys), so that a document whose
+ * stripped text did not change since the batch that signed it is not signed
+ * again (the keys are a function of that text and the options). ---- */
+typedef struct ndd_keytab {
+    uint64_t n;      /* documents 0..n) may be in the table */
+    uint64_t *hash;  /* [n] */
+    uint64_t *off;   /* [n]: keys[off[g] .. off[g] + cnt[g]) */
+    uint32_t *cnt;   /* [n]; UINT32_MAX: g not in the table */
+    uint64_t *keys;
+    size_t nkeys, cap;
+} ndd_keytab_t;
+
+/* An empty table for documents 0..n). */
+int ndd_keytab_init(ndd_keytab_t *t, uint64_t n);
+void ndd_keytab_free(ndd_keytab_t *t);
+/* Adds the records of a file written by ndd_keys_write; a record of a
+ * document already in the table replaces it (files are loaded in batch
+ * order: the last batch that signed a document has its current keys).
+ * NDD_ERR_VERSION: of another version; NDD_ERR_FORMAT: damaged, or a
+ * number >= t->n. */
+int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t);
+/* Document g's keys when it is in the table with this text hash (*n of
+ * them), else NULL. */
+const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n);
+/* A key file: ndd_keys_begin on an empty buffer (magic "NNDKEYS1", u32
+ * version, u64 count), one ndd_keys_put per document (u64 g, u64 hash, u32 n,
+ * n u64 keys), then ndd_keys_write (the count filled in; b is spent: its
+ * first byte is zeroed by the writer). */
+int ndd_keys_begin(ndd_buf_t *b);
+int ndd_keys_put(ndd_buf_t *b, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
+int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count);
 
 #endif

@@ -11,7 +11,9 @@
  * components, verification) run over all of them: the same computation as
  * that one run, hence the same decisions. Only the verifier's work on pairs
  * verified before (the same two documents with the same texts as verified)
- * is taken from the verdict cache. */
+ * is taken from the verdict cache, and the signature keys of a document
+ * whose text after the template strip did not change since the batch that
+ * signed it from the key table. */
 #include "run_internal.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -22,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#define XXH_STATIC_LINKING_ONLY
-#include <xxhash.h>
 
 #define IX_PATH 4200
 
@@ -33,6 +33,9 @@ typedef struct ndd_ixrun {
     int cacheable;            /* the verifier is a function of the two texts (TLCS, SigNCD) */
     ndd_vcache_t cache;       /* the verdicts of earlier batches */
     ndd_vcache_t fresh;       /* those computed here */
+    ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
+    ndd_buf_t kout;           /* this rank's keys for this batch's key file */
+    uint64_t nkout;           /* documents in kout */
     ndd_buf_t *pins;          /* rank 0: this batch's input pins */
     size_t npins;
 } ndd_ixrun_t;
@@ -45,6 +48,8 @@ void ndd_index_state_free(run_t *r)
     ndd_index_free(&ix->man);
     ndd_vcache_free(&ix->cache);
     ndd_vcache_free(&ix->fresh);
+    ndd_keytab_free(&ix->keys);
+    ndd_buf_free(&ix->kout);
     for (size_t i = 0; i < ix->npins; i++)
         ndd_buf_free(&ix->pins[i]);
     free(ix->pins);
@@ -182,6 +187,55 @@ out:
     return rc;
 }
 
+/* Every rank: the key table, from the key files of batches 1..k in order
+ * (each holds the documents the batch signed). Only for sentence
+ * signatures made by the template pass: other keys are not cached. */
+static int keys_load(run_t *r)
+{
+    ndd_ixrun_t *ix = r->ix;
+    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0);
+    if (!rc)
+        rc = ndd_keys_begin(&ix->kout);
+    for (size_t k = 0; k < ix->man.nb && ix->keys.n && !rc; k++) {
+        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+            snprintf(path, sizeof path, "%s/keys/keys-%06d.zst", dir, p);
+            snprintf(marker, sizeof marker, "%s/keys/keys-%06d.done", dir, p);
+            rc = ndd_keytab_load(path, marker, &ix->keys);
+        }
+    }
+    if (rc && r->me == 0)
+        ndd_run_log(r, 0, "--index %s: cannot read its signature keys (%s)", r->cfg->index_dir, ndd_strerror(rc));
+    return ndd_comm_agree(r->comm, rc);
+}
+
+const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t *n)
+{
+    return r->ix ? ndd_keytab_find(&r->ix->keys, g, hash, n) : NULL;
+}
+
+int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n)
+{
+    r->ix->nkout++;
+    return ndd_keys_put(&r->ix->kout, g, hash, keys, n);
+}
+
+int ndd_index_keys_write(run_t *r, const char *wd)
+{
+    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    snprintf(dir, sizeof dir, "%s/keys", wd);
+    snprintf(path, sizeof path, "%s/keys-%06d.zst", dir, r->me);
+    snprintf(marker, sizeof marker, "%s/keys-%06d.done", dir, r->me);
+    int rc = mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
+    if (!rc)
+        rc = ndd_keys_write(path, marker, &r->ix->kout, r->ix->nkout);
+    if (rc)
+        ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?)", path, ndd_strerror(rc));
+    ndd_buf_free(&r->ix->kout);
+    return ndd_comm_agree(r->comm, rc);
+}
+
 int ndd_index_load_map(run_t *r, const char *wd, int nshards)
 {
     ndd_ixrun_t *ix = r->ix;
@@ -209,6 +263,8 @@ int ndd_index_load_map(run_t *r, const char *wd, int nshards)
         ndd_run_log(r, 0, "--index %s: cannot load the map shards of its batches (%s)", r->cfg->index_dir,
                     ndd_strerror(rc));
     r->ninputs_expanded += ix->old_files;
+    if (!rc)
+        rc = keys_load(r);
     r->t[NDD_ST_READ] += ndd_now() - t0;
 out:
     for (size_t k = 0; dirs && k < nsrc; k++)
@@ -242,8 +298,8 @@ int ndd_index_verdicts_load(run_t *r)
     return ndd_comm_agree(r->comm, rc);
 }
 
-int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb,
-                   const char *const *t, const size_t *len, ndd_vres_t *v)
+int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb, uint64_t ha,
+                   uint64_t hb, ndd_vres_t *v)
 {
     ndd_ixrun_t *ix = r->ix;
     if (!ix->cacheable)
@@ -252,8 +308,8 @@ int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_
     memset(&x, 0, sizeof x);
     x.a = ga;
     x.b = gb;
-    x.ha = XXH3_64bits(t[i], len[i]);
-    x.hb = XXH3_64bits(t[j], len[j]);
+    x.ha = ha;
+    x.hb = hb;
     const ndd_verdict_t *hit = ndd_vcache_find(&ix->cache, x.a, x.b, x.ha, x.hb);
     if (hit) {
         *v = hit->v;
@@ -280,29 +336,31 @@ int ndd_index_verdicts_write(run_t *r, const char *wd)
 }
 
 /* Rank 0: the batch's files from the work directory into tmp (a new
- * batch directory): map/shard-I and verify/verdicts-R with their markers. */
+ * batch directory): map/shard-I, verify/verdicts-R and keys/keys-R with
+ * their markers. */
 static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
 {
     char a[IX_PATH + 64], b[IX_PATH + 64], sub[IX_PATH + 16];
-    static const char *const ext[2] = {"zst", "done"};
+    static const char *const ext[2] = {"zst", "done"}, *const subs[3] = {"map", "verify", "keys"};
+    static const char *const kinds[3] = {"map/shard", "verify/verdicts", "keys/keys"};
     int rc = NDD_OK;
     if (mkdir(tmp, 0777))
         return NDD_ERR_IO;
-    for (int d = 0; d < 2 && !rc; d++) {
-        snprintf(sub, sizeof sub, "%s/%s", tmp, d ? "verify" : "map");
+    for (int d = 0; d < 3 && !rc; d++) {
+        snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         if (mkdir(sub, 0777))
             rc = NDD_ERR_IO;
     }
-    for (int i = 0; i < nshards + nparts && !rc; i++)
+    for (int i = 0; i < nshards + 2 * nparts && !rc; i++)
         for (int e = 0; e < 2 && !rc; e++) {
-            const char *kind = i < nshards ? "map/shard" : "verify/verdicts";
-            int idx = i < nshards ? i : i - nshards;
-            snprintf(a, sizeof a, "%s/%s-%06d.%s", wd, kind, idx, ext[e]);
-            snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kind, idx, ext[e]);
+            int kind = i < nshards ? 0 : i < nshards + nparts ? 1 : 2;
+            int idx = kind == 0 ? i : kind == 1 ? i - nshards : i - nshards - nparts;
+            snprintf(a, sizeof a, "%s/%s-%06d.%s", wd, kinds[kind], idx, ext[e]);
+            snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kinds[kind], idx, ext[e]);
             rc = ndd_index_copy_file(a, b);
         }
-    for (int d = 0; d < 2 && !rc; d++) { /* the new names are durable before the rename */
-        snprintf(sub, sizeof sub, "%s/%s", tmp, d ? "verify" : "map");
+    for (int d = 0; d < 3 && !rc; d++) { /* the new names are durable before the rename */
+        snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         rc = ndd_index_fsync_dir(sub);
     }
     return rc;

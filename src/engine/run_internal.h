@@ -151,14 +151,24 @@ int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_
 /* Before ndd_stage_verify: every rank loads the index's verdict cache. */
 int ndd_index_verdicts_load(run_t *r);
 /* Local: the verifier's result of pair (i, j) of the current set (global
- * numbers ga, gb; texts t[i], t[j] as verified): from the cache when the
- * same pair with the same texts was verified before, else verified (and
- * kept for the index). */
-int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb,
-                   const char *const *t, const size_t *len, ndd_vres_t *v);
+ * numbers ga, gb; ha, hb: XXH3-64 of their texts as verified): from the
+ * cache when the same pair with the same texts was verified before, else
+ * verified (and kept for the index). */
+int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb, uint64_t ha,
+                   uint64_t hb, ndd_vres_t *v);
+/* Local: the signature keys of document g, whose text after the template
+ * strip and the cut has XXH3-64 hash, as the batch that last signed it
+ * computed them (*n of them); NULL when its text was then another, or r
+ * has no index (then the caller signs the text). */
+const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t *n);
+/* Local: notes document g's hash and keys for this batch's key file (the
+ * documents this batch signed). */
+int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
+/* After the template pass: this rank's noted keys to wd/keys/keys-R. */
+int ndd_index_keys_write(run_t *r, const char *wd);
 /* After ndd_stage_verify: this rank's new verdicts to wd/verify/verdicts-R. */
 int ndd_index_verdicts_write(run_t *r, const char *wd);
-/* After the outputs: the batch lands (shards and verdicts copied into
+/* After the outputs: the batch lands (shards, verdicts and keys copied into
  * DIR/batch-NNNN, then DIR/INDEX replaced atomically). */
 int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_summary_t *s);
 void ndd_index_state_free(run_t *r);

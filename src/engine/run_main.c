@@ -598,6 +598,8 @@ static int reduce_stage(run_t *r, job_t *j)
     double t0 = ndd_now();
     NDD_TRY(ndd_stage_dup_ids(r));
     NDD_TRY(ndd_stage_templates(r));
+    if (r->ix) /* --index: the keys this batch signed, for the index */
+        NDD_TRY(ndd_index_keys_write(r, j->wd));
     ndd_prog_stage_done(r, "templates", t0);
     t0 = ndd_now();
     NDD_TRY(ndd_stage_exact(r));

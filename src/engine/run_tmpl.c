@@ -10,6 +10,7 @@
 #include "ndd_wire.h"
 
 #include <string.h>
+#include <xxhash.h>
 
 /* The occurrences of every local document: occ[first[i] .. first[i+1]). */
 static int local_occ(run_t *r, ndd_tmpl_occ_t **occ, size_t *nocc, size_t **first)
@@ -123,6 +124,34 @@ static void keep_templates(ndd_tmpl_occ_t *occ, size_t *first, uint8_t *flag, si
     *nocc = at;
 }
 
+/* Document i's signature keys, its text after the strip and the cut being
+ * text[0..len): with --index, the index's keys when that text did not
+ * change since the batch that signed it (the same XXH3-64), else signed and
+ * noted for this batch's key file. */
+static int doc_keys(run_t *r, ndd_sig_ctx_t *sig, ndd_sig_t *sigs, uint64_t *keys, size_t i, const char *text,
+                    size_t len)
+{
+    ndd_docs_t *d = &r->d;
+    size_t nsig = 0, nsent = 0;
+    uint64_t h = r->ix ? XXH3_64bits(text, len) : 0;
+    const uint64_t *ks = ndd_index_keys(r, r->first + i, h, &nsig);
+    int rc = NDD_OK;
+    int signed_here = !ks;
+    if (signed_here) {
+        if ((rc = ndd_sig_doc(sig, text, len, sigs, &nsig, &nsent)))
+            return rc;
+        for (size_t s = 0; s < nsig; s++)
+            keys[s] = ndd_sig_key(&sigs[s]);
+        ks = keys;
+    }
+    if ((rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nsig + 1, sizeof *d->keys)))
+        return rc;
+    memcpy(d->keys + d->nkeys, ks, nsig * sizeof *ks);
+    d->nkeys += nsig;
+    d->weight[i] = (uint32_t)nsig;
+    return r->ix && signed_here ? ndd_index_keys_note(r, r->first + i, h, ks, nsig) : NDD_OK;
+}
+
 /* Rebuilds the batch's texts without their template blocks, cut to
  * max_bytes, and (sentence candidates) their signatures. Local. */
 static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, const uint8_t *flag)
@@ -142,7 +171,7 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
     double ts = 0;
     d->nkeys = 0;
     for (size_t i = 0; i < d->n && !rc; i++) {
-        size_t nt = 0, removed = 0, nsig = 0, nsent = 0;
+        size_t nt = 0, removed = 0;
         if ((rc = ndd_array_grow((void **)&tmpl, &tcap, first[i + 1] - first[i] + 1, sizeof *tmpl)))
             break;
         for (size_t k = first[i]; k < first[i + 1]; k++)
@@ -168,15 +197,8 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
         at += one.len;
         if (sig) {
             double t0 = ndd_now();
-            if ((rc = ndd_sig_doc(sig, one.data ? one.data : "", one.len, sigs, &nsig, &nsent)))
+            if ((rc = doc_keys(r, sig, sigs, keys, i, one.data ? one.data : "", one.len)))
                 break;
-            for (size_t s = 0; s < nsig; s++)
-                keys[s] = ndd_sig_key(&sigs[s]);
-            if ((rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, d->nkeys + nsig + 1, sizeof *d->keys)))
-                break;
-            memcpy(d->keys + d->nkeys, keys, nsig * sizeof *keys);
-            d->nkeys += nsig;
-            d->weight[i] = (uint32_t)nsig;
             ts += ndd_now() - t0;
         }
         d->key_off[i + 1] = d->nkeys;

@@ -7,6 +7,7 @@
 #include "ndd_wire.h"
 
 #include <string.h>
+#include <xxhash.h>
 #include <zstd.h>
 
 /* Set statistics (the owner of each label counts it) and the big sets. */
@@ -282,6 +283,8 @@ typedef struct {
     size_t keys_cap, *off, off_cap, tl_cap, tl_cap2;
     const char **texts;
     size_t *lens;
+    uint64_t *hash;     /* --index: XXH3-64 of each verified member's text */
+    size_t hash_cap;
     const float **fps;  /* LSI: each verified member's fingerprint and SimHash */
     uint64_t *sims;
     size_t fp_cap, sim_cap;
@@ -314,7 +317,7 @@ static int emit(vws_t *w, int table, uint64_t k1, uint64_t k2)
 static int hook_pair(void *user, uint32_t i, uint32_t j, ndd_vres_t *v)
 {
     vws_t *w = user;
-    int rc = w->r->ix ? ndd_index_pair(w->r, w->vf, i, j, w->m[i].g, w->m[j].g, w->texts, w->lens, v) /* --index */
+    int rc = w->r->ix ? ndd_index_pair(w->r, w->vf, i, j, w->m[i].g, w->m[j].g, w->hash[i], w->hash[j], v) /* --index */
                       : ndd_verifier_pair(w->vf, i, j, v);
     if (!rc && v->conceptual && v->duplicate)
         w->r->c.lsi_accepted++;
@@ -436,7 +439,8 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
     size_t nk = 0;
     int rc = ndd_array_grow((void **)&w->off, &w->off_cap, n + 1, sizeof *w->off);
     if (rc || (rc = ndd_array_grow((void **)&w->texts, &w->tl_cap, n, sizeof *w->texts)) ||
-        (rc = ndd_array_grow((void **)&w->lens, &w->tl_cap2, n, sizeof *w->lens)))
+        (rc = ndd_array_grow((void **)&w->lens, &w->tl_cap2, n, sizeof *w->lens)) ||
+        (r->ix && (rc = ndd_array_grow((void **)&w->hash, &w->hash_cap, n, sizeof *w->hash))))
         return rc;
     w->off[0] = 0;
     if (w->sp) { /* a set in blocks: texts loaded as needed (hook_load) */
@@ -456,9 +460,11 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
             return rc;
         if (w->sp)
             text = w->texts[i] ? w->texts[i] : "";
+        if (r->ix) /* --index: the text's hash keys the verdicts and the index's signature keys */
+            w->hash[i] = XXH3_64bits(text, m[i].textlen);
         if (r->cfg->candidates)
             rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, text, m[i].textlen, &mk, &nsig);
-        else
+        else if (!(mk = ndd_index_keys(r, m[i].g, r->ix ? w->hash[i] : 0, &nsig)))
             rc = ndd_sig_doc(w->sig, text, m[i].textlen, w->sigs, &nsig, &nsent);
         if (rc || (rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nsig, sizeof *w->keys)))
             return rc;
@@ -623,6 +629,7 @@ static void vws_free(vws_t *w)
     free(w->off);
     free(w->texts);
     free(w->lens);
+    free(w->hash);
     free(w->fps);
     free(w->sims);
     free(w->lc);

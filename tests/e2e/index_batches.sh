@@ -175,10 +175,10 @@ same "$tmp/ref" "$tmp/s2"
 # refusals: another format version, a directory that is no index, other options,
 # inputs already indexed, --index with --resume
 cp -r "$tmp/ix2" "$tmp/ixv"
-sed -i '1s/.*/ndd-index 0/' "$tmp/ixv/INDEX"
+sed -i '1s/.*/ndd-index 1/' "$tmp/ixv/INDEX"
 "$NDD" run -q --engine local:1 -o "$tmp/v" --index "$tmp/ixv" "${in[@]:0:1}" 2>"$tmp/log"
-[ $? = 1 ] || fail "an index of format version 0 was not refused (exit 1)"
-grep -q "$tmp/ixv: the index has format version 0, this ndd reads version 1" "$tmp/log" ||
+[ $? = 1 ] || fail "an index of format version 1 was not refused (exit 1)"
+grep -q "$tmp/ixv: the index has format version 1, this ndd reads version 2" "$tmp/log" ||
   fail "the version message: $(cat "$tmp/log")"
 mkdir -p "$tmp/notix" && echo x > "$tmp/notix/something"
 "$NDD" run -q --engine local:1 -o "$tmp/n" --index "$tmp/notix" "${in[@]:0:1}" 2>"$tmp/log" &&

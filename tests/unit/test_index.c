@@ -4,7 +4,8 @@
  * and the version found, a missing one is NDD_ERR_IO; the verdict cache
  * answers lookups as a brute-force search over the same verdicts does,
  * keeps every field through its file bit for bit, and a damaged or
- * other-version file is refused. */
+ * other-version file is refused; the key table finds a document's keys only
+ * with its text hash, through its files, and refuses damaged ones. */
 #include "ndd_test.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -91,17 +92,17 @@ static void test_manifest_refused(void **state)
     (void)state;
     ndd_index_man_t r;
     static const char *const bad[] = {
-        "ndd-index 1\nopts x\nbatch 1 1 1 1\n",                    /* no end: cut */
-        "ndd-index 1\nopts x\nbatch 1 1 1 1\nend",                 /* cut last line */
-        "ndd-index 1\nbatch 1 1 1 1\nend\n",                       /* no opts */
-        "ndd-index 1\nopts x\npin 1 2 3 a\nend\n",                 /* pin outside a batch */
-        "ndd-index 1\nopts x\nbatch 1 1 0 1\nend\n",               /* no shard */
-        "ndd-index 1\nopts x\nbatch 1 1 1 -1\nend\n",              /* negative verdict parts */
-        "ndd-index 1\nopts x\nbatch 1 1 99999999 1\nend\n",        /* too many shards */
-        "ndd-index 1\nopts x\nbatch 1 1 1\nend\n",                 /* a field missing */
-        "ndd-index 1\nopts x\nbatch 1 1 1 1 7\nend\n",             /* a field too many */
-        "ndd-index 1\nopts x\nwhat 1\nend\n",                      /* unknown line */
-        "ndd-index 1\nopts x\nend\nbatch 1 1 1 1\n",               /* after the end */
+        "ndd-index 2\nopts x\nbatch 1 1 1 1\n",                    /* no end: cut */
+        "ndd-index 2\nopts x\nbatch 1 1 1 1\nend",                 /* cut last line */
+        "ndd-index 2\nbatch 1 1 1 1\nend\n",                       /* no opts */
+        "ndd-index 2\nopts x\npin 1 2 3 a\nend\n",                 /* pin outside a batch */
+        "ndd-index 2\nopts x\nbatch 1 1 0 1\nend\n",               /* no shard */
+        "ndd-index 2\nopts x\nbatch 1 1 1 -1\nend\n",              /* negative verdict parts */
+        "ndd-index 2\nopts x\nbatch 1 1 99999999 1\nend\n",        /* too many shards */
+        "ndd-index 2\nopts x\nbatch 1 1 1\nend\n",                 /* a field missing */
+        "ndd-index 2\nopts x\nbatch 1 1 1 1 7\nend\n",             /* a field too many */
+        "ndd-index 2\nopts x\nwhat 1\nend\n",                      /* unknown line */
+        "ndd-index 2\nopts x\nend\nbatch 1 1 1 1\n",               /* after the end */
         "ndd-work 4\nshards 2\n",                                  /* a work directory's manifest */
         "",
     };
@@ -114,10 +115,13 @@ static void test_manifest_refused(void **state)
     put_index("ndd-index 0\nopts x\nend\n");
     assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
     assert_int_equal(r.version, 0);
-    put_index("ndd-index 2\nsomething new\n");
+    put_index("ndd-index 1\nopts x\nend\n"); /* the format before the key files */
     assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
-    assert_int_equal(r.version, 2);
-    put_index("ndd-index 1\nopts x\nend\n"); /* an index with no batch yet */
+    assert_int_equal(r.version, 1);
+    put_index("ndd-index 3\nsomething new\n");
+    assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
+    assert_int_equal(r.version, 3);
+    put_index("ndd-index 2\nopts x\nend\n"); /* an index with no batch yet */
     assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
     assert_int_equal(r.nb, 0);
     ndd_index_free(&r);
@@ -258,6 +262,78 @@ static void test_vcache_file(void **state)
     ndd_vcache_free(&c);
 }
 
+static void test_keytab(void **state)
+{
+    (void)state;
+    char path[2][128], marker[2][128];
+    ndd_buf_t b[2] = {NDD_BUF_INIT, NDD_BUF_INIT};
+    uint64_t keys[40];
+    ndd_keytab_t t;
+    size_t n = 99;
+    for (int f = 0; f < 2; f++) {
+        snprintf(path[f], sizeof path[f], "%s/k%d.zst", dir, f);
+        snprintf(marker[f], sizeof marker[f], "%s/k%d.done", dir, f);
+        assert_int_equal(ndd_keys_begin(&b[f]), NDD_OK);
+    }
+    for (size_t k = 0; k < 40; k++)
+        keys[k] = k * 0x9E3779B97F4A7C15ull;
+    /* documents 0..9 of 12 in two files (one rank's range each), document 3 with no key, 10 and 11 absent */
+    for (uint64_t g = 0; g < 10; g++)
+        assert_int_equal(ndd_keys_put(&b[g >= 6], g, 1000 + g, keys + g, g == 3 ? 0 : 4 * g % 30), NDD_OK);
+    assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 6), NDD_OK);
+    assert_int_equal(ndd_keys_write(path[1], marker[1], &b[1], 4), NDD_OK);
+    assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[1], marker[1], &t), NDD_OK); /* any order */
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    for (uint64_t g = 0; g < 12; g++) {
+        const uint64_t *k = ndd_keytab_find(&t, g, 1000 + g, &n);
+        if (g >= 10) {
+            assert_null(k);
+            continue;
+        }
+        assert_non_null(k);
+        assert_int_equal(n, g == 3 ? 0 : 4 * g % 30);
+        if (n)
+            assert_memory_equal(k, keys + g, n * sizeof *k);
+        assert_null(ndd_keytab_find(&t, g, 2000 + g, &n)); /* another text */
+    }
+    assert_null(ndd_keytab_find(&t, 12, 1012, &n));
+    /* a later file's record of a document replaces the earlier one */
+    ndd_buf_free(&b[0]);
+    assert_int_equal(ndd_keys_begin(&b[0]), NDD_OK);
+    assert_int_equal(ndd_keys_put(&b[0], 2, 5002, keys + 30, 7), NDD_OK);
+    assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 1), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    assert_null(ndd_keytab_find(&t, 2, 1002, &n));
+    assert_non_null(ndd_keytab_find(&t, 2, 5002, &n));
+    assert_int_equal(n, 7);
+    assert_memory_equal(ndd_keytab_find(&t, 2, 5002, &n), keys + 30, 7 * sizeof *keys);
+    assert_non_null(ndd_keytab_find(&t, 7, 1007, &n)); /* the others stay */
+    ndd_keytab_free(&t);
+    /* a number beyond the table */
+    assert_int_equal(ndd_keytab_init(&t, 8), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[1], marker[1], &t), NDD_ERR_FORMAT);
+    ndd_keytab_free(&t);
+    /* another version; a cut record (ndd_keys_write leaves its buffer's first byte zeroed: a new one each time) */
+    assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
+    for (int bad = 0; bad < 2; bad++) {
+        ndd_buf_free(&b[0]);
+        assert_int_equal(ndd_keys_begin(&b[0]), NDD_OK);
+        assert_int_equal(ndd_keys_put(&b[0], 1, 1001, keys, 4), NDD_OK);
+        if (bad)
+            b[0].len -= 3;
+        else
+            b[0].data[8] = 9;
+        assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 1), NDD_OK);
+        assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), bad ? NDD_ERR_FORMAT : NDD_ERR_VERSION);
+    }
+    unlink(path[0]);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_ERR_IO);
+    ndd_keytab_free(&t);
+    ndd_buf_free(&b[0]);
+    ndd_buf_free(&b[1]);
+}
+
 static void test_copy_file(void **state)
 {
     (void)state;
@@ -284,6 +360,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_manifest_refused, setup, teardown),
         cmocka_unit_test(test_vcache_brute),
         cmocka_unit_test_setup_teardown(test_vcache_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keytab, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
