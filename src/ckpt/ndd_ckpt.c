@@ -749,12 +749,11 @@ int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n) { return wr
 
 int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count)
 {
-    zwriter_t w; /* streamed as the map shards are */
-    ndd_buf_t b = *raw; /* zw_put clears its buffer: a copy of the header, raw's bytes unchanged */
+    zwriter_t w; /* streamed as the map shards are; raw is left as it is */
     int rc = zw_open(&w, path);
     if (rc)
         return rc;
-    return zw_close(&w, zw_put(&w, &b, 1), path, marker, count);
+    return zw_close(&w, zw_write(&w, raw->data, raw->len, 1), path, marker, count);
 }
 
 int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count)

@@ -126,8 +126,7 @@ int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t);
 const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n);
 /* A key file: ndd_keys_begin on an empty buffer (magic "NNDKEYS1", u32
  * version, u64 count), one ndd_keys_put per document (u64 g, u64 hash, u32 n,
- * n u64 keys), then ndd_keys_write (the count filled in; b is spent: its
- * first byte is zeroed by the writer). */
+ * n u64 keys), then ndd_keys_write (the count filled in). */
 int ndd_keys_begin(ndd_buf_t *b);
 int ndd_keys_put(ndd_buf_t *b, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
 int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count);

@@ -314,7 +314,7 @@ static void test_keytab(void **state)
     assert_int_equal(ndd_keytab_init(&t, 8), NDD_OK);
     assert_int_equal(ndd_keytab_load(path[1], marker[1], &t), NDD_ERR_FORMAT);
     ndd_keytab_free(&t);
-    /* another version; a cut record (ndd_keys_write leaves its buffer's first byte zeroed: a new one each time) */
+    /* another version; a cut record */
     assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
     for (int bad = 0; bad < 2; bad++) {
         ndd_buf_free(&b[0]);
