@@ -40,6 +40,55 @@ void ndd_anchors_free(ndd_anchors_t *a)
     memset(a, 0, sizeof *a);
 }
 
+/* A stable LSD radix sort of the picks on their hash (the upper 32 bits),
+ * 8 bits at a time, the four digits counted in one pass; dst is the other
+ * buffer. Returns the buffer that holds the result (src: four passes). */
+static const uint64_t *sort_picks(uint64_t *src, uint64_t *dst, size_t np)
+{
+    uint32_t cnt[4][256] = {{0}};
+    for (size_t i = 0; i < np; i++) {
+        uint32_t hh = (uint32_t)(src[i] >> 32);
+        cnt[0][hh & 255]++;
+        cnt[1][hh >> 8 & 255]++;
+        cnt[2][hh >> 16 & 255]++;
+        cnt[3][hh >> 24]++;
+    }
+    for (unsigned dg = 0; dg < 4; dg++) {
+        unsigned sh = 32 + 8 * dg;
+        uint32_t *c = cnt[dg];
+        for (uint32_t d = 0, at = 0; d < 256; d++) {
+            uint32_t x = c[d];
+            c[d] = at;
+            at += x;
+        }
+        for (size_t i = 0; i < np; i++)
+            dst[c[(src[i] >> sh) & 255]++] = src[i];
+        uint64_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    return src;
+}
+
+/* Per block of 64 anchors in position order: what its anchors after the
+ * first add to the cover when all are flagged (each min(cap, its gap to the
+ * one before), cap = S + w - 1: one anchor's whole interval). */
+static int cover_blocks(ndd_anchors_t *a, size_t np, size_t cap)
+{
+    int rc = ndd_array_grow((void **)&a->blk, &a->bcap, (np + 63) / 64, sizeof *a->blk);
+    if (rc)
+        return rc;
+    for (size_t t0 = 0; t0 < np; t0 += 64) {
+        size_t sum = 0;
+        for (size_t q = t0 + 1; q < t0 + 64 && q < np; q++) {
+            size_t gap = a->ppos[q] - a->ppos[q - 1];
+            sum += gap < cap ? gap : cap;
+        }
+        a->blk[t0 / 64] = (uint32_t)sum;
+    }
+    return NDD_OK;
+}
+
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap)
 {
@@ -120,29 +169,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     /* by (hash, position): a stable LSD radix sort of the picks (made in
      * position order) on the hash, 8 bits at a time; the suffix minima's
      * room is free again and takes the other half */
-    uint64_t *src = pick, *dst = suf;
-    uint32_t cnt[4][256] = {{0}}; /* the four digits' counts in one pass */
-    for (size_t i = 0; i < np; i++) {
-        uint32_t hh = (uint32_t)(src[i] >> 32);
-        cnt[0][hh & 255]++;
-        cnt[1][hh >> 8 & 255]++;
-        cnt[2][hh >> 16 & 255]++;
-        cnt[3][hh >> 24]++;
-    }
-    for (unsigned dg = 0; dg < 4; dg++) {
-        unsigned sh = 32 + 8 * dg;
-        uint32_t *c = cnt[dg];
-        for (uint32_t d = 0, at = 0; d < 256; d++) {
-            uint32_t x = c[d];
-            c[d] = at;
-            at += x;
-        }
-        for (size_t i = 0; i < np; i++)
-            dst[c[(src[i] >> sh) & 255]++] = src[i];
-        uint64_t *x = src;
-        src = dst;
-        dst = x;
-    }
+    const uint64_t *src = sort_picks(pick, suf, np);
     /* by (hash, position) with the positions back; the distinct hashes;
      * each anchor's distinct hash in position order; where each hash
      * bucket (top bits) starts in v: about 4 anchors a bucket, so a lookup
@@ -177,18 +204,8 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     }
     for (; bk <= nbk; bk++)
         a->bidx[bk] = (uint32_t)np;
-    /* per block of 64 anchors in position order: what its anchors after
-     * the first add to the cover when all are flagged */
-    if ((rc = ndd_array_grow((void **)&a->blk, &a->bcap, (np + 63) / 64, sizeof *a->blk)))
+    if ((rc = cover_blocks(a, np, window + w - 1)))
         return rc;
-    for (size_t t0 = 0; t0 < np; t0 += 64) {
-        size_t sum = 0, cap = window + w - 1;
-        for (size_t q = t0 + 1; q < t0 + 64 && q < np; q++) {
-            size_t gap = a->ppos[q] - a->ppos[q - 1];
-            sum += gap < cap ? gap : cap;
-        }
-        a->blk[t0 / 64] = (uint32_t)sum;
-    }
     a->nh = nh;
     a->n = np;
     a->noff = off ? m + 1 - w : 0;
