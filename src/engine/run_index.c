@@ -20,10 +20,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define IX_PATH 4200
 
@@ -38,6 +41,7 @@ typedef struct ndd_ixrun {
     uint64_t nkout;           /* documents in kout */
     ndd_buf_t *pins;          /* rank 0: this batch's input pins */
     size_t npins;
+    int lock_fd;              /* rank 0: DIR/LOCK, held while the batch runs (else -1) */
 } ndd_ixrun_t;
 
 void ndd_index_state_free(run_t *r)
@@ -53,11 +57,41 @@ void ndd_index_state_free(run_t *r)
     for (size_t i = 0; i < ix->npins; i++)
         ndd_buf_free(&ix->pins[i]);
     free(ix->pins);
+    if (ix->lock_fd >= 0)
+        close(ix->lock_fd); /* releases the lock */
     free(ix);
     r->ix = NULL;
 }
 
-/* 1 when dir holds entries other than batch directories (the remains of a
+/* Rank 0: takes DIR/LOCK (an exclusive flock, without waiting; DIR is made
+ * when absent) for the whole batch, so that a second batch added to the
+ * same index at the same time is refused instead of racing on INDEX. The
+ * lock goes with the process (a killed batch leaves none behind, and its
+ * resume takes it again); the file stays. */
+static int lock_index(run_t *r, ndd_ixrun_t *ix, const char *dir)
+{
+    char path[IX_PATH + 8];
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        ndd_run_log(r, 0, "--index %s: cannot create the directory (%s)", dir, strerror(errno));
+        return NDD_ERR_IO;
+    }
+    snprintf(path, sizeof path, "%s/LOCK", dir);
+    if ((ix->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
+        ndd_run_log(r, 0, "--index %s: cannot open %s (%s)", dir, path, strerror(errno));
+        return NDD_ERR_IO;
+    }
+    if (flock(ix->lock_fd, LOCK_EX | LOCK_NB) == 0)
+        return NDD_OK;
+    if (errno == EWOULDBLOCK) {
+        ndd_run_log(r, 0, "--index %s: another batch is being added to this index now (%s is locked): batches "
+                    "are added one at a time", dir, path);
+        return NDD_ERR_INVAL;
+    }
+    ndd_run_log(r, 0, "--index %s: cannot lock %s (%s)", dir, path, strerror(errno));
+    return NDD_ERR_IO;
+}
+
+/* 1 when dir holds entries other than batch directories and LOCK (the remains of a
  * batch that did not land). */
 static int has_other_entries(const char *dir, char *first, size_t cap)
 {
@@ -67,7 +101,8 @@ static int has_other_entries(const char *dir, char *first, size_t cap)
     if (!d)
         return 0;
     while (!other && (e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strncmp(e->d_name, "batch-", 6)) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strncmp(e->d_name, "batch-", 6) &&
+            strcmp(e->d_name, "LOCK")) {
             snprintf(first, cap, "%s", e->d_name);
             other = 1;
         }
@@ -137,7 +172,8 @@ int ndd_index_open(run_t *r, const ndd_input_t *in, size_t nin)
     r->ix = ix;
     if (rc)
         return rc;
-    if (r->me == 0 && !(rc = open_checks(r, ix, cfg->index_dir, opts)))
+    ix->lock_fd = -1;
+    if (r->me == 0 && !(rc = lock_index(r, ix, cfg->index_dir)) && !(rc = open_checks(r, ix, cfg->index_dir, opts)))
         rc = pin_checks(r, ix, cfg->index_dir, in, nin);
     if ((rc = ndd_comm_agree(r->comm, rc)))
         return rc;

@@ -9,7 +9,8 @@
 # verified again (not taken from the verdict cache); a batch killed after its map stage
 # resumes when its command runs again; the remains of a batch that did not land are
 # replaced; an index of another format version, a non-empty directory that is no
-# index, other options, inputs already indexed and --index with --resume are refused.
+# index, other options, inputs already indexed, --index with --resume and a second batch
+# while one is running (the index's LOCK held) are refused.
 set -u
 NDD=${NDD_BIN:?NDD_BIN not set}
 SRC=${NDD_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -192,6 +193,14 @@ grep -q "every batch of an index must use the same options" "$tmp/log" || fail "
 grep -q "is already in the index (batch 1" "$tmp/log" || fail "already-indexed message: $(cat "$tmp/log")"
 "$NDD" run -q --index "$tmp/ix2" --resume "$tmp/w" -o "$tmp/x" 2>/dev/null
 [ $? = 2 ] || fail "--index with --resume: usage error (exit 2) expected"
+# a batch while another one holds the index (its LOCK, taken here by this shell on fd 9)
+exec 9>"$tmp/ix2/LOCK"
+flock -n 9 || fail "could not take $tmp/ix2/LOCK for the test"
+"$NDD" run -q --engine local:2 -o "$tmp/l" --index "$tmp/ix2" "${in[@]:0:1}" 2>"$tmp/log" &&
+  fail "a batch ran while another held the index's lock"
+grep -q "another batch is being added to this index now ($tmp/ix2/LOCK is locked)" "$tmp/log" ||
+  fail "the lock message: $(cat "$tmp/log")"
+exec 9>&-
 [ "$(grep -c '^batch ' "$tmp/ix2/INDEX")" = 2 ] || fail "a refused batch changed the index"
-echo "refusals: version, not an index, options, indexed inputs, --resume"
+echo "refusals: version, not an index, options, indexed inputs, --resume, a batch already running"
 exit 0
