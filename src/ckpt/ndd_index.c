@@ -351,24 +351,30 @@ int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *
     return rc;
 }
 
+/* Reads the blob at path (marker checked) into b and its head (u64 magic,
+ * u32 version, u64 record count): NDD_ERR_FORMAT for another magic or a
+ * short head, NDD_ERR_VERSION for another version. *cur is after the head. */
+static int blob_head(const char *path, const char *marker, ndd_buf_t *b, uint64_t magic, uint32_t version,
+                     ndd_cur_t *cur, uint64_t *n)
+{
+    int rc = ndd_ckpt_blob_read(path, marker, b, NULL);
+    if (rc)
+        return rc;
+    *cur = (ndd_cur_t){b->data, b->data + b->len, 0};
+    uint64_t mg = ndd_get64(cur);
+    uint32_t ver = ndd_get32(cur);
+    *n = ndd_get64(cur);
+    return cur->bad || mg != magic ? NDD_ERR_FORMAT : ver != version ? NDD_ERR_VERSION : NDD_OK;
+}
+
 int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
 {
     ndd_buf_t b = NDD_BUF_INIT;
-    int rc = ndd_ckpt_blob_read(path, marker, &b, NULL);
+    ndd_cur_t cur;
+    uint64_t n = 0;
+    int rc = blob_head(path, marker, &b, MAGIC_VERDS, VERDS_VERSION, &cur, &n);
     if (rc)
         goto out;
-    ndd_cur_t cur = {b.data, b.data + b.len, 0};
-    uint64_t magic = ndd_get64(&cur);
-    uint32_t ver = ndd_get32(&cur);
-    uint64_t n = ndd_get64(&cur);
-    if (cur.bad || magic != MAGIC_VERDS) {
-        rc = NDD_ERR_FORMAT;
-        goto out;
-    }
-    if (ver != VERDS_VERSION) {
-        rc = NDD_ERR_VERSION;
-        goto out;
-    }
     if (n != (uint64_t)(cur.end - cur.p) / VERD_BYTES || (uint64_t)(cur.end - cur.p) % VERD_BYTES) {
         rc = NDD_ERR_FORMAT;
         goto out;
@@ -436,17 +442,9 @@ void ndd_keytab_free(ndd_keytab_t *t)
 int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
 {
     ndd_buf_t b = NDD_BUF_INIT;
-    int rc = ndd_ckpt_blob_read(path, marker, &b, NULL);
-    if (rc)
-        goto out;
-    ndd_cur_t cur = {b.data, b.data + b.len, 0};
-    uint64_t magic = ndd_get64(&cur);
-    uint32_t ver = ndd_get32(&cur);
-    uint64_t n = ndd_get64(&cur);
-    if (cur.bad || magic != MAGIC_KEYS)
-        rc = NDD_ERR_FORMAT;
-    else if (ver != KEYS_VERSION)
-        rc = NDD_ERR_VERSION;
+    ndd_cur_t cur;
+    uint64_t n = 0;
+    int rc = blob_head(path, marker, &b, MAGIC_KEYS, KEYS_VERSION, &cur, &n);
     if (!rc) /* room for every key of the file at once (a bound: the records' heads count too) */
         rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + (size_t)(cur.end - cur.p) / 8 + 1, sizeof *t->keys);
     for (uint64_t i = 0; i < n && !rc; i++) {
@@ -465,7 +463,6 @@ int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
     }
     if (!rc && (cur.bad || cur.p != cur.end))
         rc = NDD_ERR_FORMAT;
-out:
     ndd_buf_free(&b);
     return rc;
 }
