@@ -418,9 +418,7 @@ static int land(run_t *r, const char *wd, int nshards, size_t nin)
     if (!rc)
         rc = ndd_index_batch_dir(bdir, sizeof bdir, dir, ix->man.nb + 1);
     snprintf(tmp, sizeof tmp, "%s.tmp", bdir);
-    if (!rc && mkdir(dir, 0777) && errno != EEXIST)
-        rc = NDD_ERR_IO;
-    if (!rc) { /* the remains of a batch that did not land */
+    if (!rc) { /* the remains of a batch that did not land (DIR itself: made by lock_index) */
         ndd_ckpt_remove(tmp);
         ndd_ckpt_remove(bdir);
         rc = copy_batch(wd, tmp, nshards, nparts);
