@@ -37,17 +37,8 @@ EOF2
 killed=0
 for attempt in 1 2 3; do
   rm -rf "$tmp/o"
-  "$NDD" run -q --engine local:2 -o "$tmp/o" "${A[@]}" "${in[@]}" 2>/dev/null &
-  job=$!
-  for _ in $(seq 1 2400); do
-    if [ "$(ls "$tmp/o/.ndd-work/map/"*.done 2>/dev/null | wc -l)" -ge 2 ]; then
-      kill -9 "$job" 2>/dev/null && killed=1
-      break
-    fi
-    kill -0 "$job" 2>/dev/null || break
-    sleep 0.02
-  done
-  wait "$job" 2>/dev/null
+  bash "$SRC/tests/tools/kill_after_map.sh" "$tmp/o/.ndd-work/map" 2 \
+    "$NDD" run -q --engine local:2 -o "$tmp/o" "${A[@]}" "${in[@]}" && killed=1
   [ "$killed" = 1 ] && [ ! -e "$tmp/o/stats.json" ] && [ ! -e "$tmp/o/.ndd-work/verify/done" ] && break
   killed=0
 done

@@ -136,17 +136,8 @@ h=$(( ${#in[@]} / 2 ))
 killed=0
 for attempt in 1 2 3; do
   rm -rf "$tmp/r2" "$tmp/ixr" && cp -r "$tmp/ixr1" "$tmp/ixr"
-  "$NDD" run -q --engine local:2 -o "$tmp/r2" --index "$tmp/ixr" "${in[@]:$h}" 2>/dev/null &
-  job=$!
-  for _ in $(seq 1 2400); do
-    if [ "$(ls "$tmp/r2/.ndd-work/map/"*.done 2>/dev/null | wc -l)" -ge 2 ]; then
-      kill -9 "$job" 2>/dev/null && killed=1
-      break
-    fi
-    kill -0 "$job" 2>/dev/null || break
-    sleep 0.01
-  done
-  wait "$job" 2>/dev/null
+  bash "$SRC/tests/tools/kill_after_map.sh" "$tmp/r2/.ndd-work/map" 2 \
+    "$NDD" run -q --engine local:2 -o "$tmp/r2" --index "$tmp/ixr" "${in[@]:$h}" && killed=1
   [ "$killed" = 1 ] && [ "$(grep -c '^batch ' "$tmp/ixr/INDEX")" = 1 ] && break
   killed=0
 done
