@@ -25,4 +25,14 @@ static inline const char *ndd_test_dataset(const char *sub, char *buf, size_t ca
     return buf;
 }
 
+/* Marsaglia's xorshift64 (13, 7, 17) on *state: the tests' reproducible
+ * random numbers (each test file keeps its own state and seed). */
+static inline uint64_t ndd_test_xorshift(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 #endif

@@ -5,13 +5,7 @@
 #include "ndd_util.h"
 
 static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return ndd_test_xorshift(&rng_state); }
 
 static void test_uf(void **state)
 {

@@ -12,13 +12,7 @@
 #include "ndd_flow.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return ndd_test_xorshift(&rng_state); }
 static size_t rndn(size_t n) { return (size_t)(rnd() % n); }
 
 /* ---------------------------------------------------- doc_q, brute force */

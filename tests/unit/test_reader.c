@@ -89,13 +89,7 @@ static void zst_append(ndd_buf_t *out, const void *p, size_t n)
 }
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 7;
-    g_rng ^= g_rng << 17;
-    return g_rng;
-}
+static uint64_t rnd(void) { return ndd_test_xorshift(&g_rng); }
 
 /* n bytes of words that do not compress much */
 static void rand_text(ndd_buf_t *b, size_t n)

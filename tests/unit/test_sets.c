@@ -8,13 +8,7 @@
 #include "ndd_util.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return ndd_test_xorshift(&rng_state); }
 static size_t rndn(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 
 /* ---- a slow union-find: component ids relabelled in full on every union ---- */

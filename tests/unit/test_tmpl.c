@@ -10,13 +10,7 @@
 #include <xxhash.h>
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return ndd_test_xorshift(&rng_state); }
 
 static uint64_t H(const char *s) { return ndd_tmpl_block_hash(s, strlen(s), NDD_TMPL_DEFAULT_MAX_SHORT); }
 
