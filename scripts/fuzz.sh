@@ -116,13 +116,16 @@ run_one() {
     -timeout=10 -print_final_stats=1 -artifact_prefix="$work/crashes/$h/" "$dir" "${seeds[@]}" >"$log" 2>&1 || rc=$?
   cpu_seconds > "$work/$h.cpu1"; t1=$(cat "$work/$h.cpu1")
   local execs secs_run cpu
-  execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
-  secs_run=$(grep -m1 'Done [0-9]* runs in' "$log" | sed 's/.* in \([0-9]*\) second.*/\1/')
+  # (a crashed run's log has neither line: || true, or set -e would end this
+  # subshell before it says what failed)
+  execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+  secs_run=$(grep -m1 'Done [0-9]* runs in' "$log" | sed 's/.* in \([0-9]*\) second.*/\1/' || true)
   cpu=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 60 }')
   local corpus; corpus=$(find "$dir" -type f | wc -l)
   if [ $rc -ne 0 ]; then
     echo "fuzz_$h: FAILED (exit $rc) after ${execs:-?} executions: $(grep -m1 -E 'ERROR|SUMMARY|invariant' "$log" || true)"
     echo "  input: $(ls -t "$work/crashes/$h"/* 2>/dev/null | head -1); log: $log"
+    grep -A 40 -m1 -E '==ERROR|runtime error|Timeout|out-of-memory|invariant' "$log" | sed 's/^/  | /' || true
     return 1
   fi
   printf 'fuzz_%-10s %12s executions in %4s s (%s CPU-minutes), corpus %5d inputs, 0 crashes\n' "$h" "${execs:-?}" \
@@ -145,5 +148,8 @@ for h in "${want[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 1; done
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
-for h in "${want[@]}"; do cat "$work/$h.summary"; done
+for h in "${want[@]}"; do
+  if [ -s "$work/$h.summary" ]; then cat "$work/$h.summary"
+  else echo "fuzz_$h: FAILED without a summary; log: $work/$h.log"; tail -n 30 "$work/$h.log" 2>/dev/null || true; fail=1; fi
+done
 exit $fail

@@ -17,6 +17,7 @@
 #define SP_SCAN (64u << 10)       /* magic search chunk */
 #define SP_VIN (16u << 10)        /* input chunk when checking a candidate member */
 #define SP_VOUT (16u << 10)       /* ... its output chunk */
+#define SP_HEAD 16                /* ... the bytes of its WARC version line looked at */
 #define SP_VIN_MAX ((uint64_t)256 << 20) /* ... at most this much input */
 #define SP_ZBUF0 ((size_t)4 << 20) /* zstd walk: first buffer size */
 #define SP_ZBUF_MAX ((size_t)1 << 30)
@@ -38,14 +39,44 @@ static int sp_gz_magic(const unsigned char *b)
     return b[0] == 0x1f && b[1] == 0x8b && b[2] == 8 && (b[3] & 0xE0) == 0;
 }
 
-/* 1 when a whole gzip member begins at off, its data begins with "WARC/",
- * and it is followed by another member's magic or the end of the file; 0
+/* Is b[0..n) the start of a WARC version line, "WARC/" digits "." digits and
+ * a line end? 1 yes, 0 no, -1 not known yet (n too short). A member that
+ * only begins with "WARC/" (a block's text can) is no record start. */
+static int sp_version_line(const unsigned char *b, size_t n)
+{
+    static const char pre[] = "WARC/";
+    size_t i = 0;
+    for (; i < 5; i++)
+        if (i >= n)
+            return -1;
+        else if (b[i] != (unsigned char)pre[i])
+            return 0;
+    for (int part = 0; part < 2; part++) {
+        size_t d = 0;
+        for (; i < n && b[i] >= '0' && b[i] <= '9' && d < 4; i++, d++)
+            ;
+        if (i >= n)
+            return -1;
+        if (!d)
+            return 0;
+        if (part == 0 && b[i++] != '.')
+            return 0;
+    }
+    if (b[i] == '\n')
+        return 1;
+    if (b[i] != '\r')
+        return 0;
+    return i + 1 >= n ? -1 : b[i + 1] == '\n';
+}
+
+/* 1 when a whole gzip member begins at off, its data begins with a WARC
+ * version line ("WARC/1.0" CRLF), and it is followed by another member's magic or the end of the file; 0
  * when not (no member, an empty member, other data, or a member stored
  * verbatim inside another record's compressed data, which is followed by
  * the rest of that data); <0 on error. */
 static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in, uint64_t off)
 {
-    unsigned char out[SP_VOUT], head[5];
+    unsigned char out[SP_VOUT], head[SP_HEAD];
     size_t nhead = 0;
     uint64_t total = 0;
     if (inflateReset(z) != Z_OK)
@@ -62,10 +93,10 @@ static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in,
             z->next_out = out;
             z->avail_out = sizeof out;
             ret = inflate(z, Z_NO_FLUSH);
-            size_t got = sizeof out - z->avail_out, c = got < 5 - nhead ? got : 5 - nhead;
+            size_t got = sizeof out - z->avail_out, c = got < SP_HEAD - nhead ? got : SP_HEAD - nhead;
             memcpy(head + nhead, out, c);
             nhead += c;
-            if (nhead == 5 && memcmp(head, "WARC/", 5) != 0)
+            if (!sp_version_line(head, nhead))
                 return 0;
         }
         if (ret == Z_MEM_ERROR)
@@ -73,7 +104,7 @@ static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in,
         if (ret == Z_STREAM_END) {
             uint64_t end = off + total - z->avail_in;
             unsigned char m[4];
-            if (nhead < 5)
+            if (sp_version_line(head, nhead) != 1)
                 return 0;
             if (end >= fsize)
                 return 1;

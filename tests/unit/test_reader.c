@@ -1398,7 +1398,8 @@ static void expand_one(const char *path, ndd_input_t **in)
 /* A WARC with one gzip member per record: pages, rejects, skipped types,
  * empty members, a record whose block holds a whole gzip member of a WARC
  * record stored verbatim (level 0: a true gzip magic that inflates to
- * "WARC/" inside another member's data) and a false magic; truncated: the
+ * "WARC/" inside another member's data), a false magic and a record in two
+ * members, the second beginning with a block line "WARC/1.nn ..."; truncated: the
  * last member cut in half. bnd gets the member starts. */
 static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
 {
@@ -1429,6 +1430,9 @@ static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
             buf_adds(&body, "<p>after</p>");
             warc_http(&r, 200, "Content-Type: application/octet-stream\r\n", body.data, body.len, 0);
             ndd_buf_free(&inner);
+        } else if (i == 40) { /* split in two members below */
+            buf_adds(&body, "<html><body><p>The mayor said:\nWARC/1.nn is not a version, she said.</p></body></html>");
+            warc_http(&r, 200, "Content-Type: text/html\r\n", body.data, body.len, 0);
         } else {
             buf_adds(&body, "<html><body><p>");
             rand_text(&body, 40 + rnd() % 1500);
@@ -1436,6 +1440,18 @@ static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
             warc_http(&r, 200, "Content-Type: text/html\r\n", body.data, body.len, 0);
         }
         bnd[(*nb)++] = z->len;
+        if (i == 40) { /* a record in two members, the second beginning at a
+                        * block line that starts with "WARC/" (no version
+                        * line): no record starts there (fuzz_reader found it) */
+            const char *in2 = r.data;
+            while (in2 + 9 <= r.data + r.len && memcmp(in2, "WARC/1.nn", 9) != 0)
+                in2++;
+            assert_true(in2 + 9 <= r.data + r.len);
+            gz_append(z, r.data, (size_t)(in2 - r.data));
+            bnd[(*nb)++] = z->len;
+            gz_append(z, in2, r.len - (size_t)(in2 - r.data));
+            continue;
+        }
         gz_append_lvl(z, r.data, r.len, i == 22 || i == 35 ? 0 : 6);
     }
     /* the fake member really is in the file, verbatim */
