@@ -199,30 +199,44 @@ static int inflate(const char *z, size_t zn, ndd_buf_t *out, size_t limit)
     return rc;
 }
 
-/* Reads path and checks it against its marker (size and XXH3); *count = the
- * marker's count. With out: decompresses (at most limit bytes when > 0). */
-static int read_blob(const char *path, const char *marker, ndd_buf_t *out, size_t limit, uint64_t *count)
+/* Reads path into *z (*zn bytes, caller frees) and checks it against its
+ * marker (size and XXH3); *count = the marker's count. */
+static int read_checked(const char *path, const char *marker, char **z, size_t *zn, uint64_t *count)
 {
-    char *z = NULL, *m = NULL;
-    size_t zn = 0, mn = 0, bytes = 0;
+    char *m = NULL;
+    size_t mn = 0, bytes = 0;
     unsigned long long cnt = 0, hash = 0;
     int rc;
+    *z = NULL;
     NDD_TRY(ndd_read_file(marker, 4096, &m, &mn));
     if (sscanf(m, "%llu %zu %llx", &cnt, &bytes, &hash) != 3) {
         rc = NDD_ERR_FORMAT;
         goto out;
     }
-    NDD_TRY(ndd_read_file(path, 0, &z, &zn));
-    if (zn != bytes || XXH3_64bits(z, zn) != hash) {
+    NDD_TRY(ndd_read_file(path, 0, z, zn));
+    if (*zn != bytes || XXH3_64bits(*z, *zn) != hash) {
         rc = NDD_ERR_FORMAT;
         goto out;
     }
     if (count)
         *count = cnt;
-    if (out)
-        rc = inflate(z, zn, out, limit);
 out:
+    if (rc) {
+        free(*z);
+        *z = NULL;
+    }
     free(m);
+    return rc;
+}
+
+/* read_checked, then with out: decompresses (at most limit bytes when > 0). */
+static int read_blob(const char *path, const char *marker, ndd_buf_t *out, size_t limit, uint64_t *count)
+{
+    char *z = NULL;
+    size_t zn = 0;
+    int rc = read_checked(path, marker, &z, &zn, count);
+    if (!rc && out)
+        rc = inflate(z, zn, out, limit);
     free(z);
     return rc;
 }
@@ -532,24 +546,117 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
     return NDD_OK;
 }
 
+/* A shard read as a stream (ndd_ckpt_shard_load): its zstd frame is
+ * decompressed piece by piece after the bytes parsed so far are dropped, so
+ * the shard is never held decompressed as a whole, and reading stops after
+ * the last document wanted (a rank that takes the first documents of a shard
+ * does not decompress the rest; the whole file is still checksummed). */
+#define ZR_PIECE ((size_t)1 << 20)
+typedef struct {
+    ZSTD_DCtx *dc;
+    ZSTD_inBuffer in;
+    ndd_buf_t buf;
+    size_t pos; /* buf[pos..len): decompressed, not parsed yet */
+    int ended;  /* the frame ended (or its input did) */
+} zreader_t;
+
+/* Decompresses at least one more byte (a piece, or more when what is not
+ * parsed yet is larger, so a long record doubles the piece). NDD_ERR_FORMAT
+ * when nothing more comes: the frame ended, or its input ended inside it. */
+static int zr_more(zreader_t *r)
+{
+    if (r->ended)
+        return NDD_ERR_FORMAT;
+    size_t left = r->buf.len - r->pos;
+    if (r->pos) {
+        memmove(r->buf.data, r->buf.data + r->pos, left);
+        r->buf.len = left;
+        r->pos = 0;
+    }
+    size_t want = left < ZR_PIECE ? ZR_PIECE : left;
+    int rc = ndd_buf_reserve(&r->buf, want);
+    if (rc)
+        return rc;
+    ZSTD_outBuffer o = {r->buf.data + r->buf.len, want, 0};
+    size_t ret = 1;
+    while (o.pos < o.size) {
+        size_t before_in = r->in.pos, before_out = o.pos;
+        ret = ZSTD_decompressStream(r->dc, &o, &r->in);
+        if (ZSTD_isError(ret))
+            return NDD_ERR_COMPRESS;
+        if (ret == 0 || (r->in.pos == before_in && o.pos == before_out))
+            break; /* the frame ended, or no progress: its input ended */
+    }
+    r->buf.len += o.pos;
+    r->buf.data[r->buf.len] = '\0';
+    if (ret == 0 && r->in.pos != r->in.size)
+        return NDD_ERR_FORMAT; /* more after the frame */
+    if (ret == 0 || o.pos < o.size)
+        r->ended = 1;
+    return o.pos ? NDD_OK : NDD_ERR_FORMAT;
+}
+
+/* Makes at least n bytes not parsed yet available (or all there are). */
+static int zr_need(zreader_t *r, size_t n)
+{
+    int rc = NDD_OK;
+    while (!rc && r->buf.len - r->pos < n && !r->ended)
+        rc = zr_more(r);
+    return rc == NDD_ERR_FORMAT && r->ended ? NDD_OK : rc;
+}
+
+static ndd_cur_t zr_cur(const zreader_t *r) { return (ndd_cur_t){r->buf.data + r->pos, r->buf.data + r->buf.len, 0}; }
+
+/* The next document (get_doc), with more bytes decompressed while it does
+ * not fit in those there are. */
+static int zr_doc(zreader_t *r, ndd_docs_t *d, int skip, uint64_t **keys, size_t *kcap)
+{
+    for (;;) {
+        ndd_cur_t cur = zr_cur(r);
+        int rc = get_doc(&cur, d, skip, keys, kcap);
+        if (!rc) {
+            r->pos = (size_t)(cur.p - r->buf.data);
+            return NDD_OK;
+        }
+        if (!cur.bad || r->ended)
+            return rc;
+        if ((rc = zr_more(r)))
+            return rc;
+    }
+}
+
 int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,
                         uint64_t skip, uint64_t take, int with_meta)
 {
     char path[PATH_CAP], marker[PATH_CAP];
-    ndd_buf_t b = NDD_BUF_INIT;
+    zreader_t zr = {ZSTD_createDCtx(), {NULL, 0, 0}, NDD_BUF_INIT, 0, 0};
+    char *z = NULL;
+    size_t zn = 0;
     ndd_counters_t cnt;
     uint64_t *keys = NULL, count = 0;
     size_t kcap = 0;
-    int rc;
+    int rc = zr.dc ? NDD_OK : NDD_ERR_NOMEM;
+    if (rc)
+        goto out;
     NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
     NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
-    NDD_TRY(read_blob(path, marker, &b, 0, &count));
-    ndd_cur_t cur = {b.data, b.data + b.len, 0};
+    NDD_TRY(read_checked(path, marker, &z, &zn, &count));
+    zr.in = (ZSTD_inBuffer){z, zn, 0};
+    /* head: magic, version, counters, document count, rejects' length */
+    NDD_TRY(zr_need(&zr, HEAD_BYTES + 12 + 8 * NDD_NCOUNTERS + 16));
+    ndd_cur_t cur = zr_cur(&zr);
     NDD_TRY(get_head(&cur, MAGIC_SHARD, MAGIC_SHARD_V1));
     NDD_TRY(get_counters(&cur, &cnt));
     uint64_t n = ndd_get64(&cur), rl = ndd_get64(&cur);
-    const char *rej = cur.bad || rl > (uint64_t)(cur.end - cur.p) ? NULL : ndd_getbytes(&cur, (size_t)rl);
-    if (!rej || n != count) {
+    if (cur.bad || n != count || rl > SIZE_MAX / 2) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    zr.pos = (size_t)(cur.p - zr.buf.data);
+    NDD_TRY(zr_need(&zr, (size_t)rl));
+    cur = zr_cur(&zr);
+    const char *rej = ndd_getbytes(&cur, (size_t)rl);
+    if (!rej) {
         rc = NDD_ERR_FORMAT;
         goto out;
     }
@@ -557,16 +664,22 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         ndd_counters_add(c, &cnt);
         NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
     }
+    zr.pos = (size_t)(cur.p - zr.buf.data);
     uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
     if (last > first)
         NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
     for (uint64_t i = 0; i < last; i++)
-        NDD_TRY(get_doc(&cur, d, i < first, &keys, &kcap));
-    if (last == n && cur.p != cur.end)
-        rc = NDD_ERR_FORMAT;
+        NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
+    if (last == n) { /* all read: nothing may follow the last document */
+        NDD_TRY(zr_need(&zr, 1));
+        if (zr.pos != zr.buf.len || !zr.ended)
+            rc = NDD_ERR_FORMAT;
+    }
 out:
     free(keys);
-    ndd_buf_free(&b);
+    free(z);
+    ndd_buf_free(&zr.buf);
+    ZSTD_freeDCtx(zr.dc);
     return rc;
 }
 

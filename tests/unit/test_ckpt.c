@@ -287,6 +287,88 @@ static void test_shard_skip_take(void **state)
     ndd_docs_free(&d);
 }
 
+/* A shard of several MiB read as a stream (1 MiB pieces): documents that
+ * cross piece borders, one longer than a piece, many rejects' bytes; every
+ * skip / take against the documents written, and a shard cut or extended
+ * inside its last documents. */
+static void test_shard_stream(void **state)
+{
+    (void)state;
+    ndd_docs_t d = NDD_DOCS_INIT;
+    ndd_buf_t rej = NDD_BUF_INIT, text = NDD_BUF_INIT;
+    ndd_counters_t c;
+    fill_counters(&c, 9);
+    uint64_t x = 88172645463325252ull, keys[40];
+    for (size_t i = 0; i < 5000; i++) {
+        size_t len = i == 2500 ? ((size_t)3 << 20) : (size_t)(ndd_test_xorshift(&x) % 2400), nk = i % 40;
+        ndd_buf_clear(&text);
+        for (size_t k = 0; k < len; k++)
+            assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
+        for (size_t k = 0; k < nk; k++)
+            keys[k] = ndd_test_xorshift(&x);
+        char id[32], url[48];
+        snprintf(id, sizeof id, "s%zu", i);
+        snprintf(url, sizeof url, "http://s%zu.example/%zu", i % 5, i);
+        assert_int_equal(ndd_docs_add(&d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
+                                      (uint32_t)i, (uint16_t)i, (uint32_t)(i % 9), keys, nk),
+                         NDD_OK);
+    }
+    for (int k = 0; k < 300000; k++)
+        assert_int_equal(ndd_buf_putc(&rej, (char)('0' + k % 10)), NDD_OK);
+    assert_int_equal(ndd_ckpt_shard_write(wd, 5, &d, &rej, &c), NDD_OK);
+    static const uint64_t skips[] = {0, 1, 777, 2499, 2500, 2501, 4999, 5000, 6000};
+    static const uint64_t takes[] = {0, 1, 2, 1500, 2501, 5000, UINT64_MAX};
+    for (size_t si = 0; si < sizeof skips / sizeof skips[0]; si++)
+        for (size_t t = 0; t < sizeof takes / sizeof takes[0]; t++) {
+            ndd_docs_t e = NDD_DOCS_INIT;
+            ndd_buf_t r2 = NDD_BUF_INIT;
+            ndd_counters_t got;
+            memset(&got, 0, sizeof got);
+            assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &got, skips[si], takes[t], 1), NDD_OK);
+            uint64_t first = skips[si] < d.n ? skips[si] : d.n;
+            uint64_t want = d.n - first < takes[t] ? d.n - first : takes[t];
+            assert_int_equal(e.n, want);
+            for (size_t j = 0; j < e.n; j++)
+                same_doc(&d, first + j, &e, j);
+            assert_int_equal(r2.len, rej.len);
+            assert_memory_equal(r2.data, rej.data, rej.len);
+            assert_int_equal(got.docs_read, c.docs_read);
+            ndd_docs_free(&e);
+            ndd_buf_free(&r2);
+        }
+    /* the blob cut inside its last documents, or with bytes after them; the
+     * compressed frame cut short (valid markers): the documents before the
+     * damage load, the whole shard does not */
+    size_t n, zn;
+    char *raw = raw_of("map/shard-000005.zst", &n), *z = get_file("map/shard-000005.zst", &zn);
+    ndd_docs_t e = NDD_DOCS_INIT;
+    ndd_buf_t r2 = NDD_BUF_INIT;
+    put_blob("map/shard-000005.zst", "map/shard-000005.done", raw, n - 40, d.n);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, 3000, 0), NDD_OK);
+    assert_int_equal(e.n, 3000);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, UINT64_MAX, 0), NDD_ERR_FORMAT);
+    char *t = malloc(n + 1);
+    memcpy(t, raw, n);
+    t[n] = 'x';
+    put_blob("map/shard-000005.zst", "map/shard-000005.done", t, n + 1, d.n);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 4990, 10, 0), NDD_ERR_FORMAT);
+    char line[96];
+    int l = snprintf(line, sizeof line, "%llu %zu %016llx\n", (unsigned long long)d.n, zn / 2,
+                     (unsigned long long)XXH3_64bits(z, zn / 2));
+    put_file("map/shard-000005.zst", z, zn / 2);
+    put_file("map/shard-000005.done", line, (size_t)l);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, 10, 0), NDD_OK);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, UINT64_MAX, 0), NDD_ERR_FORMAT);
+    free(t);
+    free(z);
+    free(raw);
+    ndd_docs_free(&e);
+    ndd_buf_free(&r2);
+    ndd_docs_free(&d);
+    ndd_buf_free(&rej);
+    ndd_buf_free(&text);
+}
+
 static void test_shard_corrupt(void **state)
 {
     (void)state;
@@ -595,6 +677,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_manifest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_skip_take, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shard_stream, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verify_roundtrip, setup, teardown),
