@@ -840,8 +840,10 @@ static void report_shuffle(FILE *f, const view_t *v)
     if (be > 0)
         fprintf(f, "text hashes %s; ", human_bytes(be, s1, sizeof s1));
     fprintf(f, "signatures %s; texts %s", human_bytes(b1, s1, sizeof s1), human_bytes(b2, s2, sizeof s2));
-    if (b2 > 0)
+    if (b2 > 0 && b2 < b2raw)
         fprintf(f, " (zstd, from %s: x%.2f)", human_bytes(b2raw, s3, sizeof s3), b2raw / b2);
+    else if (b2 > 0)
+        fprintf(f, " (uncompressed: ranks of one node)");
     fprintf(f, "; result rows %s\n", human_bytes(b3, s2, sizeof s2));
     static const char *known[] = {"templates", "exact", "shuffle1_signatures", "shuffle2_texts_compressed",
                                   "shuffle2_texts_raw", "shuffle3_rows", "per_doc"};

@@ -21,6 +21,7 @@ typedef struct comm_mpi {
     MPI_Comm comm;  /* the blocking collectives */
     MPI_Comm pcomm; /* the non-blocking progress sums */
     size_t chunk;   /* bytes per pair of ranks and round */
+    uint8_t *near;  /* near[p]: rank p runs on this rank's node */
 } comm_mpi_t;
 
 struct ndd_comm_req {
@@ -349,9 +350,37 @@ static void mpi_free(ndd_comm_t *c)
             MPI_Comm_free(&m->pcomm);
         if (m->comm != MPI_COMM_NULL)
             MPI_Comm_free(&m->comm);
+        free(m->near);
         free(m);
     }
     free(c);
+}
+
+/* m->near: the ranks of each node's shared-memory communicator
+ * (MPI_COMM_TYPE_SHARED) are near one another; the lowest of them names the
+ * node. Collective on m->comm. */
+static int find_near(ndd_comm_t *c, comm_mpi_t *m)
+{
+    MPI_Comm node = MPI_COMM_NULL;
+    int leader = c->rank, *all = malloc((size_t)c->size * sizeof *all);
+    m->near = calloc((size_t)c->size, 1);
+    int rc = all && m->near ? NDD_OK : NDD_ERR_NOMEM;
+    rc = KEEP(rc, MPI_RC(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node)));
+    if (node != MPI_COMM_NULL) {
+        rc = KEEP(rc, MPI_RC(MPI_Allreduce(&c->rank, &leader, 1, MPI_INT, MPI_MIN, node)));
+        MPI_Comm_free(&node);
+    }
+    rc = KEEP(rc, MPI_RC(MPI_Allgather(&leader, 1, MPI_INT, all ? all : &leader, all ? 1 : 0, MPI_INT, m->comm)));
+    for (int p = 0; !rc && p < c->size; p++)
+        m->near[p] = all[p] == leader;
+    free(all);
+    return rc;
+}
+
+static int mpi_near(const ndd_comm_t *c, int peer)
+{
+    const comm_mpi_t *m = c->impl;
+    return m->near && peer >= 0 && peer < c->size && m->near[peer] && !ndd_comm_far_forced();
 }
 
 static const ndd_comm_ops_t mpi_ops = {
@@ -364,6 +393,7 @@ static const ndd_comm_ops_t mpi_ops = {
     .iallreduce_start = mpi_iallreduce_start,
     .iallreduce_test = mpi_iallreduce_test,
     .iallreduce_wait = mpi_iallreduce_wait,
+    .near = mpi_near,
     .free = mpi_free,
 };
 
@@ -416,6 +446,8 @@ int ndd_comm_mpi_create(MPI_Comm parent, ndd_comm_t **out)
     rc = MPI_RC(MPI_Allreduce(MPI_IN_PLACE, &chunk, 1, MPI_UINT64_T, MPI_MIN, m->comm));
     m->chunk = (size_t)chunk;
     if ((rc = mpi_agree(c, rc)))
+        goto out;
+    if ((rc = mpi_agree(c, find_near(c, m))))
         goto out;
     *out = c;
     return NDD_OK;

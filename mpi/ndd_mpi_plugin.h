@@ -17,7 +17,7 @@
 #define NDD_MPI_PLUGIN_FILE "libndd_mpi.so"
 #define NDD_MPI_PLUGIN_ENV "NDD_MPI_PLUGIN"
 /* Bumped whenever an entry point or ndd_comm_ops_t changes. */
-#define NDD_MPI_PLUGIN_ABI 2
+#define NDD_MPI_PLUGIN_ABI 3
 
 #define NDD_MPI_PLUGIN_API __attribute__((visibility("default")))
 

@@ -486,6 +486,14 @@ static int local_iwait(ndd_comm_req_t *req, uint64_t *out)
     return rc == 1 ? NDD_OK : rc;
 }
 
+/* Every rank is a thread of this process. */
+static int local_near(const ndd_comm_t *c, int peer)
+{
+    (void)c;
+    (void)peer;
+    return !ndd_comm_far_forced();
+}
+
 static void local_free(ndd_comm_t *c)
 {
     local_depart(c->impl, c->rank);
@@ -501,6 +509,7 @@ static const ndd_comm_ops_t local_ops = {
     .iallreduce_start = local_istart,
     .iallreduce_test = local_itest,
     .iallreduce_wait = local_iwait,
+    .near = local_near,
     .free = local_free,
 };
 

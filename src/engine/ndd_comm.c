@@ -119,3 +119,9 @@ int ndd_comm_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint
         recv[me] = self;
     return rc;
 }
+
+int ndd_comm_far_forced(void)
+{
+    const char *e = getenv("NDD_COMM_FAR");
+    return e && e[0] == '1' && !e[1];
+}

@@ -61,6 +61,12 @@ typedef struct ndd_comm_ops {
     int (*iallreduce_start)(ndd_comm_t *c, const uint64_t *in, size_t n, ndd_comm_req_t **req);
     int (*iallreduce_test)(ndd_comm_req_t *req, uint64_t *out);
     int (*iallreduce_wait)(ndd_comm_req_t *req, uint64_t *out);
+    /* Local: 1 when rank peer runs on this rank's node (bytes to it cross
+     * no network, so compressing them only costs time), 0 when it runs on
+     * another node or that is not known. May be NULL (= 0). With
+     * NDD_COMM_FAR=1 in the environment every other rank counts as on
+     * another node (tests of the compressed path; measurements). */
+    int (*near)(const ndd_comm_t *c, int peer);
     /* Local: frees the communicator object (not collective). */
     void (*free)(ndd_comm_t *c);
 } ndd_comm_ops_t;
@@ -92,6 +98,12 @@ static inline int ndd_comm_write_ordered_fill(ndd_comm_t *c, const char *path, u
 }
 /* write_ordered of bytes that are in memory (ndd_comm.c). */
 int ndd_comm_write_ordered(ndd_comm_t *c, const char *path, const void *data, size_t len);
+static inline int ndd_comm_near(const ndd_comm_t *c, int peer)
+{
+    return peer == c->rank || (c->ops->near && c->ops->near(c, peer));
+}
+/* Local: NDD_COMM_FAR=1 in the environment (see near). */
+int ndd_comm_far_forced(void);
 static inline void ndd_comm_free(ndd_comm_t *c)
 {
     if (c)

@@ -4,7 +4,8 @@
 # exchange, write_ordered over a longer old file, the progress sums - and checks
 # the results against what each rank computes alone. MPI: mpirun -n 1..4, also
 # with NDD_MPI_CHUNK=7 (hundreds of rounds per exchange and allgather); local
-# engine: 1..4 threads.
+# engine: 1..4 threads; both also with NDD_COMM_FAR=1 (near: only the rank
+# itself; else every rank of this one machine).
 set -euo pipefail
 : "${NDD_BINARY_DIR:?}"
 tool=$NDD_BINARY_DIR/ndd_comm_check
@@ -17,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 for p in 1 2 3 4; do
   for run in "mpirun -n $p --oversubscribe $tool mpi" "env NDD_MPI_CHUNK=7 mpirun -n $p --oversubscribe $tool mpi" \
-             "$tool local:$p"; do
+             "$tool local:$p" "mpirun -n $p --oversubscribe -x NDD_COMM_FAR=1 $tool mpi" "env NDD_COMM_FAR=1 $tool local:$p"; do
     # shellcheck disable=SC2086
     out=$($run "$tmp") || { echo "FAIL: $run"; echo "$out"; exit 1; }
     case $out in ok:*) n=$((n + 1)) ;; *) echo "FAIL: $run printed '$out'"; exit 1 ;; esac

@@ -14,10 +14,13 @@ rm -f "$tmp/corpus/gold.tsv" "$tmp/corpus/edits.tsv" "$tmp/corpus/manifest.json"
 # a bad line and an empty document must be rejected identically on every rank count
 printf '{"id": "bad-json", "text": "unterminated\n{"id": "empty", "text": ""}\n' > "$tmp/corpus/zz-bad.jsonl"
 
+# 3 ranks as if each ran on a node of its own (NDD_COMM_FAR=1): shuffle 2
+# compresses the texts it sends; between ranks of one node it does not
 check() { # name inputs...
   local name=$1; shift
   for p in 1 2 3 4; do
-    mpirun -n $p --oversubscribe "$NDD_BIN" run -q -o "$tmp/$name.$p" --write-dedup "$tmp/$name.$p/dedup.jsonl.zst" "$@"
+    local far=(); [ $p = 3 ] && far=(-x NDD_COMM_FAR=1)
+    mpirun -n $p --oversubscribe "${far[@]}" "$NDD_BIN" run -q -o "$tmp/$name.$p" --write-dedup "$tmp/$name.$p/dedup.jsonl.zst" "$@"
     zstd -dcq "$tmp/$name.$p/dedup.jsonl.zst" > "$tmp/$name.$p/dedup.jsonl"
     rm "$tmp/$name.$p/dedup.jsonl.zst"
   done
@@ -29,6 +32,14 @@ check() { # name inputs...
       fi
     done
   done
+  python3 - "$tmp/$name" <<'EOF2'
+import json, sys
+for p, far in ((2, False), (3, True), (4, False)):
+    sh = json.load(open(f"{sys.argv[1]}.{p}/stats.json"))["shuffle_bytes"]
+    raw, sent = sh["shuffle2_texts_raw"], sh["shuffle2_texts_compressed"]
+    if raw and (sent < raw) != far:
+        sys.exit(f"FAIL: {p} ranks (far: {far}): shuffle 2 sent {sent} bytes for {raw} raw")
+EOF2
   local pairs; pairs=$(($(wc -l < "$tmp/$name.1/pairs.tsv") - 1))
   echo "$name: identical on 1-4 ranks ($pairs pairs, $(($(wc -l < "$tmp/$name.1/clusters.tsv") - 1)) clustered docs)"
 }

@@ -83,6 +83,13 @@ static int check_job(ndd_comm_t *c, void *argp)
     CHECK(rc == 0, "agree(0) = %d", rc);
     checks++;
 
+    /* near: every rank of this one machine, or only this rank with NDD_COMM_FAR=1 */
+    for (int d = 0; d < P; d++) {
+        int want = d == me || !ndd_comm_far_forced();
+        CHECK(ndd_comm_near(c, d) == want, "near(%d) = %d on rank %d", d, ndd_comm_near(c, d), me);
+        checks++;
+    }
+
     /* allreduce: every type and op */
     {
         uint32_t u32[3];
