@@ -82,11 +82,15 @@ typedef struct ndd_verdict {
 typedef struct ndd_vcache {
     ndd_verdict_t *v;
     size_t n, cap;
+    uint32_t *slot; /* after _sort: a hash table of v's indices + 1 (0: empty), nslot a power of 2 */
+    size_t nslot;
 } ndd_vcache_t;
 
+/* Appends v (a sorted cache is unsorted again: its hash table is dropped). */
 int ndd_vcache_add(ndd_vcache_t *c, const ndd_verdict_t *v);
-/* Sorts by (a, b, ha, hb) and drops repeated keys (one is kept: equal keys
- * hold equal verdicts, the verifier being a function of the two texts). */
+/* Sorts by (a, b, ha, hb), drops repeated keys (one is kept: equal keys
+ * hold equal verdicts, the verifier being a function of the two texts) and
+ * indexes the keys in a hash table (without memory for it: binary search). */
 void ndd_vcache_sort(ndd_vcache_t *c);
 /* The verdict of the key in a sorted cache, or NULL. */
 const ndd_verdict_t *ndd_vcache_find(const ndd_vcache_t *c, uint64_t a, uint64_t b, uint64_t ha, uint64_t hb);

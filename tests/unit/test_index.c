@@ -168,7 +168,7 @@ static void test_vcache_brute(void **state)
     (void)state;
     enum { N = 3000 };
     ndd_verdict_t *all = malloc(N * sizeof *all);
-    ndd_vcache_t c = {NULL, 0, 0};
+    ndd_vcache_t c = {0};
     assert_non_null(all);
     for (size_t i = 0; i < N; i++) {
         random_verdict(&all[i]);
@@ -192,11 +192,22 @@ static void test_vcache_brute(void **state)
                         if (all[i].a == a && all[i].b == b && all[i].ha == ha && all[i].hb == hb)
                             want = &all[i];
                     const ndd_verdict_t *got = ndd_vcache_find(&c, a, b, ha, hb);
-                    assert_true((want == NULL) == (got == NULL));
+                    ndd_vcache_t bs = c; /* the binary search, without the hash table */
+                    bs.slot = NULL;
+                    const ndd_verdict_t *got2 = ndd_vcache_find(&bs, a, b, ha, hb);
+                    assert_true((want == NULL) == (got == NULL) && got == got2);
                     if (want)
                         assert_true(same_verdict(want, got));
                 }
-    ndd_vcache_t empty = {NULL, 0, 0};
+    assert_non_null(c.slot); /* the lookups above went through the hash table */
+    ndd_verdict_t one = all[0];
+    one.a = 1000; /* a key not there: found after _add and _sort again */
+    assert_int_equal(ndd_vcache_add(&c, &one), NDD_OK);
+    assert_null(c.slot);
+    ndd_vcache_sort(&c);
+    assert_true(ndd_vcache_find(&c, 1000, one.b, one.ha, one.hb) != NULL);
+    assert_true(same_verdict(&one, ndd_vcache_find(&c, 1000, one.b, one.ha, one.hb)));
+    ndd_vcache_t empty = {0};
     assert_null(ndd_vcache_find(&empty, 1, 2, 0, 0));
     ndd_vcache_sort(&empty);
     ndd_vcache_free(&c);
@@ -211,7 +222,7 @@ static void test_vcache_file(void **state)
     enum { N = 500 };
     char path[128], marker[128];
     ndd_verdict_t v[N];
-    ndd_vcache_t c = {NULL, 0, 0};
+    ndd_vcache_t c = {0};
     snprintf(path, sizeof path, "%s/v.zst", dir);
     snprintf(marker, sizeof marker, "%s/v.done", dir);
     for (size_t i = 0; i < N; i++)
