@@ -232,6 +232,46 @@ static int cmp_occ(const void *a, const void *b)
     return (x > y) - (x < y); /* a total order: equal records by position */
 }
 
+/* ix[0..n) = the occurrences in cmp_occ's order: one counting pass on the
+ * top 16 bits of the block hash (stable: occ's order), then each of the
+ * 65,536 buckets sorted alone (insertion sort when small). The block hashes
+ * are spread, so buckets are small except for blocks repeated on many pages,
+ * which are one bucket of equal blocks (docs/BENCHMARKS.md: the template
+ * stage 15 % faster than with one qsort of all). */
+static int sort_occ(const ndd_tmpl_occ_t *occ, size_t n, const ndd_tmpl_occ_t **ix)
+{
+    enum { SMALL = 24 };
+    size_t *at = calloc((size_t)1 << 16, sizeof *at);
+    if (!at)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        at[occ[i].block >> 48]++;
+    for (size_t d = 0, sum = 0; d < ((size_t)1 << 16); d++) {
+        size_t c = at[d];
+        at[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        ix[at[occ[i].block >> 48]++] = &occ[i];
+    for (size_t d = 0, a = 0; d < ((size_t)1 << 16); d++) { /* at[d]: the end of bucket d now */
+        size_t b = at[d], m = b - a;
+        if (m > SMALL) {
+            qsort(ix + a, m, sizeof *ix, cmp_occ);
+        } else {
+            for (size_t k = a + 1; k < b; k++) {
+                const ndd_tmpl_occ_t *v = ix[k];
+                size_t j = k;
+                for (; j > a && cmp_occ(&v, &ix[j - 1]) < 0; j--)
+                    ix[j] = ix[j - 1];
+                ix[j] = v;
+            }
+        }
+        a = b;
+    }
+    free(at);
+    return NDD_OK;
+}
+
 int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_t n, uint8_t *flag,
                     ndd_tmpl_decided_t *dec)
 {
@@ -243,9 +283,8 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
     uint64_t *cs = NULL;
     size_t ccap = 0;
     int rc = NDD_OK;
-    for (size_t i = 0; i < n; i++)
-        ix[i] = &occ[i];
-    qsort(ix, n, sizeof *ix, cmp_occ);
+    if ((rc = sort_occ(occ, n, ix)))
+        goto out;
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         uint64_t block = ix[a]->block, sites = 0;
@@ -281,6 +320,7 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
         }
         a = b;
     }
+out:
     free(ix);
     free(cs);
     return rc;

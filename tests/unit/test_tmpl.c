@@ -171,8 +171,13 @@ static void test_decide_brute(void **state)
         size_t n = (size_t)(rnd() % 200);
         ndd_tmpl_occ_t *o = malloc((n + 1) * sizeof *o);
         uint8_t *flag = malloc(n + 1);
+        /* 6 blocks: small numbers, or hashes spread over the top bits (some
+         * sharing their top 16 bits: the sort's buckets) */
+        uint64_t blocks[6];
+        for (int k = 0; k < 6; k++)
+            blocks[k] = round % 2 ? (uint64_t)(1 + k) : (rnd() & 0xFFFF00000000FFFFull) | ((uint64_t)(k % 3) << 48);
         for (size_t i = 0; i < n; i++) {
-            uint64_t b = 1 + rnd() % 6;
+            uint64_t b = blocks[rnd() % 6];
             o[i].block = (rnd() & 1) ? b | NDD_TMPL_SHORT_BIT : b;
             o[i].site = (uint32_t)(rnd() % 4); /* 0 = unknown site */
             o[i].page = (uint32_t)(rnd() % 6);
