@@ -148,7 +148,32 @@ static int cmp_row(const void *a, const void *b)
     return x->k2 < y->k2 ? -1 : x->k2 > y->k2;
 }
 
-void ndd_rows_sort(ndd_row_t *v, size_t n) { ndd_qsort(v, n, sizeof *v, cmp_row); }
+#define ROW_K1(x) ((x).k1)
+#define ROW_K2(x) ((x).k2)
+
+/* A stable LSD radix sort by k2, then by k1 (16-bit digits, as many as the
+ * largest key needs: the keys are document numbers); small arrays, or no
+ * scratch memory, take qsort. */
+void ndd_rows_sort(ndd_row_t *v, size_t n)
+{
+    uint64_t m1 = 0, m2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        m1 |= v[i].k1;
+        m2 |= v[i].k2;
+    }
+    size_t *count;
+    ndd_row_t *tmp = ndd_radix_scratch(n >= 1024, n, sizeof *tmp, &count);
+    if (!tmp) {
+        ndd_qsort(v, n, sizeof *v, cmp_row);
+        return;
+    }
+    ndd_row_t *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < ndd_bits_of(m2); shift += 16)
+        NDD_RADIX_PASS(ndd_row_t, src, dst, n, count, shift, ROW_K2);
+    for (unsigned shift = 0; shift < ndd_bits_of(m1); shift += 16)
+        NDD_RADIX_PASS(ndd_row_t, src, dst, n, count, shift, ROW_K1);
+    ndd_radix_done(v, src, n, sizeof *v, tmp, count);
+}
 
 int ndd_rows_filter(ndd_buf_t *dst, const char *p, size_t n, uint64_t lo, uint64_t hi)
 {

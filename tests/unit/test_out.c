@@ -69,6 +69,39 @@ static void test_fmt_cluster_reject(void **state)
 
 /* ---- rows: keyed records ---- */
 
+static int cmp_row_ref(const void *a, const void *b)
+{
+    const ndd_row_t *x = a, *y = b;
+    return x->k1 != y->k1 ? (x->k1 < y->k1 ? -1 : 1) : (x->k2 < y->k2 ? -1 : x->k2 > y->k2);
+}
+
+/* ndd_rows_sort (a radix sort from 1,024 rows) against qsort: small and
+ * 64-bit keys, distinct (k1, k2) as in the runs' tables. */
+static void test_rows_sort_brute(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int round = 0; round < 6; round++) {
+        size_t n = round < 2 ? 1000 + (size_t)round * 24 : 3000 * (size_t)round;
+        ndd_row_t *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w);
+        assert_true(v && w);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = ndd_test_xorshift(&x);
+            v[i].k1 = round % 3 == 2 ? r : r % (round % 3 ? 70000 : 300);
+            v[i].k2 = (round % 3 == 2 ? ndd_test_xorshift(&x) : ndd_test_xorshift(&x) % 100000) * 4096 + i % 4096;
+            v[i].line = (const char *)(uintptr_t)(i + 1); /* which row it was */
+            v[i].len = (uint32_t)i;
+        }
+        memcpy(w, v, n * sizeof *v);
+        ndd_rows_sort(v, n);
+        qsort(w, n, sizeof *w, cmp_row_ref);
+        for (size_t i = 0; i < n; i++)
+            assert_true(v[i].k1 == w[i].k1 && v[i].k2 == w[i].k2 && v[i].len == w[i].len && v[i].line == w[i].line);
+        free(v);
+        free(w);
+    }
+}
+
 static void test_records(void **state)
 {
     (void)state;
@@ -645,8 +678,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fmt_pair),         cmocka_unit_test(test_fmt_cluster_reject),
-        cmocka_unit_test(test_records),          cmocka_unit_test(test_counter_table),
-        cmocka_unit_test(test_counters_add_keep), cmocka_unit_test(test_counters_pack),
+        cmocka_unit_test(test_records),          cmocka_unit_test(test_rows_sort_brute),
+        cmocka_unit_test(test_counter_table),    cmocka_unit_test(test_counters_add_keep),
+        cmocka_unit_test(test_counters_pack),
         cmocka_unit_test(test_stats_golden),     cmocka_unit_test(test_stats_empty),
         cmocka_unit_test(test_stats_roundtrip),  cmocka_unit_test(test_json_tree),
         cmocka_unit_test(test_json_errors),
