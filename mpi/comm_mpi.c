@@ -358,19 +358,24 @@ static void mpi_free(ndd_comm_t *c)
 
 /* m->near: the ranks of each node's shared-memory communicator
  * (MPI_COMM_TYPE_SHARED) are near one another; the lowest of them names the
- * node. Collective on m->comm. */
+ * node. Collective on m->comm; every step agreed, so that all ranks make the
+ * same calls. */
 static int find_near(ndd_comm_t *c, comm_mpi_t *m)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int leader = c->rank, *all = malloc((size_t)c->size * sizeof *all);
     m->near = calloc((size_t)c->size, 1);
-    int rc = all && m->near ? NDD_OK : NDD_ERR_NOMEM;
-    rc = KEEP(rc, MPI_RC(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node)));
-    if (node != MPI_COMM_NULL) {
-        rc = KEEP(rc, MPI_RC(MPI_Allreduce(&c->rank, &leader, 1, MPI_INT, MPI_MIN, node)));
-        MPI_Comm_free(&node);
+    int rc = mpi_agree(c, all && m->near ? NDD_OK : NDD_ERR_NOMEM);
+    if (!rc)
+        rc = mpi_agree(c, MPI_RC(MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node)));
+    if (!rc) {
+        rc = MPI_RC(MPI_Allreduce(&c->rank, &leader, 1, MPI_INT, MPI_MIN, node));
+        rc = mpi_agree(c, rc);
     }
-    rc = KEEP(rc, MPI_RC(MPI_Allgather(&leader, 1, MPI_INT, all ? all : &leader, all ? 1 : 0, MPI_INT, m->comm)));
+    if (node != MPI_COMM_NULL)
+        MPI_Comm_free(&node);
+    if (!rc)
+        rc = mpi_agree(c, MPI_RC(MPI_Allgather(&leader, 1, MPI_INT, all, 1, MPI_INT, m->comm)));
     for (int p = 0; !rc && p < c->size; p++)
         m->near[p] = all[p] == leader;
     free(all);
@@ -447,7 +452,7 @@ int ndd_comm_mpi_create(MPI_Comm parent, ndd_comm_t **out)
     m->chunk = (size_t)chunk;
     if ((rc = mpi_agree(c, rc)))
         goto out;
-    if ((rc = mpi_agree(c, find_near(c, m))))
+    if ((rc = find_near(c, m)))
         goto out;
     *out = c;
     return NDD_OK;

@@ -70,8 +70,8 @@ static int sp_version_line(const unsigned char *b, size_t n)
 }
 
 /* 1 when a whole gzip member begins at off, its data begins with a WARC
- * version line ("WARC/1.0" CRLF), and it is followed by another member's magic or the end of the file; 0
- * when not (no member, an empty member, other data, or a member stored
+ * version line ("WARC/1.0" CRLF), and it is followed by another member's
+ * magic or the end of the file; 0 when not (no member, an empty member, other data, or a member stored
  * verbatim inside another record's compressed data, which is followed by
  * the rest of that data); <0 on error. */
 static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in, uint64_t off)
