@@ -4,7 +4,7 @@
 # --nodes 2). 4 ranks, 2 per node: the outputs are byte-identical to
 # 'mpirun -n 4 ndd run'; the log shows ranks on both n1 and n2; the nodes' veth
 # links carried at least a quarter of the signature shuffle's bytes (MPI traffic
-# really crossed "hosts").
+# really crossed "hosts"); shuffle 2 compressed only the texts it sent across nodes.
 . "$(dirname "$0")/common.bash"
 command -v ip >/dev/null && command -v nsenter >/dev/null || skip "iproute2/nsenter missing"
 
@@ -31,6 +31,16 @@ same_outputs "$tmp/ref" "$tmp/out" strict
 hosts=$(sed -n 's/^ndd.sbatch: rank [0-9]*: //p' "$log" | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')
 [ "$hosts" = "n1x2 n2x2 " ] || fail "ranks ran on '$hosts', want 2 on n1 and 2 on n2"
 grep -q 'on n\[1-2\]' "$log" || fail "SLURM_JOB_NODELIST is not n[1-2]"
+# shuffle 2 compresses the texts it sends to the other node only (ndd_comm_near from
+# MPI's shared-memory communicator): the reference, all on one node, sent them as they are
+python3 - "$tmp/ref/stats.json" "$tmp/out/stats.json" <<'EOF' || fail "shuffle 2 did not compress between nodes only"
+import json, sys
+ref, out = (json.load(open(p))["shuffle_bytes"] for p in sys.argv[1:3])
+print(f"shuffle 2: one node {ref['shuffle2_texts_compressed']} bytes sent for {ref['shuffle2_texts_raw']} raw; "
+      f"two nodes {out['shuffle2_texts_compressed']} for {out['shuffle2_texts_raw']}")
+sys.exit(not (ref["shuffle2_texts_compressed"] >= ref["shuffle2_texts_raw"] > 0 and
+              out["shuffle2_texts_compressed"] < out["shuffle2_texts_raw"]))
+EOF
 shuffle=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["shuffle_bytes"]["shuffle1_signatures"])' "$tmp/out/stats.json")
 crossed=$((after - before))
 echo "bytes received on the nodes' veth links during the job: $crossed (signature shuffle: $shuffle)"
