@@ -556,8 +556,9 @@ typedef struct {
     ZSTD_DCtx *dc;
     ZSTD_inBuffer in;
     ndd_buf_t buf;
-    size_t pos; /* buf[pos..len): decompressed, not parsed yet */
-    int ended;  /* the frame ended (or its input did) */
+    size_t pos;   /* buf[pos..len): decompressed, not parsed yet */
+    int ended;    /* the frame ended (or its input did) */
+    int complete; /* the frame ended: its input did not stop inside it */
 } zreader_t;
 
 /* Decompresses at least one more byte (a piece, or more when what is not
@@ -591,6 +592,7 @@ static int zr_more(zreader_t *r)
     r->buf.data[r->buf.len] = '\0';
     if (ret == 0 && r->in.pos != r->in.size)
         return NDD_ERR_FORMAT; /* more after the frame */
+    r->complete = ret == 0;
     if (ret == 0 || o.pos < o.size)
         r->ended = 1;
     return o.pos ? NDD_OK : NDD_ERR_FORMAT;
@@ -629,7 +631,7 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
                         uint64_t skip, uint64_t take, int with_meta)
 {
     char path[PATH_CAP], marker[PATH_CAP];
-    zreader_t zr = {ZSTD_createDCtx(), {NULL, 0, 0}, NDD_BUF_INIT, 0, 0};
+    zreader_t zr = {ZSTD_createDCtx(), {NULL, 0, 0}, NDD_BUF_INIT, 0, 0, 0};
     char *z = NULL;
     size_t zn = 0;
     ndd_counters_t cnt;
@@ -670,9 +672,9 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
     for (uint64_t i = 0; i < last; i++)
         NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
-    if (last == n) { /* all read: nothing may follow the last document */
+    if (last == n) { /* all read: nothing may follow the last document, the frame is whole */
         NDD_TRY(zr_need(&zr, 1));
-        if (zr.pos != zr.buf.len || !zr.ended)
+        if (zr.pos != zr.buf.len || !zr.complete)
             rc = NDD_ERR_FORMAT;
     }
 out:

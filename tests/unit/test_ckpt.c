@@ -359,6 +359,29 @@ static void test_shard_stream(void **state)
     put_file("map/shard-000005.done", line, (size_t)l);
     assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, 10, 0), NDD_OK);
     assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, UINT64_MAX, 0), NDD_ERR_FORMAT);
+    /* every byte decoded but the frame not ended: the data flushed, then an
+     * empty last block (3 bytes) that is cut off */
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    size_t cap = ZSTD_compressBound(n) + 64, zl = 0;
+    char *zf = malloc(cap);
+    ZSTD_inBuffer ib = {raw, n, 0};
+    ZSTD_outBuffer ob = {zf, cap, 0};
+    assert_int_equal(ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_flush), 0);
+    zl = ob.pos;
+    ZSTD_inBuffer none = {"", 0, 0};
+    assert_int_equal(ZSTD_compressStream2(cc, &ob, &none, ZSTD_e_end), 0);
+    assert_int_equal(ob.pos, zl + 3);
+    for (int whole = 1; whole >= 0; whole--) {
+        size_t len = whole ? ob.pos : zl;
+        l = snprintf(line, sizeof line, "%llu %zu %016llx\n", (unsigned long long)d.n, len,
+                     (unsigned long long)XXH3_64bits(zf, len));
+        put_file("map/shard-000005.zst", zf, len);
+        put_file("map/shard-000005.done", line, (size_t)l);
+        ndd_docs_free(&e);
+        assert_int_equal(ndd_ckpt_shard_load(wd, 5, &e, &r2, &c, 0, UINT64_MAX, 0), whole ? NDD_OK : NDD_ERR_FORMAT);
+    }
+    ZSTD_freeCCtx(cc);
+    free(zf);
     free(t);
     free(z);
     free(raw);
