@@ -25,6 +25,8 @@ struct ndd_myers_ws {
     ndd_edit_t *script;
     size_t n, cap;
     size_t topd; /* D found by the top-level call */
+    int32_t *pv; /* AVX2 bisection: F and B paths split by diagonal parity */
+    size_t pvcap;
 };
 
 int ndd_myers_ws_create(ndd_myers_ws_t **ws)
@@ -40,6 +42,7 @@ void ndd_myers_ws_free(ndd_myers_ws_t *ws)
     free(ws->v1);
     free(ws->v2);
     free(ws->script);
+    free(ws->pv);
     free(ws);
 }
 
@@ -224,6 +227,293 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
     return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
 }
 
+/* ---- the same bisection, 8 diagonals at a time (AVX2) ----
+ * Every diagonal of a round is computed from the other parity's values of
+ * the round before, so a round's diagonals are independent: they are
+ * computed 8 at once, with the furthest-reaching paths stored by diagonal
+ * parity (diagonal k at index K = k + off of array K & 1, entry K >> 1; off
+ * even) so that a round reads and writes consecutive entries. Each lane
+ * compares the first 4 bytes of its snake at once (two gathers); a lane
+ * whose 4 bytes all match, or that lies within 4 bytes of the grid's edge,
+ * is finished by the scalar code. The work counted, the paths and the split
+ * point are those of my_bisect, step for step (test_myers checks the
+ * scripts against a reference on both). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MY_AVX2 1
+#include <immintrin.h>
+
+static unsigned my_isa = 2; /* ndd_myers_isa */
+
+unsigned ndd_myers_isa(unsigned max)
+{
+    unsigned old = my_isa;
+    my_isa = max;
+    return old;
+}
+
+typedef struct {
+    int32_t *f[2], *b[2]; /* forward and backward paths by parity */
+    int64_t off;
+} my_par_t;
+
+static inline int32_t *my_at(int32_t *const v[2], int64_t off, int64_t k)
+{
+    int64_t K = k + off;
+    return &v[K & 1][K >> 1];
+}
+
+/* Parity arrays for diagonals [-cmax - 2, cmax + 2] and the same around delta. */
+static int my_reserve_par(ndd_myers_ws_t *ws, int64_t cmax, int64_t delta, my_par_t *pp)
+{
+    int64_t klo = (delta < 0 ? delta : 0) - cmax - 2, khi = (delta > 0 ? delta : 0) + cmax + 2;
+    pp->off = (-klo + 1) & ~(int64_t)1;
+    size_t len = (size_t)((khi + pp->off) >> 1) + 2;
+    if (4 * len > ws->pvcap) {
+        int32_t *v = realloc(ws->pv, 4 * len * sizeof *v);
+        if (!v)
+            return NDD_ERR_NOMEM;
+        ws->pv = v;
+        ws->pvcap = 4 * len;
+    }
+    for (int q = 0; q < 2; q++) {
+        pp->f[q] = ws->pv + (size_t)q * len;
+        pp->b[q] = ws->pv + (size_t)(2 + q) * len;
+    }
+    return NDD_OK;
+}
+
+/* The scalar snakes of my_bisect (forward from x on diagonal k, backward). */
+static inline int64_t my_snake_fwd(const uint8_t *A, int64_t n, const uint8_t *B, int64_t m, int64_t x, int64_t k,
+                                   uint64_t *work)
+{
+    int64_t y = x - k;
+    if (x < n && y < m && A[x] == B[y]) {
+        size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
+        int64_t s = 1 + (int64_t)ndd_verify_prefix(A + x + 1, B + y + 1, lim);
+        *work += (uint64_t)s;
+        x += s;
+    }
+    return x;
+}
+
+static inline int64_t my_snake_bwd(const uint8_t *A, const uint8_t *B, int64_t x, int64_t k, uint64_t *work)
+{
+    int64_t y = x - k;
+    if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
+        size_t lim = (size_t)(x < y ? x : y) - 1;
+        int64_t s = 1 + (int64_t)ndd_verify_suffix(A + x - 1, B + y - 1, lim);
+        *work += (uint64_t)s;
+        x -= s;
+    }
+    return x;
+}
+
+/* The lanes my_round_avx2 left to the scalar snakes: todo[i] = j << 8 | the
+ * lanes (bits) of the 8 diagonals from entry j. */
+#define MY_TODO 64
+static void my_finish(int32_t *W, const int32_t *R, int p, int64_t off, int fwd, const uint8_t *A, int64_t n,
+                      const uint8_t *B, int64_t m, const uint64_t *todo, size_t nt, uint64_t *work)
+{
+    for (size_t i = 0; i < nt; i++) {
+        int64_t j = (int64_t)(todo[i] >> 8);
+        for (unsigned slow = (unsigned)(todo[i] & 0xff); slow; slow &= slow - 1) {
+            int64_t jj = j + __builtin_ctz(slow), kk = 2 * jj + p - off, lo = R[jj + p - 1], hi = R[jj + p];
+            W[jj] = (int32_t)(fwd ? my_snake_fwd(A, n, B, m, lo < hi ? hi : lo + 1, kk, work)
+                                  : my_snake_bwd(A, B, lo < hi ? lo : hi - 1, kk, work));
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static inline int32_t my_hsum(__m256i v)
+{
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+    return _mm_cvtsi128_si32(s);
+}
+
+/* One round in one direction over diagonals kmin, kmin + 2, .., kmax (of
+ * one parity): fwd = 1 forward (x = max(F[k+1], F[k-1] + 1), snake
+ * forward), else backward (x = min(B[k-1], B[k+1] - 1), snake backward).
+ * Returns the snake bytes compared (my_bisect's work beyond the diagonals). */
+__attribute__((target("avx2"))) static uint64_t my_round_avx2(int32_t *const v[2], int64_t off, int fwd,
+                                                              const uint8_t *A, int64_t n, const uint8_t *B,
+                                                              int64_t m, int64_t kmin, int64_t kmax)
+{
+    const int p = (int)((kmin + off) & 1);
+    int32_t *W = v[p];
+    const int32_t *R = v[p ^ 1];
+    int64_t j = (kmin + off) >> 1;
+    const int64_t j1 = (kmax + off) >> 1;
+    uint64_t work = 0;
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    /* forward: a lane is fast when x + 4 <= n, 0 <= y, y + 4 <= m; its
+     * bytes A[x..x+4), B[y..y+4) compared from the lowest; backward: when
+     * 4 <= x <= n, 4 <= y <= m; A[x-4..x), B[y-4..y) from the highest */
+    const __m256i xhi = _mm256_set1_epi32((int32_t)(fwd ? n - 3 : n + 1));
+    const __m256i yhi = _mm256_set1_epi32((int32_t)(fwd ? m - 3 : m + 1));
+    const __m256i lowb = _mm256_set1_epi32(fwd ? -1 : 3), back = _mm256_set1_epi32(fwd ? 0 : 4);
+    const __m256i b1 = _mm256_set1_epi32(fwd ? 0xff : (int32_t)0xff000000u);
+    const __m256i b2 = _mm256_set1_epi32(fwd ? 0xffff : (int32_t)0xffff0000u);
+    const __m256i b3 = _mm256_set1_epi32(fwd ? 0xffffff : (int32_t)0xffffff00u);
+    __m256i acc = zero;
+    uint64_t todo[MY_TODO];
+    size_t nt = 0;
+    for (; j + 7 <= j1; j += 8) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(R + j + p - 1));
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(R + j + p));
+        __m256i x = fwd ? _mm256_max_epi32(hi, _mm256_add_epi32(lo, one)) : _mm256_min_epi32(lo, _mm256_sub_epi32(hi, one));
+        __m256i k = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(2 * j + p - off)), lane2);
+        __m256i y = _mm256_sub_epi32(x, k);
+        __m256i ok = _mm256_and_si256(_mm256_cmpgt_epi32(xhi, x), _mm256_cmpgt_epi32(yhi, y));
+        ok = _mm256_and_si256(ok, _mm256_cmpgt_epi32(y, lowb));
+        if (!fwd)
+            ok = _mm256_and_si256(ok, _mm256_cmpgt_epi32(x, lowb));
+        __m256i ga = _mm256_mask_i32gather_epi32(zero, (const int *)A, _mm256_sub_epi32(x, back), ok, 1);
+        __m256i gb = _mm256_mask_i32gather_epi32(zero, (const int *)B, _mm256_sub_epi32(y, back), ok, 1);
+        __m256i t = _mm256_xor_si256(ga, gb);
+        __m256i e1 = _mm256_cmpeq_epi32(_mm256_and_si256(t, b1), zero);
+        __m256i e2 = _mm256_cmpeq_epi32(_mm256_and_si256(t, b2), zero);
+        __m256i e3 = _mm256_cmpeq_epi32(_mm256_and_si256(t, b3), zero);
+        __m256i e4 = _mm256_cmpeq_epi32(t, zero); /* 4 equal bytes, or a lane not fast (t = 0) */
+        __m256i len = _mm256_andnot_si256(e4, _mm256_sub_epi32(zero, _mm256_add_epi32(_mm256_add_epi32(e1, e2), e3)));
+        _mm256_storeu_si256((__m256i *)(W + j), fwd ? _mm256_add_epi32(x, len) : _mm256_sub_epi32(x, len));
+        acc = _mm256_add_epi32(acc, len);
+        /* lanes for the scalar code: listed without a branch, finished
+         * after the loop (this round reads only R) */
+        unsigned slow = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(e4));
+        todo[nt] = (uint64_t)j << 8 | slow;
+        nt += slow != 0;
+        if (nt == MY_TODO) {
+            my_finish(W, R, p, off, fwd, A, n, B, m, todo, nt, &work);
+            nt = 0;
+        }
+        if (((j1 - j) & 0x3ff) < 8) { /* a lane adds at most 3 a step: flush before int32 could overflow */
+            work += (uint64_t)(uint32_t)my_hsum(acc);
+            acc = zero;
+        }
+    }
+    work += (uint64_t)(uint32_t)my_hsum(acc);
+    my_finish(W, R, p, off, fwd, A, n, B, m, todo, nt, &work);
+    for (; j <= j1; j++) {
+        int64_t kk = 2 * j + p - off, lo = R[j + p - 1], hi = R[j + p];
+        W[j] = (int32_t)(fwd ? my_snake_fwd(A, n, B, m, lo < hi ? hi : lo + 1, kk, &work)
+                             : my_snake_bwd(A, B, lo < hi ? lo : hi - 1, kk, &work));
+    }
+    return work;
+}
+
+/* The highest diagonal k of hi, hi - 2, .., >= lo (one parity) where the
+ * backward path has met the forward one (B[k] <= F[k]); 0 when none. */
+__attribute__((target("avx2"))) static int my_meet_avx2(const my_par_t *pp, int64_t lo, int64_t hi, int64_t *kout)
+{
+    if (hi < lo)
+        return 0;
+    const int p = (int)((hi + pp->off) & 1);
+    const int32_t *F = pp->f[p], *Bv = pp->b[p];
+    int64_t j = (hi + pp->off) >> 1;
+    const int64_t jl = (lo + pp->off - p + 1) >> 1;
+    for (; j - 7 >= jl; j -= 8) {
+        __m256i f = _mm256_loadu_si256((const __m256i *)(F + j - 7));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(Bv + j - 7));
+        unsigned met = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(b, f))) ^ 0xffu;
+        if (met) {
+            *kout = 2 * (j - 7 + (31 - __builtin_clz(met))) + p - pp->off;
+            return 1;
+        }
+    }
+    for (; j >= jl; j--)
+        if (Bv[j] <= F[j]) {
+            *kout = 2 * j + p - pp->off;
+            return 1;
+        }
+    return 0;
+}
+
+/* my_bisect, the rounds 8 diagonals at a time. */
+__attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, const uint8_t *A, size_t N,
+                                                          const uint8_t *B, size_t M, size_t dlim, int top,
+                                                          size_t *sx, size_t *sy, size_t *D)
+{
+    uint64_t work = 0;
+    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
+    const int odd = (delta & 1) != 0;
+    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
+    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
+        cmax = (int64_t)((dlim + 1) / 2) + 1;
+    my_par_t pp;
+    int rc = my_reserve_par(ws, cmax, delta, &pp);
+    if (rc)
+        return rc;
+    const int64_t off = pp.off, dmin = -m, dmax = n;
+    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta, k;
+    *my_at(pp.f, off, 0) = 0;
+    *my_at(pp.b, off, delta) = (int32_t)n;
+    for (int64_t c = 1; c <= cmax; c++) {
+        if (top && work > NDD_MYERS_MAX_WORK)
+            return NDD_ERR_LIMIT;
+        if (fmin > dmin)
+            *my_at(pp.f, off, --fmin - 1) = -1;
+        else
+            ++fmin;
+        if (fmax < dmax)
+            *my_at(pp.f, off, ++fmax + 1) = -1;
+        else
+            --fmax;
+        work += (uint64_t)(fmax - fmin + 2);
+        work += my_round_avx2(pp.f, off, 1, A, n, B, m, fmin, fmax);
+        if (odd) {
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - fmax) & 1) != 0)
+                hi--;
+            if (my_meet_avx2(&pp, lo, hi, &k)) {
+                size_t dd = (size_t)(2 * c - 1);
+                if (dd > dlim)
+                    return NDD_ERR_LIMIT;
+                int64_t x = *my_at(pp.f, off, k);
+                *sx = (size_t)x;
+                *sy = (size_t)(x - k);
+                *D = dd;
+                return NDD_OK;
+            }
+        }
+        if (bmin > dmin)
+            *my_at(pp.b, off, --bmin - 1) = INT32_MAX;
+        else
+            ++bmin;
+        if (bmax < dmax)
+            *my_at(pp.b, off, ++bmax + 1) = INT32_MAX;
+        else
+            --bmax;
+        work += (uint64_t)(bmax - bmin + 2);
+        work += my_round_avx2(pp.b, off, 0, A, n, B, m, bmin, bmax);
+        if (!odd) {
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - bmax) & 1) != 0)
+                hi--;
+            if (my_meet_avx2(&pp, lo, hi, &k)) {
+                size_t dd = (size_t)(2 * c);
+                if (dd > dlim)
+                    return NDD_ERR_LIMIT;
+                int64_t x = *my_at(pp.b, off, k);
+                *sx = (size_t)x;
+                *sy = (size_t)(x - k);
+                *D = dd;
+                return NDD_OK;
+            }
+        }
+    }
+    return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
+}
+#else
+unsigned ndd_myers_isa(unsigned max)
+{
+    (void)max;
+    return 0;
+}
+#endif
+
 /* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
  * top = 1: exceeding dlim is a reported limit, else it is a bug. */
 static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, const uint8_t *B,
@@ -249,7 +539,12 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             return rc;
     } else {
         size_t x, y, D;
-        rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
+#ifdef MY_AVX2
+        if (my_isa >= 2 && (a1 - a0) + (b1 - b0) >= 64 && __builtin_cpu_supports("avx2"))
+            rc = my_bisect_avx2(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
+        else
+#endif
+            rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
         if (rc == NDD_ERR_LIMIT && !top)
             return NDD_ERR_INTERNAL;
         if (rc)

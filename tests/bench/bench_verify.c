@@ -23,10 +23,13 @@
  * rate of the near-duplicate pairs (TLCS of the sketches / TLCS exact).
  *
  * -d BYTES sets the document size (default 10240).
+ * -m ISA: the widest instructions Myers' bisection may use (0 plain C, 2 AVX2
+ * where the CPU has it: the default), to compare the two in one run.
  *
- * usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-w DIR N] REUTERS_DIR */
+ * usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR */
 #include "ndd_util.h"
 #include "ndd_verify.h"
+#include "verify_int.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -407,18 +410,20 @@ int main(int argc, char **argv)
             DOC_BYTES = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
             sets = argv[++i];
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            ndd_myers_isa((unsigned)atoi(argv[++i]));
         else if (!strcmp(argv[i], "-w") && i + 2 < argc) {
             wdir = argv[++i];
             nwrite = (size_t)atol(argv[++i]);
         } else if (argv[i][0] != '-')
             dir = argv[i];
         else {
-            fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-w DIR N] REUTERS_DIR\n");
+            fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR\n");
             return 2;
         }
     }
     if (!dir || reps < 1 || npairs < 1 || DOC_BYTES < 8192) {
-        fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES >= 8192] [-s SETS] [-w DIR N] REUTERS_DIR\n");
+        fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES >= 8192] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR\n");
         return 2;
     }
     if (load_reuters(dir)) {

@@ -1,6 +1,7 @@
 /* test_myers.c - Myers O(ND) LCS / SES against a brute-force DP oracle. */
 #include "ndd_test.h"
 #include "ndd_verify.h"
+#include "verify_int.h"
 
 /* xorshift64*: deterministic test randomness */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
@@ -309,7 +310,9 @@ static void test_script_vs_reference(void **state)
     static const char words[] = "the of and to in a is that for it as with was on be by company said "
                                 "pct shares year market oil bank trade dollar prices ";
     uint8_t a[1100], b[1300];
-    for (int round = 0; round < 3000; round++) {
+    /* both bisections: plain C (isa 0) and 8 diagonals at a time (2, where the CPU has AVX2) */
+    for (int round = 0; round < 6000; round++) {
+        ndd_myers_isa(round < 3000 ? 0 : 2);
         size_t na, nb;
         if (round % 2) {
             unsigned alpha = (unsigned[]){2, 3, 4, 26}[round / 2 % 4];
@@ -348,7 +351,79 @@ static void test_script_vs_reference(void **state)
             assert_int_equal(e[i].len, w.e[i].len);
         }
     }
+    ndd_myers_isa(2);
     ndd_myers_ws_free(ws);
+}
+
+/* The AVX2 bisection against the plain one on longer inputs (the reference
+ * above is limited to ~1 KB): word texts with reordered, edited blocks,
+ * random bytes over small alphabets (long snakes, lanes at the grid's
+ * edges), and D limits below, at and above D: the same result and script. */
+static void test_wide_equals_scalar(void **state)
+{
+    (void)state;
+    ndd_myers_ws_t *w0, *w2;
+    assert_int_equal(ndd_myers_ws_create(&w0), NDD_OK);
+    assert_int_equal(ndd_myers_ws_create(&w2), NDD_OK);
+    static const char words[] = "the of and to in a is that for it as with was on be by company said "
+                                "pct shares year market oil bank trade dollar prices ";
+    static uint8_t a[6000], b[7000];
+    for (int round = 0; round < 120; round++) {
+        size_t na = rndn(3000), nb;
+        if (round % 3 == 0) { /* word text, 2..9 blocks reordered, every 30th byte changed */
+            for (size_t i = 0; i < na; i++)
+                a[i] = (uint8_t)words[(i * 7 + rndn(3) * 13 + (size_t)round) % (sizeof words - 1)];
+            size_t nbk = 2 + rndn(8), cut[11];
+            int perm[10];
+            for (size_t q = 0; q <= nbk; q++)
+                cut[q] = na * q / nbk;
+            for (size_t q = 0; q < nbk; q++)
+                perm[q] = (int)q;
+            for (size_t q = nbk - 1; q > 0; q--) {
+                size_t r = rndn(q + 1);
+                int t = perm[q];
+                perm[q] = perm[r];
+                perm[r] = t;
+            }
+            nb = 0;
+            for (size_t q = 0; q < nbk; q++)
+                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
+                    b[nb++] = rndn(30) ? a[i] : (uint8_t)'#';
+        } else {
+            unsigned alpha = (unsigned[]){2, 4, 26}[round % 3];
+            gen_random(a, na, alpha);
+            nb = round % 2 ? mutate(a, na, b, sizeof b, alpha, 5 + (unsigned)rndn(40)) : rndn(3000);
+            if (round % 2 == 0)
+                gen_random(b, nb, alpha);
+        }
+        size_t lims[4] = {SIZE_MAX, 0, 0, 0};
+        for (int li = 0; li < 4; li++) {
+            ndd_myers_out_t o0, o2;
+            ndd_myers_isa(0);
+            assert_int_equal(ndd_myers_diff(w0, a, na, b, nb, lims[li], &o0), NDD_OK);
+            ndd_myers_isa(2);
+            assert_int_equal(ndd_myers_diff(w2, a, na, b, nb, lims[li], &o2), NDD_OK);
+            assert_int_equal(o0.hit_limit, o2.hit_limit);
+            assert_int_equal(o0.lcs, o2.lcs);
+            assert_int_equal(o0.d, o2.d);
+            size_t n0, n2;
+            const ndd_edit_t *e0 = ndd_myers_script(w0, &n0), *e2 = ndd_myers_script(w2, &n2);
+            assert_int_equal(n0, n2);
+            for (size_t i = 0; i < n0; i++) {
+                assert_int_equal(e0[i].op, e2[i].op);
+                assert_int_equal(e0[i].a, e2[i].a);
+                assert_int_equal(e0[i].b, e2[i].b);
+                assert_int_equal(e0[i].len, e2[i].len);
+            }
+            if (li == 0) { /* limits: D - 1 (hit), D (not), a random one */
+                lims[1] = o0.d ? o0.d - 1 : 0;
+                lims[2] = o0.d;
+                lims[3] = rndn(o0.d + 1);
+            }
+        }
+    }
+    ndd_myers_ws_free(w0);
+    ndd_myers_ws_free(w2);
 }
 
 /* Longer real-ish sequences: the script must still rebuild B and be minimal
@@ -425,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_paper_example),
         cmocka_unit_test(test_random_vs_dp),
         cmocka_unit_test(test_script_vs_reference),
+        cmocka_unit_test(test_wide_equals_scalar),
         cmocka_unit_test(test_longer),
         cmocka_unit_test(test_auto_limit),
     };
