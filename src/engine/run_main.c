@@ -537,9 +537,11 @@ static int map_stage(run_t *r, job_t *j)
     } else {
         if ((rc = ndd_stage_read(r, j->in, j->nin, r->me, r->P, 1)))
             ndd_run_log(r, 0, "reading failed: %s", ndd_strerror(rc));
+        double tc = ndd_now();
         if (!rc && (rc = ndd_ckpt_shard_write(j->wd, r->me, &r->d, &r->rejects, &r->c)))
             ndd_run_log(r, 0, "cannot write the map shard in %s/map (%s; a full or read-only disk?)", j->wd,
                         ndd_strerror(rc));
+        r->t[NDD_ST_CKPT] += ndd_now() - tc;
         NDD_TRY(ndd_comm_agree(r->comm, rc));
     }
     if (r->ix) /* --index: this rank's range of all batches' documents (run_index.c) */
@@ -595,11 +597,13 @@ static int reduce_stage(run_t *r, job_t *j)
         r->cc_rounds = 0;
         rc = NDD_OK;
     }
-    double t0 = ndd_now();
+    double t0 = ndd_now(), tc;
     NDD_TRY(ndd_stage_dup_ids(r));
     NDD_TRY(ndd_stage_templates(r));
+    tc = ndd_now();
     if (r->ix) /* --index: the keys this batch signed, for the index */
         NDD_TRY(ndd_index_keys_write(r, j->wd));
+    r->t[NDD_ST_CKPT] += ndd_now() - tc;
     ndd_prog_stage_done(r, "templates", t0);
     t0 = ndd_now();
     NDD_TRY(ndd_stage_exact(r));
@@ -616,6 +620,7 @@ static int reduce_stage(run_t *r, job_t *j)
     if (r->ix) /* --index: the verdicts of earlier batches */
         NDD_TRY(ndd_index_verdicts_load(r));
     NDD_TRY(ndd_stage_verify(r));
+    tc = ndd_now();
     if (r->ix)
         NDD_TRY(ndd_index_verdicts_write(r, j->wd));
     rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
@@ -626,6 +631,7 @@ static int reduce_stage(run_t *r, job_t *j)
     if (r->me == 0)
         rc = ndd_ckpt_verify_done_write(j->wd, r->P, r->cc_rounds);
     rc = ndd_comm_agree(r->comm, rc);
+    r->t[NDD_ST_CKPT] += ndd_now() - tc;
 out:
     return rc;
 }

@@ -11,10 +11,12 @@
 #include "ndd_sets.h"
 #include "ndd_util.h"
 
-/* The stages timed per rank, in stats.json order. */
+/* The stages timed per rank, in stats.json order ("checkpoints": the writes
+ * of the map shard, the verification checkpoint and --index's keys and
+ * verdicts, which run between the stages). */
 #define NDD_STAGES(X) \
     X(READ, "read") X(TEMPLATES, "templates") X(EXACT, "exact") X(SIG, "signatures") X(SHUFFLE1, "shuffle1") X(POSTINGS, "postings") X(CC, "components") \
-    X(SHUFFLE2, "shuffle2") X(VERIFY, "verify") X(OUTPUT, "output") X(DEDUP, "dedup")
+    X(SHUFFLE2, "shuffle2") X(VERIFY, "verify") X(OUTPUT, "output") X(DEDUP, "dedup") X(CKPT, "checkpoints")
 
 enum {
 #define NDD_X_STAGE(e, s) NDD_ST_##e,

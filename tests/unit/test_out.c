@@ -321,15 +321,15 @@ static void golden_input(ndd_counters_t *s, ndd_topsets_t *top, ndd_rank_stats_t
     strcpy(top->v[0].first_id, "doc\"9");
     top->v[1].size = 5, top->v[1].label = 2;
     strcpy(top->v[1].first_id, "d5");
-    static const double sec0[NDD_ST_N] = {0.5, 0.2, 0.05, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0};
-    static const double sec1[NDD_ST_N] = {1.5, 0.4, 0.15, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0};
+    static const double sec0[NDD_ST_N] = {0.5, 0.2, 0.05, 0.25, 0.125, 1, 2, 0.0625, 3, 0.01, 0, 0.25};
+    static const double sec1[NDD_ST_N] = {1.5, 0.4, 0.15, 0.75, 0.375, 2, 4, 0.1875, 5, 0.03, 0, 0.5};
     memset(pr, 0, 2 * sizeof *pr);
     memcpy(pr[0].seconds, sec0, sizeof sec0);
     memcpy(pr[1].seconds, sec1, sizeof sec1);
     pr[0].input_bytes = 600, pr[0].peak_rss_kib = 10240, pr[0].verify_work = 30;
     pr[1].input_bytes = 400, pr[1].peak_rss_kib = 20480, pr[1].verify_work = 15;
     static const uint64_t rss0[NDD_ST_N] = {9000, 10240, 0, 0, 8000, 7000, 6000, 5000, 4000, 3000, 0};
-    static const uint64_t rss1[NDD_ST_N] = {20480, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    static const uint64_t rss1[NDD_ST_N] = {20480, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
     memcpy(pr[0].stage_rss_kib, rss0, sizeof rss0);
     memcpy(pr[1].stage_rss_kib, rss1, sizeof rss1);
     *in = (ndd_stats_in_t){"0.1.0", 2, 12.3456, "tlcs", "sentence", 1, 1000, 3, s, top, pr, NULL, 0, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, NULL};
@@ -469,19 +469,20 @@ static const char golden[] =
     "    \"shuffle2\": {\"min\": 0.0625, \"median\": 0.1250, \"max\": 0.1875},\n"
     "    \"verify\": {\"min\": 3.0000, \"median\": 4.0000, \"max\": 5.0000},\n"
     "    \"output\": {\"min\": 0.0100, \"median\": 0.0200, \"max\": 0.0300},\n"
-    "    \"dedup\": {\"min\": 0.0000, \"median\": 0.0000, \"max\": 0.0000}\n"
+    "    \"dedup\": {\"min\": 0.0000, \"median\": 0.0000, \"max\": 0.0000},\n"
+    "    \"checkpoints\": {\"min\": 0.2500, \"median\": 0.3750, \"max\": 0.5000}\n"
     "  },\n"
     "  \"per_rank\": [\n"
     "    {\"rank\": 0, \"input_bytes\": 600, \"peak_rss_kib\": 10240, \"stage_seconds\": {\"read\": 0.5000, \"templates\": 0.2000, "
     "\"exact\": 0.0500, \"signatures\": 0.2500, \"shuffle1\": 0.1250, \"postings\": 1.0000, \"components\": 2.0000, \"shuffle2\": "
-    "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000}, \"stage_peak_rss_kib\": {\"read\": 9000, "
+    "0.0625, \"verify\": 3.0000, \"output\": 0.0100, \"dedup\": 0.0000, \"checkpoints\": 0.2500}, \"stage_peak_rss_kib\": {\"read\": 9000, "
     "\"templates\": 10240, \"exact\": 0, \"signatures\": 0, \"shuffle1\": 8000, \"postings\": 7000, \"components\": 6000, "
-    "\"shuffle2\": 5000, \"verify\": 4000, \"output\": 3000, \"dedup\": 0}},\n"
+    "\"shuffle2\": 5000, \"verify\": 4000, \"output\": 3000, \"dedup\": 0, \"checkpoints\": 0}},\n"
     "    {\"rank\": 1, \"input_bytes\": 400, \"peak_rss_kib\": 20480, \"stage_seconds\": {\"read\": 1.5000, \"templates\": 0.4000, "
     "\"exact\": 0.1500, \"signatures\": 0.7500, \"shuffle1\": 0.3750, \"postings\": 2.0000, \"components\": 4.0000, \"shuffle2\": "
-    "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000}, \"stage_peak_rss_kib\": {\"read\": 20480, "
+    "0.1875, \"verify\": 5.0000, \"output\": 0.0300, \"dedup\": 0.0000, \"checkpoints\": 0.5000}, \"stage_peak_rss_kib\": {\"read\": 20480, "
     "\"templates\": 1, \"exact\": 2, \"signatures\": 3, \"shuffle1\": 4, \"postings\": 5, \"components\": 6, "
-    "\"shuffle2\": 7, \"verify\": 8, \"output\": 9, \"dedup\": 10}}\n"
+    "\"shuffle2\": 7, \"verify\": 8, \"output\": 9, \"dedup\": 10, \"checkpoints\": 11}}\n"
     "  ]\n"
     "}\n";
 
@@ -500,8 +501,8 @@ static void test_stats_golden(void **state)
     ndd_buf_free(&b);
     /* the stage table */
     static const char *const names[] = {"read",     "templates",  "exact",    "signatures", "shuffle1", "postings",
-                                        "components", "shuffle2", "verify", "output",   "dedup"};
-    assert_int_equal(NDD_ST_N, 11);
+                                        "components", "shuffle2", "verify", "output",   "dedup",      "checkpoints"};
+    assert_int_equal(NDD_ST_N, 12);
     for (int st = 0; st < NDD_ST_N; st++)
         assert_string_equal(ndd_stage_names[st], names[st]);
     assert_int_equal(NDD_ST_VERIFY, 8);
@@ -538,8 +539,8 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));
-    assert_true(contains(&b, "\"dedup\": 1.0000}, \"stage_peak_rss_kib\": {\"read\": 0, "));
-    assert_true(contains(&b, "\"output\": 0, \"dedup\": 0}}\n  ]\n}\n"));
+    assert_true(contains(&b, "\"dedup\": 1.0000, \"checkpoints\": 2.0000}, \"stage_peak_rss_kib\": {\"read\": 0, "));
+    assert_true(contains(&b, "\"output\": 0, \"dedup\": 0, \"checkpoints\": 0}}\n  ]\n}\n"));
     ndd_buf_free(&b);
     in.ranks = 0;
     assert_int_equal(ndd_stats_json(&b, &in), NDD_ERR_INVAL);
