@@ -120,7 +120,8 @@ void ndd_docs_drop_texts(ndd_docs_t *d) { ndd_buf_free(&d->texts); }
 
 size_t ndd_docrec_size(const ndd_docrec_t *r)
 {
-    return DOCREC_HEAD + (r->rep != UINT64_MAX ? 8 : 0) + (size_t)r->idlen + r->urllen + r->textlen;
+    return DOCREC_HEAD + (r->rep != UINT64_MAX ? 8 : 0) + (r->nkeys ? 4 + 8 * (size_t)r->nkeys : 0) + (size_t)r->idlen +
+           r->urllen + r->textlen;
 }
 
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
@@ -131,13 +132,13 @@ int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
     ndd_le32_store(h + 16, r->idlen);
     ndd_le32_store(h + 20, r->urllen);
     ndd_le32_store(h + 24, r->textlen);
-    ndd_le32_store(h + 28, r->rep != UINT64_MAX);
+    ndd_le32_store(h + 28, (uint32_t)(r->rep != UINT64_MAX) | (r->nkeys ? 2u : 0u));
     int rc = ndd_buf_reserve(b, ndd_docrec_size(r));
     if (rc || (rc = ndd_buf_append(b, h, sizeof h)) || (r->rep != UINT64_MAX && (rc = ndd_put64(b, r->rep))) ||
-        (rc = ndd_buf_append(b, r->id, r->idlen)) ||
-        (rc = ndd_buf_append(b, r->url, r->urllen)))
+        (r->nkeys && (rc = ndd_put32(b, r->nkeys))) || (rc = ndd_buf_append(b, r->id, r->idlen)) ||
+        (rc = ndd_buf_append(b, r->url, r->urllen)) || (rc = ndd_buf_append(b, r->text, r->textlen)))
         return rc;
-    return ndd_buf_append(b, r->text, r->textlen);
+    return r->nkeys ? ndd_put64s(b, r->keys, r->nkeys) : NDD_OK;
 }
 
 int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head)
@@ -150,9 +151,11 @@ int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head)
     r->textlen = ndd_get32(&c);
     uint32_t flags = ndd_get32(&c);
     r->rep = flags & 1 ? ndd_get64(&c) : UINT64_MAX;
-    r->id = r->url = r->text = NULL;
+    r->nkeys = flags & 2 ? ndd_get32(&c) : 0;
+    r->id = r->url = r->text = r->keys_le = NULL;
+    r->keys = NULL;
     r->text_at = 0;
-    if (c.bad || flags > 1) /* no other flag is defined */
+    if (c.bad || flags > 3) /* no other flag is defined */
         return NDD_ERR_FORMAT;
     *head = (size_t)(c.p - p);
     return NDD_OK;
@@ -165,12 +168,13 @@ int ndd_docrec_parse(const char *p, size_t n, ndd_docrec_t **v, size_t *nv, size
         int rc = ndd_docrec_head(p + at, n - at, &r, &head);
         if (rc)
             return rc;
-        uint64_t body = (uint64_t)r.idlen + r.urllen + r.textlen;
+        uint64_t body = (uint64_t)r.idlen + r.urllen + r.textlen + 8 * (uint64_t)r.nkeys;
         if (body > n - at - head)
             return NDD_ERR_FORMAT;
         r.id = p + at + head;
         r.url = r.id + r.idlen;
         r.text = r.url + r.urllen;
+        r.keys_le = r.nkeys ? r.text + r.textlen : NULL;
         if ((rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v)))
             return rc;
         (*v)[(*nv)++] = r;

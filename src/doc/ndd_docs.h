@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ndd_util.h"
+#include "ndd_wire.h"
 
 typedef struct ndd_docs {
     size_t n, cap;
@@ -49,22 +50,33 @@ static inline const char *ndd_docs_text(const ndd_docs_t *d, size_t i) { return 
 
 /* ---- shuffle 2 records: one document on its way to its set's owner ----
  * Wire form (little-endian, 32-byte header): u64 g, u64 label, u32 idlen,
- * u32 urllen, u32 textlen, u32 flags, [u64 rep when flags & 1], then id,
- * url, text bytes. rep: an exact follower's representative (it travels
- * without its text); UINT64_MAX for every other document. */
+ * u32 urllen, u32 textlen, u32 flags, [u64 rep when flags & 1], [u32 nkeys
+ * when flags & 2], then id, url, text bytes, [nkeys u64 keys]. rep: an
+ * exact follower's representative (it travels without its text);
+ * UINT64_MAX for every other document. keys: the document's candidate keys
+ * (its signature keys without the dropped ones), sent when the sender kept
+ * them from the template pass so that the receiver need not sign the text
+ * again. */
 typedef struct ndd_docrec {
     uint64_t g, label, rep;
     const char *id, *url, *text;
     uint32_t idlen, urllen, textlen;
-    uint64_t text_at; /* not on the wire: where the text lies in a spill file when text is NULL */
+    uint64_t text_at;     /* not on the wire: where the text lies in a spill file when text is NULL */
+    const uint64_t *keys; /* ndd_docrec_put: nkeys keys to send (native order) */
+    uint32_t nkeys;       /* keys sent (0: none) */
+    const char *keys_le;  /* parsed: the nkeys keys as sent (8 bytes each, little-endian); NULL from
+                             ndd_docrec_head or when none were sent */
 } ndd_docrec_t;
+
+/* Key k of a parsed record (k < r->nkeys, r->keys_le set). */
+static inline uint64_t ndd_docrec_key(const ndd_docrec_t *r, size_t k) { return ndd_le64_load(r->keys_le + 8 * k); }
 
 int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);
 /* Bytes record r takes on the wire. */
 size_t ndd_docrec_size(const ndd_docrec_t *r);
-/* The header of the record at p[0..n) (32 bytes, 40 with a representative):
- * r's numbers and lengths (id, url and text NULL), *head = its bytes; the
- * id, URL and text follow it. NDD_ERR_FORMAT when p is too short or a flag
+/* The header of the record at p[0..n) (32 bytes, 8 more with a
+ * representative, 4 more with keys): r's numbers and lengths (id, url, text
+ * and keys_le NULL), *head = its bytes; the id, URL, text and keys follow it. NDD_ERR_FORMAT when p is too short or a flag
  * is unknown. */
 int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head);
 /* Parses every record of p[0..n) into *v (grown with ndd_array_grow; the

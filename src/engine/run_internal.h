@@ -48,6 +48,7 @@ typedef struct run {
     const char *wd;          /* the work directory, and (rank 0) its disk use at the end: stats.json */
     uint64_t wd_bytes, wd_files;
     int wd_removed; /* peak RSS (KiB) of each stage: since the previous stage ended (ndd_stage_rss) */
+    int keys_kept;       /* the documents' keys kept after shuffle 1 for shuffle 2 (ndd_stage_postings) */
     uint64_t *dropped;   /* sorted keys of dropped posting lists (all ranks) */
     size_t ndropped;
     ndd_links_t links;   /* the links this rank holds, with their support */

@@ -122,7 +122,7 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
             ndd_posting_t p = {d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
             rc = posting_put(&send[p.key % (uint64_t)r->P], &p);
         }
-    if (round + 1 == rounds)
+    if (round + 1 == rounds && !r->keys_kept)
         ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
@@ -358,6 +358,21 @@ out:
     return rc;
 }
 
+/* Whether the documents' keys stay after shuffle 1, to travel with their
+ * texts in shuffle 2 (the set's rank then need not sign every member
+ * again): sentence signatures (not the baselines' keys, and not with LSI,
+ * whose LSH keys are in d->keys too) in one round of shuffle 1, with room in
+ * the memory budget for them (8 bytes a key) beside the round's postings
+ * (48), on every rank. */
+static int keep_keys(run_t *r, unsigned rounds)
+{
+    uint64_t ok = rounds == 1 && !r->cfg->candidates && !NDD_VERIFIER_HAS_LSI(r->cfg->verifier) && !r->texts_spilled &&
+                  ndd_budget_rss(r) + 56 * (uint64_t)r->d.nkeys <= r->budget;
+    int rc = ndd_comm_allreduce(r->comm, &ok, 1, NDD_TY_U64, NDD_RED_MIN);
+    r->keys_kept = !rc && ok;
+    return rc;
+}
+
 int ndd_stage_postings(run_t *r)
 {
     ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
@@ -371,6 +386,7 @@ int ndd_stage_postings(run_t *r)
     if (rc)
         goto out;
     NDD_TRY(ndd_budget_postings(r, &rounds));
+    NDD_TRY(keep_keys(r, rounds));
     /* the memory budget's rounds: each key range's lists are complete in its
      * round, and a link's support is summed over all (acc_finish) */
     for (unsigned round = 0; round < rounds; round++) {

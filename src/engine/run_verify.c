@@ -221,6 +221,27 @@ static uint64_t received_raw(const ndd_buf_t *in, int P, int me)
     return raw;
 }
 
+static int key_dropped(const run_t *r, uint64_t key)
+{
+    size_t i = ndd_u64_lower_bound(r->dropped, r->ndropped, key);
+    return i < r->ndropped && r->dropped[i] == key;
+}
+
+/* Document i's keys without the dropped ones into *kept (grown), for its
+ * shuffle-2 record h. */
+static int kept_keys(const run_t *r, size_t i, uint64_t **kept, size_t *cap, ndd_docrec_t *h)
+{
+    const ndd_docs_t *d = &r->d;
+    uint64_t ka = d->key_off[i], ke = d->key_off[i + 1];
+    int rc = ndd_array_grow((void **)kept, cap, (size_t)(ke - ka) + 1, sizeof **kept);
+    h->nkeys = 0;
+    for (uint64_t q = ka; q < ke && !rc; q++)
+        if (!key_dropped(r, d->keys[q]))
+            (*kept)[h->nkeys++] = d->keys[q];
+    h->keys = *kept;
+    return rc;
+}
+
 /* Shuffle 2: the documents of every set to the set's rank, ordered by
  * (label, g) within each destination; z receives the plain records by source.
  * Each destination's block is reserved at its exact size and sealed as soon as
@@ -233,6 +254,8 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     ndd_docs_t *d = &r->d;
     size_t nord = 0;
     ndd_buf_t spilled = NDD_BUF_INIT; /* a text read back from the spill file */
+    uint64_t *kept = NULL; /* a document's keys without the dropped ones (r->keys_kept) */
+    size_t kept_cap = 0;
     order_t *ord = malloc((d->n ? d->n : 1) * sizeof *ord);
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     int rc = ndd_comm_agree(r->comm, ord && cctx ? NDD_OK : NDD_ERR_NOMEM);
@@ -250,15 +273,16 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
             size_t i = ord[b].i;
             int fol = ndd_exact_is_follower(r, i); /* travels without its text */
             ndd_docrec_t h = {0, 0, fol ? 0 : UINT64_MAX, NULL, NULL, NULL, (uint32_t)strlen(ndd_docs_id(d, i)),
-                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i], 0};
+                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i], 0, NULL, 0, NULL};
+            if (r->keys_kept && !fol) /* at most these keys (the dropped ones are left out below) */
+                h.nkeys = (uint32_t)(d->key_off[i + 1] - d->key_off[i]);
             bytes += ndd_docrec_size(&h); /* (a representative only for a follower, as put below) */
         }
         int self = dest == (uint32_t)r->me, near = !self && ndd_comm_near(r->comm, (int)dest);
-        if (!self)
-            r->c.shuffle2_raw_bytes += bytes;
         rc = ndd_buf_reserve(&raw[dest], bytes + 8);
         if (!rc && near)
             rc = ndd_buf_append(&raw[dest], "\0\0\0\0\0\0\0\0", 8); /* seal_block's head */
+        size_t start = raw[dest].len;
         for (size_t k = a; k < b && !rc; k++) {
             size_t i = ord[k].i;
             const char *id = ndd_docs_id(d, i), *url = ndd_docs_url(d, i), *text = "";
@@ -266,14 +290,21 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
             if (!fol && (rc = ndd_budget_text(r, i, &spilled, &text))) /* from memory or the spill file */
                 break;
             ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
-                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i], 0};
+                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i], 0, NULL, 0, NULL};
+            /* its candidate keys: the receiver need not sign the text again */
+            if (r->keys_kept && !fol && (rc = kept_keys(r, i, &kept, &kept_cap, &h)))
+                break;
             rc = ndd_docrec_put(&raw[dest], &h);
         }
+        if (!self && !rc)
+            r->c.shuffle2_raw_bytes += raw[dest].len - start;
         if (!rc)
             rc = seal_block(cctx, &raw[dest], &z[dest], self, near);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     ndd_docs_drop_texts(d);
+    ndd_docs_drop_keys(d); /* (kept until here only when r->keys_kept) */
+    r->keys_kept = 0;
     if (r->texts_spilled) {
         ndd_spill_close(&r->text_spill);
         r->texts_spilled = 0;
@@ -287,6 +318,7 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
 out:
     ZSTD_freeCCtx(cctx);
     free(ord);
+    free(kept);
     ndd_buf_free(&spilled);
     return rc;
 }
@@ -327,12 +359,6 @@ typedef struct {
     uint64_t *tused, clock;
     size_t tb_cap, tu_cap, cached, limit, nlazy;
 } vws_t;
-
-static int key_dropped(const run_t *r, uint64_t key)
-{
-    size_t i = ndd_u64_lower_bound(r->dropped, r->ndropped, key);
-    return i < r->ndropped && r->dropped[i] == key;
-}
 
 static int emit(vws_t *w, int table, uint64_t k1, uint64_t k2)
 {
@@ -489,16 +515,23 @@ static int member_keys(vws_t *w, const ndd_docrec_t *m, size_t n)
             text = w->texts[i] ? w->texts[i] : "";
         if (r->ix) /* --index: the text's hash keys the verdicts and the index's signature keys */
             w->hash[i] = XXH3_64bits(text, m[i].textlen);
-        if (r->cfg->candidates)
-            rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, text, m[i].textlen, &mk, &nsig);
-        else if (!(mk = ndd_index_keys(r, m[i].g, r->ix ? w->hash[i] : 0, &nsig)))
-            rc = ndd_sig_doc(w->sig, text, m[i].textlen, w->sigs, &nsig, &nsent);
-        if (rc || (rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nsig, sizeof *w->keys)))
-            return rc;
-        for (size_t s = 0; s < nsig; s++) {
-            uint64_t k = mk ? mk[s] : ndd_sig_key(&w->sigs[s]);
-            if (!key_dropped(r, k))
-                w->keys[nk++] = k;
+        if (m[i].keys_le) { /* sent with the text, the dropped keys left out already */
+            if ((rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + m[i].nkeys, sizeof *w->keys)))
+                return rc;
+            for (size_t s = 0; s < m[i].nkeys; s++)
+                w->keys[nk++] = ndd_docrec_key(&m[i], s);
+        } else {
+            if (r->cfg->candidates)
+                rc = ndd_method_keys(r->mctx, (ndd_method_t)r->cfg->candidates, text, m[i].textlen, &mk, &nsig);
+            else if (!(mk = ndd_index_keys(r, m[i].g, r->ix ? w->hash[i] : 0, &nsig)))
+                rc = ndd_sig_doc(w->sig, text, m[i].textlen, w->sigs, &nsig, &nsent);
+            if (rc || (rc = ndd_array_grow((void **)&w->keys, &w->keys_cap, nk + nsig, sizeof *w->keys)))
+                return rc;
+            for (size_t s = 0; s < nsig; s++) {
+                uint64_t k = mk ? mk[s] : ndd_sig_key(&w->sigs[s]);
+                if (!key_dropped(r, k))
+                    w->keys[nk++] = k;
+            }
         }
         if (NDD_VERIFIER_HAS_LSI(r->cfg->verifier)) { /* the fingerprint's LSH keys (run_lsi.c) */
             uint64_t sim = 0, lk[256];
@@ -820,12 +853,12 @@ static int read_set_heads(const ndd_spill_t *sp, const recv_ent_t *e, size_t n, 
     uint64_t strs = 0;
     int rc = ndd_array_grow((void **)mem, mcap, n, sizeof **mem);
     for (size_t k = 0; k < n && !rc; k++) { /* the headers (ndd_docrec_head) */
-        char h[40];
+        char h[48];
         size_t hl = e[k].size < sizeof h ? (size_t)e[k].size : sizeof h, head = 0;
         ndd_docrec_t *m = &(*mem)[k];
         if ((rc = ndd_spill_read(sp, e[k].off, h, hl)) || (rc = ndd_docrec_head(h, hl, m, &head)))
             break;
-        if (head + m->idlen + m->urllen + m->textlen != e[k].size) {
+        if (head + m->idlen + m->urllen + m->textlen + 8 * (uint64_t)m->nkeys != e[k].size) {
             rc = NDD_ERR_FORMAT;
             break;
         }

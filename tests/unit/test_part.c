@@ -162,13 +162,20 @@ static void test_docrec(void **state)
     ndd_buf_t b = NDD_BUF_INIT;
     ndd_docrec_t in[50];
     char texts[50][64];
+    uint64_t keys[50][6];
     for (size_t i = 0; i < 50; i++) {
         size_t tl = rndn(60);
         for (size_t k = 0; k < tl; k++)
             texts[i][k] = (char)('a' + rndn(26));
         /* every third record an exact follower (its representative on the wire) */
         in[i] = (ndd_docrec_t){rnd(), rnd(), i % 3 == 1 ? rnd() >> 1 : UINT64_MAX, "id", "http://x/", texts[i],
-                               (uint32_t)(i % 3), (uint32_t)(i % 10), (uint32_t)tl, 0};
+                               (uint32_t)(i % 3), (uint32_t)(i % 10), (uint32_t)tl, 0, NULL, 0, NULL};
+        if (i % 4 == 2) { /* every fourth with its candidate keys (some also followers) */
+            in[i].nkeys = (uint32_t)(1 + i % 6);
+            for (size_t k = 0; k < in[i].nkeys; k++)
+                keys[i][k] = rnd();
+            in[i].keys = keys[i];
+        }
         assert_int_equal(ndd_docrec_put(&b, &in[i]), NDD_OK);
     }
     size_t total = 0;
@@ -187,19 +194,25 @@ static void test_docrec(void **state)
         assert_memory_equal(out[i].text, in[i].text, in[i].textlen);
         assert_memory_equal(out[i].id, in[i].id, in[i].idlen);
         assert_memory_equal(out[i].url, in[i].url, in[i].urllen);
+        assert_int_equal(out[i].nkeys, in[i].nkeys);
+        assert_true((out[i].keys_le != NULL) == (in[i].nkeys != 0));
+        for (size_t k = 0; k < in[i].nkeys; k++)
+            assert_true(ndd_docrec_key(&out[i], k) == in[i].keys[k]);
     }
     /* the wire form is little-endian with a zero flags word (no follower) */
     assert_int_equal((unsigned char)b.data[0], in[0].g & 0xff);
     assert_int_equal(b.data[28] | b.data[29] | b.data[30] | b.data[31], 0);
-    /* every cut inside a record is refused, a follower's too */
-    size_t s0 = ndd_docrec_size(&in[0]);
-    for (size_t cut = 1; cut < s0 + ndd_docrec_size(&in[1]); cut++) {
+    /* record 2 has keys: flags 2, then the key count after the header */
+    size_t s0 = ndd_docrec_size(&in[0]), s1 = ndd_docrec_size(&in[1]);
+    assert_int_equal(b.data[s0 + s1 + 28], 2);
+    /* every cut inside a record is refused, a follower's and one with keys too */
+    for (size_t cut = 1; cut < s0 + s1 + ndd_docrec_size(&in[2]); cut++) {
         size_t m = 0;
-        if (cut != s0)
+        if (cut != s0 && cut != s0 + s1)
             assert_int_equal(ndd_docrec_parse(b.data, cut, &out, &m, &cap), NDD_ERR_FORMAT);
     }
     /* an unknown flag is refused */
-    b.data[28] = 2;
+    b.data[28] = 4;
     size_t m = 0;
     assert_int_equal(ndd_docrec_parse(b.data, b.len, &out, &m, &cap), NDD_ERR_FORMAT);
     free(out);
