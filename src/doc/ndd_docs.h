@@ -76,8 +76,8 @@ int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r);
 size_t ndd_docrec_size(const ndd_docrec_t *r);
 /* The header of the record at p[0..n) (32 bytes, 8 more with a
  * representative, 4 more with keys): r's numbers and lengths (id, url, text
- * and keys_le NULL), *head = its bytes; the id, URL, text and keys follow it. NDD_ERR_FORMAT when p is too short or a flag
- * is unknown. */
+ * and keys_le NULL), *head = its bytes; the id, URL, text and keys follow
+ * it. NDD_ERR_FORMAT when p is too short or a flag is unknown. */
 int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head);
 /* Parses every record of p[0..n) into *v (grown with ndd_array_grow; the
  * strings point into p); NDD_ERR_FORMAT on a truncated record. */

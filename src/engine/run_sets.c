@@ -367,7 +367,7 @@ out:
 static int keep_keys(run_t *r, unsigned rounds)
 {
     uint64_t ok = rounds == 1 && !r->cfg->candidates && !NDD_VERIFIER_HAS_LSI(r->cfg->verifier) && !r->texts_spilled &&
-                  ndd_budget_rss(r) + 56 * (uint64_t)r->d.nkeys <= r->budget;
+                  r->d.key_off && ndd_budget_rss(r) + 56 * (uint64_t)r->d.nkeys <= r->budget;
     int rc = ndd_comm_allreduce(r->comm, &ok, 1, NDD_TY_U64, NDD_RED_MIN);
     r->keys_kept = !rc && ok;
     return rc;
