@@ -269,20 +269,19 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
     for (size_t a = 0, b; a < nord && !rc; a = b) {
         uint32_t dest = ord[a].dest;
         size_t bytes = 0;
+        int self = dest == (uint32_t)r->me, near = !self && ndd_comm_near(r->comm, (int)dest);
+        /* the keys go to ranks of this node only: across nodes their bytes
+         * (random, they do not compress) cost more than signing again */
+        int with_keys = r->keys_kept && (self || near);
         for (b = a; b < nord && ord[b].dest == dest; b++) {
             size_t i = ord[b].i;
             int fol = ndd_exact_is_follower(r, i); /* travels without its text */
             ndd_docrec_t h = {0, 0, fol ? 0 : UINT64_MAX, NULL, NULL, NULL, (uint32_t)strlen(ndd_docs_id(d, i)),
                               (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i], 0, NULL, 0, NULL};
+            if (with_keys && !fol) /* at most these keys (the dropped ones are left out below) */
+                h.nkeys = (uint32_t)(d->key_off[i + 1] - d->key_off[i]);
             bytes += ndd_docrec_size(&h); /* (a representative only for a follower, as put below) */
         }
-        int self = dest == (uint32_t)r->me, near = !self && ndd_comm_near(r->comm, (int)dest);
-        /* the keys go to ranks of this node only: across nodes their bytes
-         * (random, they do not compress) cost more than signing again */
-        int with_keys = r->keys_kept && (self || near);
-        for (size_t k = a; k < b && with_keys; k++) /* at most these keys (the dropped ones are left out below) */
-            if (!ndd_exact_is_follower(r, ord[k].i))
-                bytes += 4 + 8 * (size_t)(d->key_off[ord[k].i + 1] - d->key_off[ord[k].i]);
         rc = ndd_buf_reserve(&raw[dest], bytes + 8);
         if (!rc && near)
             rc = ndd_buf_append(&raw[dest], "\0\0\0\0\0\0\0\0", 8); /* seal_block's head */

@@ -359,7 +359,7 @@ __attribute__((target("avx2"))) static uint64_t my_round_avx2(int32_t *const v[2
     const __m256i b3 = _mm256_set1_epi32(fwd ? 0xffffff : (int32_t)0xffffff00u);
     __m256i acc = zero;
     uint64_t todo[MY_TODO];
-    size_t nt = 0;
+    size_t nt = 0, steps = 0;
     for (; j + 7 <= j1; j += 8) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(R + j + p - 1));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(R + j + p));
@@ -389,9 +389,10 @@ __attribute__((target("avx2"))) static uint64_t my_round_avx2(int32_t *const v[2
             my_finish(W, R, p, off, fwd, A, n, B, m, todo, nt, &work);
             nt = 0;
         }
-        if (((j1 - j) & 0x3ff) < 8) { /* a lane adds at most 3 a step: flush before int32 could overflow */
+        if (++steps == 1024) { /* a lane adds at most 3 a step: the 8 lanes' sum stays far below 2^31 */
             work += (uint64_t)(uint32_t)my_hsum(acc);
             acc = zero;
+            steps = 0;
         }
     }
     work += (uint64_t)(uint32_t)my_hsum(acc);
