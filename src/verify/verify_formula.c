@@ -47,10 +47,21 @@ typedef struct tok {
     uint32_t blen; /* that block's length in bytes */
 } tok_t;
 
-static int is_alnum(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+/* ASCII letters and digits */
+static const uint8_t alnum_tab[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1};
+
+static inline int is_alnum(unsigned char c) { return alnum_tab[c]; }
 
 /* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
- * length; an invalid byte is one byte, code point 0xFFFD. */
+ * length; an invalid byte (no lead byte, or not followed by its
+ * continuation bytes) is one byte, code point 0xFFFD. */
 static size_t utf8_cp(const char *s, size_t n, uint32_t *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -60,8 +71,13 @@ static size_t utf8_cp(const char *s, size_t n, uint32_t *cp)
         return 1;
     }
     uint32_t c = u[0] & (0x7F >> len);
-    for (size_t k = 1; k < len; k++)
+    for (size_t k = 1; k < len; k++) {
+        if ((u[k] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
         c = (c << 6) | (u[k] & 0x3F);
+    }
     *cp = c;
     return len;
 }
@@ -74,6 +90,7 @@ static int is_cjk(uint32_t cp)
 
 static const char *const numw[] = {"one", "two", "three", "four", "five", "six",
                                    "seven", "eight", "nine", "ten", "eleven", "twelve"};
+static const uint8_t numw_len[] = {3, 3, 5, 4, 4, 3, 5, 5, 4, 3, 6, 6};
 
 /* Tokens of t[0..n): runs of ASCII letters and digits with . , / - ' kept
  * between two of them (3.5, 1,411,240, 6-3/16, A-2), and each CJK
@@ -98,7 +115,7 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
             uint32_t cp;
             size_t len = utf8_cp(t + i, n - i, &cp);
             if (is_cjk(cp)) {
-                int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+                int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
                 if (rc)
                     return rc;
                 (*v)[(*nv)++] = (tok_t){XXH3_64bits(t + i, len), TK_WORD, blk, blen};
@@ -136,13 +153,13 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
             low[k] = (x >= 'A' && x <= 'Z') ? (char)(x + 32) : x;
         }
         int kind = digit ? TK_NUM : (c >= 'A' && c <= 'Z' && !sent) ? TK_NAME : TK_WORD;
-        for (size_t w = 0; !digit && w < sizeof numw / sizeof numw[0]; w++)
-            if (numw[w][0] == low[0] && strlen(numw[w]) == l && !memcmp(numw[w], low, l)) {
+        for (size_t w = 0; !digit && l >= 3 && l <= 6 && w < sizeof numw / sizeof numw[0]; w++)
+            if (numw_len[w] == l && numw[w][0] == low[0] && !memcmp(numw[w], low, l)) {
                 l = (size_t)snprintf(low, sizeof low, "%zu", w + 1);
                 kind = TK_NUM;
                 break;
             }
-        int rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+        int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
         if (rc)
             return rc;
         (*v)[(*nv)++] = (tok_t){XXH3_64bits(low, l), kind, blk, blen};
@@ -251,32 +268,31 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
 #undef TROW
 }
 
-int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
-                      const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
+/* The spans of the regions in a and b (r's regions and partner spans),
+ * widened to whole blocks. */
+static int spans(const char *a, size_t na, const char *b, size_t nb, const ndd_tlcs_result_t *r, size_t *a0,
+                 size_t *a1, size_t *b0, size_t *b1)
 {
-    tok_t *ta = NULL, *tb = NULL;
-    size_t nta = 0, ntb = 0, ca = 0, cb = 0;
-    uint8_t *rep = NULL;
-    int rc = NDD_OK;
-    if (!p || !r || !out || (!a && na) || (!b && nb))
-        return NDD_ERR_INVAL;
-    memset(out, 0, sizeof *out);
-    if (!r->nregions)
-        return NDD_OK;
-    size_t a0 = SIZE_MAX, a1 = 0, b0 = SIZE_MAX, b1 = 0;
+    *a0 = *b0 = SIZE_MAX;
+    *a1 = *b1 = 0;
     for (unsigned g = 0; g < r->nregions; g++) {
         const ndd_tlcs_region_t *q = &r->regions[g];
         if (q->a_end > na || q->b_end > nb || q->a_start > q->a_end || q->b_start > q->b_end)
             return NDD_ERR_INVAL;
-        a0 = q->a_start < a0 ? q->a_start : a0;
-        a1 = q->a_end > a1 ? q->a_end : a1;
-        b0 = q->b_start < b0 ? q->b_start : b0;
-        b1 = q->b_end > b1 ? q->b_end : b1;
+        *a0 = q->a_start < *a0 ? q->a_start : *a0;
+        *a1 = q->a_end > *a1 ? q->a_end : *a1;
+        *b0 = q->b_start < *b0 ? q->b_start : *b0;
+        *b1 = q->b_end > *b1 ? q->b_end : *b1;
     }
-    widen(a, na, &a0, &a1);
-    widen(b, nb, &b0, &b1);
-    if ((rc = tokens(a + a0, a1 - a0, &ta, &nta, &ca)) || (rc = tokens(b + b0, b1 - b0, &tb, &ntb, &cb)))
-        goto out;
+    widen(a, na, a0, a1);
+    widen(b, nb, b0, b1);
+    return NDD_OK;
+}
+
+/* The rules on the two spans' tokens. */
+static int judge(const ndd_formula_params_t *p, const tok_t *ta, size_t nta, const tok_t *tb, size_t ntb,
+                 ndd_formula_result_t *out)
+{
     /* the shorter token sequence is x (ties: the smaller hash sequence): symmetric */
     const tok_t *x = ta, *y = tb;
     size_t nx = nta, ny = ntb;
@@ -290,19 +306,18 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
         x = tb, y = ta;
         nx = ntb, ny = nta;
     }
-    if (!(rep = malloc(nx ? nx : 1))) {
-        rc = NDD_ERR_NOMEM;
-        goto out;
-    }
+    uint8_t *rep = malloc(nx ? nx : 1);
+    if (!rep)
+        return NDD_ERR_NOMEM;
     int made = align_replaced(x, nx, y, ny, p->max_d, (long)p->max_gap, rep);
-    if (made < 0) {
-        rc = made;
-        goto out;
+    if (made >= 0) {
+        out->aligned = made;
+        out->words = nx;
     }
-    out->aligned = made;
-    out->words = nx;
-    if (!made)
-        goto out;
+    if (made <= 0) {
+        free(rep);
+        return made;
+    }
     /* one line: every change in one short block (a new headline, another
      * dateline or byline) while the other blocks are unchanged is the same
      * text, not a formula */
@@ -331,18 +346,33 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
         out->keys_changed += (size_t)(key && ch);
         out->numbers_changed += (size_t)(num && ch);
     }
-    {
-        double share = out->keys ? (double)out->keys_changed / (double)out->keys : 0;
-        double purity = out->replaced ? (double)out->keys_changed / (double)out->replaced : 0;
-        double nshare = out->numbers ? (double)out->numbers_changed / (double)out->numbers : 0;
-        int keys = out->keys_changed >= p->min_changed && share >= p->min_key_share && purity >= p->min_purity;
-        double npur = out->replaced ? (double)out->numbers_changed / (double)out->replaced : 0;
-        int nums = out->numbers_changed >= p->min_changed && nshare > p->num_share && npur >= p->num_purity;
-        out->different = !out->one_line && (keys || nums);
-    }
-out:
+    free(rep);
+    double share = out->keys ? (double)out->keys_changed / (double)out->keys : 0;
+    double purity = out->replaced ? (double)out->keys_changed / (double)out->replaced : 0;
+    double nshare = out->numbers ? (double)out->numbers_changed / (double)out->numbers : 0;
+    int keys = out->keys_changed >= p->min_changed && share >= p->min_key_share && purity >= p->min_purity;
+    double npur = out->replaced ? (double)out->numbers_changed / (double)out->replaced : 0;
+    int nums = out->numbers_changed >= p->min_changed && nshare > p->num_share && npur >= p->num_purity;
+    out->different = !out->one_line && (keys || nums);
+    return NDD_OK;
+}
+
+int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
+                      const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
+{
+    tok_t *ta = NULL, *tb = NULL;
+    size_t nta = 0, ntb = 0, ca = 0, cb = 0, a0, a1, b0, b1;
+    int rc;
+    if (!p || !r || !out || (!a && na) || (!b && nb))
+        return NDD_ERR_INVAL;
+    memset(out, 0, sizeof *out);
+    if (!r->nregions)
+        return NDD_OK;
+    if ((rc = spans(a, na, b, nb, r, &a0, &a1, &b0, &b1)))
+        return rc;
+    if (!(rc = tokens(a + a0, a1 - a0, &ta, &nta, &ca)) && !(rc = tokens(b + b0, b1 - b0, &tb, &ntb, &cb)))
+        rc = judge(p, ta, nta, tb, ntb, out);
     free(ta);
     free(tb);
-    free(rep);
     return rc;
 }

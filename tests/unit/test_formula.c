@@ -283,6 +283,29 @@ static void test_reuters_resends_hard_wrapped(void **state)
     ndd_buf_free(&b);
 }
 
+/* A broken UTF-8 sequence (a lead byte without its continuation bytes)
+ * is one byte: it does not swallow the line end and the next line's first
+ * word. */
+static void test_broken_utf8(void **state)
+{
+    (void)state;
+    const char *x = "lead \xe4\nq Acme Holdings said 15 cts a share\n";
+    const char *y = "lead \xe4\nq Zenith Capital said 22 cts a share\n";
+    ndd_formula_params_t fp;
+    ndd_formula_params_default(&fp);
+    ndd_tlcs_result_t r;
+    memset(&r, 0, sizeof r);
+    r.nregions = 1;
+    r.regions[0] = (ndd_tlcs_region_t){0, strlen(x), 0, strlen(y), 0};
+    ndd_formula_result_t f;
+    assert_int_equal(ndd_formula_check(&fp, x, strlen(x), y, strlen(y), &r, &f), NDD_OK);
+    assert_true(f.aligned);
+    assert_int_equal(f.words, 9); /* lead, q, Acme .. share: the lone byte is no CJK character */
+    assert_int_equal(f.keys_changed, 3);
+    assert_true(f.one_line); /* the names and the number changed in the second line only */
+    assert_false(f.different);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -308,7 +331,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_numbers), cmocka_unit_test(test_insertions_moves_lines),
         cmocka_unit_test(test_chinese_dateline), cmocka_unit_test(test_reuters_pairs),
-        cmocka_unit_test(test_reuters_resends_hard_wrapped), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_reuters_resends_hard_wrapped), cmocka_unit_test(test_broken_utf8),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
