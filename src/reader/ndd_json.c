@@ -1,6 +1,7 @@
 /* ndd_json.c - see ndd_json.h. Hand-written because the need is narrow
  * (validate a line, pick 3-4 top-level keys, decode only the strings used)
- * and speed matters: strings are scanned 8 bytes at a time. */
+ * and speed matters: strings are scanned 16 bytes at a time (SSE2, else 8:
+ * a 64-bit word) to the next quote, backslash or control byte. */
 #include "ndd_json.h"
 
 #include <stdint.h>
@@ -32,6 +33,20 @@ static inline uint64_t j_special8(uint64_t w)
     return t & high;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* bit i set when p[i] (i < 16) is '"', '\\' or < 0x20 */
+static inline unsigned j_special16(const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    /* unsigned v < 0x20: a signed compare with the top bits flipped */
+    __m128i c = _mm_cmplt_epi8(_mm_xor_si128(v, _mm_set1_epi8((char)0x80)), _mm_set1_epi8((char)(0x20 ^ 0x80)));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
+}
+#endif
+
 static inline int j_hex(unsigned char c)
 {
     if (c >= '0' && c <= '9')
@@ -49,6 +64,16 @@ static int j_string(jctx_t *j, const char **end, int *esc)
     const char *p = j->p, *e = j->e;
     *esc = 0;
     for (;;) {
+#if defined(__SSE2__)
+        while (e - p >= 16) { /* to the next special byte, 16 at a time */
+            unsigned m = j_special16(p);
+            if (m) {
+                p += __builtin_ctz(m);
+                break;
+            }
+            p += 16;
+        }
+#endif
         while (e - p >= 8) {
             uint64_t w;
             memcpy(&w, p, 8);
