@@ -748,7 +748,7 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The tag-class lookup (a binary search comparing bytes inline) against a
+/* The tag-class lookup (a hash table of the names) against a
  * linear scan of its table: every name, every name cut short, extended by a
  * byte or changed in one byte, the empty name, and random short names. */
 static void tag_check(const char *name, size_t len)
@@ -777,7 +777,7 @@ static void test_tag_lookup(void **state)
         int d;
         const char *t = ndd_text_tag_at(i, &f, &d);
         size_t l = strlen(t);
-        if (i) { /* sorted as the search needs */
+        if (i) { /* sorted, no name twice */
             unsigned f0;
             int d0;
             assert_true(strcmp(ndd_text_tag_at(i - 1, &f0, &d0), t) < 0);
