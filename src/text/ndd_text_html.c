@@ -702,10 +702,15 @@ static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end
     const unsigned char *s = (const unsigned char *)str;
     ndd_text_em_t *e = &h->em;
     while (i < end) {
-        size_t j = i, len;
+        size_t j = i, len, sp = 0;
         for (;;) { /* a run of ordinary bytes, across ordinary non-ASCII characters */
             while (j < end && ndd_text_cclass[s[j]] == NDD_CC_ORD)
                 j++;
+            if (j > i && j + 1 < end && s[j] == ' ' && ndd_text_cclass[s[j + 1]] == NDD_CC_ORD) {
+                j += 2; /* one space between words: what a separator would write */
+                sp++;
+                continue;
+            }
             if (j < end && ndd_text_cclass[s[j]] == NDD_CC_UNI && ndd_text_uni_class(s, j, end, &len) == NDD_CC_ORD) {
                 j += len;
                 continue;
@@ -713,7 +718,7 @@ static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end
             break;
         }
         if (j > i) {
-            ndd_text_em_text(e, str + i, j - i);
+            ndd_text_em_words(e, str + i, j - i, sp);
             i = j;
             if (i >= end)
                 break;

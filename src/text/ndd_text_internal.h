@@ -97,8 +97,10 @@ static inline void ndd_text_em_break(ndd_text_em_t *e)
 static inline void ndd_text_em_space(ndd_text_em_t *e) { e->pend |= NDD_EM_SPACE; }
 /* Slow path of ndd_text_em_text: writes the pending separator. */
 void ndd_text_em_sep(ndd_text_em_t *e, const char *p, size_t k);
-/* Emits k bytes of visible text (no whitespace, no control characters). */
-static inline void ndd_text_em_text(ndd_text_em_t *e, const char *p, size_t k)
+/* Emits k bytes of visible text (no whitespace, no control characters)
+ * of which sp are single spaces between words (each what a separator
+ * before the next word writes; no visible byte for boilerplate mode). */
+static inline void ndd_text_em_words(ndd_text_em_t *e, const char *p, size_t k, size_t sp)
 {
     ndd_buf_t *b = e->out;
     if (b->len + k + 2 > b->cap) { /* room for a separator, the text and the NUL */
@@ -120,11 +122,13 @@ static inline void ndd_text_em_text(ndd_text_em_t *e, const char *p, size_t k)
     memcpy(b->data + b->len, p, k);
     b->len += k;
     if (e->track) {
-        e->block_chars += k;
+        e->block_chars += k - sp;
         if (e->in_link)
-            e->link_chars += k;
+            e->link_chars += k - sp;
     }
 }
+/* Emits k bytes of visible text (no whitespace, no control characters). */
+static inline void ndd_text_em_text(ndd_text_em_t *e, const char *p, size_t k) { ndd_text_em_words(e, p, k, 0); }
 /* Emits one decoded code point (whitespace -> separator, controls dropped). */
 void ndd_text_em_cp(ndd_text_em_t *e, uint32_t cp);
 /* Emits a decoded UTF-8 string code point by code point (entity values). */
