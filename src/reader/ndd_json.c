@@ -274,7 +274,26 @@ static long j_decode(const char *p, size_t n, char *out)
     const char *e = p + n;
     char *o = out;
     while (p < e) {
-        const char *bs = memchr(p, '\\', (size_t)(e - p));
+        const char *bs = NULL;
+#if defined(__SSE2__)
+        /* 16 bytes at a time up to the next backslash: o <= out + (p - start)
+         * (decoding only shortens), so o + 16 stays within the n bytes */
+        while (e - p >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            _mm_storeu_si128((__m128i *)(void *)o, v);
+            if (m) {
+                o += __builtin_ctz(m);
+                p += __builtin_ctz(m);
+                bs = p;
+                break;
+            }
+            o += 16;
+            p += 16;
+        }
+#endif
+        if (!bs)
+            bs = memchr(p, '\\', (size_t)(e - p));
         size_t run = bs ? (size_t)(bs - p) : (size_t)(e - p);
         memcpy(o, p, run);
         o += run;
