@@ -297,8 +297,8 @@ static void test_json_escapes(void **state)
     assert_string_equal(scan1("{\"text\":\"a\x01\"}", w, 1), "malformed JSON");
     assert_string_equal(scan1("{\"text\":\"abc}", w, 1), "malformed JSON");
     assert_string_equal(scan1("{\"text\":\"abc\\\"}", w, 1), "malformed JSON");
-    /* a long string crosses the 8-byte fast path with specials at every position */
-    for (int pos = 0; pos < 20; pos++) {
+    /* a long string crosses the 16- and 8-byte fast paths with specials at every position */
+    for (int pos = 0; pos < 38; pos++) {
         char l[128];
         char s[64];
         memset(s, 'a', sizeof s);
@@ -310,6 +310,50 @@ static void test_json_escapes(void **state)
         assert_int_equal(ndd_json_string_decode(w[0].p, w[0].n, &out, &why), 0);
         assert_int_equal(out.len, 39);
         assert_int_equal(out.data[pos], '\n');
+        s[pos] = '\x1f'; /* a raw control byte there: malformed */
+        s[pos + 1] = 'a';
+        snprintf(l, sizeof l, "{\"text\":\"%s\"}", s);
+        assert_string_equal(scan1(l, w, 1), "malformed JSON");
+    }
+    /* random strings written with every kind of escape decode back to themselves */
+    static const char *const pieces[] = {"a", "Z", " ", "/", "\"", "\\", "\n", "\t", "\x01", "\x1f",
+                                         "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "<p class=\"x\">"};
+    uint64_t rng = 12345;
+    for (int round = 0; round < 2000; round++) {
+        ndd_buf_t raw = NDD_BUF_INIT, jl = NDD_BUF_INIT;
+        buf_adds(&jl, "{\"text\":\"");
+        size_t np = ndd_test_xorshift(&rng) % 60;
+        for (size_t k = 0; k < np; k++) {
+            const char *pc = pieces[ndd_test_xorshift(&rng) % (sizeof pieces / sizeof pieces[0])];
+            buf_adds(&raw, pc);
+            for (const unsigned char *c = (const unsigned char *)pc; *c; c++) {
+                char esc[8];
+                unsigned how = (unsigned)(ndd_test_xorshift(&rng) % 4);
+                if (*c == '"' || *c == '\\' || *c < 0x20 || (how == 0 && *c < 0x80)) {
+                    if (*c == '\n' && how)
+                        snprintf(esc, sizeof esc, "\\n");
+                    else if (*c == '"' && how)
+                        snprintf(esc, sizeof esc, "\\\"");
+                    else
+                        snprintf(esc, sizeof esc, "\\u%04X", *c);
+                } else if (*c == '/' && how == 1) {
+                    snprintf(esc, sizeof esc, "\\/");
+                } else {
+                    esc[0] = (char)*c;
+                    esc[1] = '\0';
+                }
+                buf_adds(&jl, esc);
+            }
+        }
+        buf_adds(&jl, "\"}");
+        const char *why2 = NULL;
+        assert_int_equal(ndd_json_object_scan(jl.data, jl.len, w, 1, &why2), 0);
+        assert_int_equal(ndd_json_string_decode(w[0].p, w[0].n, &out, &why), 0);
+        assert_int_equal(out.len, raw.len);
+        if (raw.len)
+            assert_memory_equal(out.data, raw.data, raw.len);
+        ndd_buf_free(&raw);
+        ndd_buf_free(&jl);
     }
     ndd_buf_free(&out);
 }
