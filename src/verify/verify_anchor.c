@@ -40,6 +40,79 @@ void ndd_anchors_free(ndd_anchors_t *a)
     memset(a, 0, sizeof *a);
 }
 
+static unsigned isa_max = 2; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2 */
+
+unsigned ndd_anchors_isa(unsigned max)
+{
+    unsigned old = isa_max;
+    isa_max = max;
+    return old;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NDD_ANCHOR_AVX2 1
+#include <immintrin.h>
+
+/* The minimum of every run of w keys (w >= 2), 4 keys at a time: min[i]
+ * over [i, i + 2^b) for b = 1, 2, .. while 2^b <= w (each level in place
+ * from the one before), then run s = min(over [s, s + P), over
+ * [s + w - P, s + w)) with P the largest such power of two. key[0..m) has
+ * the hash's top bit flipped, so that a signed compare orders it as the
+ * unsigned key; mn[0..m - w] gets the runs' minima (mn: room for m). */
+__attribute__((target("avx2"))) static void run_min_avx2(const uint64_t *key, uint64_t *mn, size_t m, size_t w)
+{
+    size_t len = m - 1, step = 1; /* entries of the current level, its span */
+#define MIN4(x, y) _mm256_blendv_epi8((x), (y), _mm256_cmpgt_epi64((x), (y)))
+    const uint64_t *src = key;
+    while (2 * step <= w) {
+        size_t i = 0;
+        for (; i + 4 <= len; i += 4) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + step));
+            _mm256_storeu_si256((__m256i *)(void *)(mn + i), MIN4(a, b));
+        }
+        for (; i < len; i++)
+            mn[i] = (int64_t)src[i] > (int64_t)src[i + step] ? src[i + step] : src[i];
+        src = mn;
+        step *= 2;
+        len = m - 2 * step + 1;
+    }
+    /* src = mn holds the minima over [i, i + step) for i <= m - step */
+    size_t d = w - step, nrun = m - w + 1, i = 0;
+    if (step == 1) { /* w == 1 is not asked; kept whole for safety */
+        memcpy(mn, key, nrun * sizeof *mn);
+        return;
+    }
+    for (; i + 4 <= nrun; i += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(mn + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(mn + i + d));
+        _mm256_storeu_si256((__m256i *)(void *)(mn + i), MIN4(a, b));
+    }
+    for (; i < nrun; i++)
+        mn[i] = (int64_t)mn[i] > (int64_t)mn[i + d] ? mn[i + d] : mn[i];
+#undef MIN4
+}
+
+/* ndd_anchors_make's picks from the runs' minima (AVX2 path); returns np. */
+static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint8_t *off, uint64_t *pick, uint32_t *ppos)
+{
+    const uint64_t flip = 0x8000000000000000ULL;
+    size_t np = 0;
+    uint32_t last = UINT32_MAX;
+    for (size_t s = 0; s < nrun; s++) {
+        uint64_t x = mn[s];
+        uint32_t pos = ~(uint32_t)x;
+        if (off)
+            off[s] = (uint8_t)(pos - s);
+        pick[np] = ((x ^ flip) & 0xFFFFFFFF00000000ULL) | np;
+        ppos[np] = pos;
+        np += pos != last;
+        last = pos;
+    }
+    return np;
+}
+#endif
+
 /* A stable LSD radix sort of the picks on their hash (the upper 32 bits),
  * 8 bits at a time, the four digits counted in one pass; dst is the other
  * buffer. Returns the buffer that holds the result (src: four passes). */
@@ -116,23 +189,6 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     /* key = hash << 32 | ~index: the least key of a run is its least hash,
      * the rightmost one among equal hashes */
     uint64_t *key = *scratch, *suf = *scratch + m, *pick = key;
-    if (k == 8) /* the paper's S = 16: one load per k-gram */
-        for (size_t i = 0; i < m; i++)
-            key[i] = (uint64_t)ndd_kgram_hash(t + i, 8) << 32 | (uint32_t)~(uint32_t)i;
-    else
-        for (size_t i = 0; i < m; i++)
-            key[i] = (uint64_t)ndd_kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i;
-    /* the minimum of every run of w keys by van Herk / Gil-Werman: blocks of
-     * w keys, suffix minima inside each block, prefix minima on the fly;
-     * run [i, i + w - 1] = min(suffix min at i, prefix min at i + w - 1) */
-    for (size_t b = 0; b < m; b += w) {
-        size_t e = b + w < m ? b + w : m;
-        uint64_t x = UINT64_MAX;
-        for (size_t i = e; i-- > b;) {
-            x = key[i] < x ? key[i] : x;
-            suf[i] = x;
-        }
-    }
     /* each window's anchor offset (a byte: only when w <= 255) */
     uint8_t *off = NULL;
     if (w <= 255) {
@@ -140,10 +196,39 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             return rc;
         off = a->off;
     }
+    int wide = 0; /* the runs' minima 4 at a time (AVX2), on keys whose top bit is flipped */
+#ifdef NDD_ANCHOR_AVX2
+    wide = w >= 2 && isa_max >= 2 && __builtin_cpu_supports("avx2");
+#endif
+    const uint64_t flip = wide ? 0x8000000000000000ULL : 0;
+    if (k == 8) /* the paper's S = 16: one load per k-gram */
+        for (size_t i = 0; i < m; i++)
+            key[i] = ((uint64_t)ndd_kgram_hash(t + i, 8) << 32 | (uint32_t)~(uint32_t)i) ^ flip;
+    else
+        for (size_t i = 0; i < m; i++)
+            key[i] = ((uint64_t)ndd_kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i) ^ flip;
     size_t np = 0;
+#ifdef NDD_ANCHOR_AVX2
+    if (wide) {
+        run_min_avx2(key, suf, m, w);
+        np = picks_from_minima(suf, m - w + 1, off, pick, ppos);
+    }
+#endif
+    /* else the minimum of every run of w keys by van Herk / Gil-Werman:
+     * blocks of w keys, suffix minima inside each block, prefix minima on
+     * the fly; run [i, i + w - 1] = min(suffix min at i, prefix min at
+     * i + w - 1) */
+    for (size_t b = 0; !wide && b < m; b += w) {
+        size_t e = b + w < m ? b + w : m;
+        uint64_t x = UINT64_MAX;
+        for (size_t i = e; i-- > b;) {
+            x = key[i] < x ? key[i] : x;
+            suf[i] = x;
+        }
+    }
     uint32_t last = UINT32_MAX;
     uint64_t pre = UINT64_MAX;
-    for (size_t j = 0, jw = 0; j < m; j++) { /* j = the run's last k-gram, jw = j % w (no division) */
+    for (size_t j = 0, jw = 0; !wide && j < m; j++) { /* j = the run's last k-gram, jw = j % w (no division) */
         pre = jw == 0 ? key[j] : (key[j] < pre ? key[j] : pre);
         if (++jw == w)
             jw = 0;
@@ -244,9 +329,7 @@ static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
     return total - (end > a->len ? end - a->len : 0); /* only the last interval passes len */
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NDD_ANCHOR_AVX2 1
-#include <immintrin.h>
+#ifdef NDD_ANCHOR_AVX2
 /* Lane l: is x[l] one of y's 8 lanes? (y rotated through all 8 positions) */
 __attribute__((target("avx2"))) static inline __m256i any_equal8(__m256i x, __m256i y)
 {
@@ -282,15 +365,6 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
     *pj = j;
 }
 #endif
-
-static unsigned isa_max = 2; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2 */
-
-unsigned ndd_anchors_isa(unsigned max)
-{
-    unsigned old = isa_max;
-    isa_max = max;
-    return old;
-}
 
 /* Flags, in ma and mb (a bit per distinct hash), the hashes a and b share: a merge
  * of the two increasing lists of distinct hashes. It compares blocks of 8

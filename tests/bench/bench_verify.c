@@ -25,10 +25,13 @@
  * -d BYTES sets the document size (default 10240).
  * -m ISA: the widest instructions Myers' bisection may use (0 plain C, 2 AVX2
  * where the CPU has it: the default), to compare the two in one run.
+ * -a ISA: the same for the anchors (their runs' minima) and the anchor
+ * bound's merge (0 plain C, 1 SSE2, 2 AVX2: the default).
  *
- * usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR */
+ * usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-a ISA] [-w DIR N] REUTERS_DIR */
 #include "ndd_util.h"
 #include "ndd_verify.h"
+#include "verify_anchor_int.h"
 #include "verify_int.h"
 
 #include <ctype.h>
@@ -412,18 +415,20 @@ int main(int argc, char **argv)
             sets = argv[++i];
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             ndd_myers_isa((unsigned)atoi(argv[++i]));
+        else if (!strcmp(argv[i], "-a") && i + 1 < argc)
+            ndd_anchors_isa((unsigned)atoi(argv[++i]));
         else if (!strcmp(argv[i], "-w") && i + 2 < argc) {
             wdir = argv[++i];
             nwrite = (size_t)atol(argv[++i]);
         } else if (argv[i][0] != '-')
             dir = argv[i];
         else {
-            fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR\n");
+            fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-a ISA] [-w DIR N] REUTERS_DIR\n");
             return 2;
         }
     }
     if (!dir || reps < 1 || npairs < 1 || DOC_BYTES < 8192) {
-        fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES >= 8192] [-s SETS] [-m ISA] [-w DIR N] REUTERS_DIR\n");
+        fprintf(stderr, "usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES >= 8192] [-s SETS] [-m ISA] [-a ISA] [-w DIR N] REUTERS_DIR\n");
         return 2;
     }
     if (load_reuters(dir)) {

@@ -243,6 +243,43 @@ static void test_anchors_bound_long(void **state)
     free(in);
 }
 
+/* The anchors made with the runs' minima 4 at a time (AVX2) are those of
+ * the plain C (van Herk) loop, every array, for windows 1 .. 40 (w from 1
+ * to 33) on random and repetitive texts of every length up to 300. */
+static void test_anchors_paths(void **state)
+{
+    (void)state;
+    ndd_anchors_t x = {0}, y = {0};
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0;
+    uint8_t t[300];
+    for (int round = 0; round < 3000; round++) {
+        unsigned alpha = (unsigned[]){1, 2, 4, 26, 256}[round % 5];
+        size_t n = rndn(sizeof t + 1), s = 1 + rndn(40);
+        for (size_t i = 0; i < n; i++)
+            t[i] = (uint8_t)(alpha == 256 ? rndn(256) : 'a' + rndn(alpha));
+        unsigned old = ndd_anchors_isa(0);
+        assert_int_equal(ndd_anchors_make(&x, t, n, s, &scratch, &scratch_cap), NDD_OK);
+        ndd_anchors_isa(2);
+        assert_int_equal(ndd_anchors_make(&y, t, n, s, &scratch, &scratch_cap), NDD_OK);
+        ndd_anchors_isa(old);
+        assert_int_equal(x.n, y.n);
+        assert_int_equal(x.nh, y.nh);
+        assert_int_equal(x.noff, y.noff);
+        if (x.n) {
+            assert_memory_equal(x.v, y.v, x.n * sizeof *x.v);
+            assert_memory_equal(x.ppos, y.ppos, x.n * sizeof *x.ppos);
+            assert_memory_equal(x.pu, y.pu, x.n * sizeof *x.pu);
+            assert_memory_equal(x.h, y.h, x.nh * sizeof *x.h);
+        }
+        if (x.noff)
+            assert_memory_equal(x.off, y.off, x.noff);
+    }
+    ndd_anchors_free(&x);
+    ndd_anchors_free(&y);
+    free(scratch);
+}
+
 static void test_anchors_bound(void **state)
 {
     (void)state;
@@ -448,7 +485,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_repetitive),
-        cmocka_unit_test(test_anchors_bound),
+        cmocka_unit_test(test_anchors_paths), cmocka_unit_test(test_anchors_bound),
         cmocka_unit_test(test_anchors_bound_long),
         cmocka_unit_test(test_anchored_cases),
         cmocka_unit_test(test_clough),
