@@ -275,6 +275,17 @@ static void test_anchors_paths(void **state)
         if (x.noff)
             assert_memory_equal(x.off, y.off, x.noff);
     }
+    /* sorted by radix past 4096 anchors (and by buckets below): both orders right */
+    size_t n = 40000;
+    uint8_t *big = malloc(n);
+    assert_non_null(big);
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < n; i++)
+            big[i] = (uint8_t)('a' + rndn(round ? 26 : 3));
+        assert_int_equal(ndd_anchors_make(&x, big, round ? n : 2000, 16, &scratch, &scratch_cap), NDD_OK);
+        check_anchors(&x, 9);
+    }
+    free(big);
     ndd_anchors_free(&x);
     ndd_anchors_free(&y);
     free(scratch);
