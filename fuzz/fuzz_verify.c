@@ -62,8 +62,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t ua, ub;
         FUZZ_CHECK(ndd_anchors_make(&xa, a, na, tp.window, &scratch, &scratch_cap) == NDD_OK);
         FUZZ_CHECK(ndd_anchors_make(&xb, b, nb, tp.window, &scratch, &scratch_cap) == NDD_OK);
-        FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub) == NDD_OK);
+        FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub) == NDD_OK);
         FUZZ_CHECK(ua >= r1.sketch_a && ub >= r1.sketch_b && ua <= na && ub <= nb);
+        size_t va, vb; /* past need: B's union left out (its length), A's the same */
+        FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, ua + 1, &va, &vb) == NDD_OK);
+        FUZZ_CHECK(va == ua && vb == (xa.n && xb.n ? nb : 0));
+        FUZZ_CHECK(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, ua, &va, &vb) == NDD_OK);
+        FUZZ_CHECK(va == ua && vb == ub);
         /* the sketches from the anchors are the table's, byte for byte */
         static ndd_sketch_ws_t *s1, *s2;
         if (!s1 && (ndd_sketch_ws_create(&s1) || ndd_sketch_ws_create(&s2)))

@@ -92,9 +92,12 @@ int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, co
 /* *ua >= the length of the filtered sketch of A against B (ndd_sketch_filter
  * with the same window), *ub >= that of B: the union of [p - w + 1, p + S)
  * over the anchors p of A whose hash is an anchor hash of B (and vice versa).
- * *mark (*mark_cap entries) is scratch, grown to one bit per text byte. */
+ * When *ua < need, *ub is B's length (its union is not made: a caller that
+ * stops the pairs whose bound is below need stops this one either way; 0:
+ * both always). *mark (*mark_cap entries) is scratch, grown to about one bit
+ * per anchor. */
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
-                      size_t *ua, size_t *ub);
+                      size_t need, size_t *ua, size_t *ub);
 
 /* ===================================================================== */
 /* Myers O(ND) LCS and shortest edit script                              */
@@ -233,6 +236,9 @@ void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_an
 int ndd_tlcs_verdict(const ndd_tlcs_params_t *p, double resemblance, double containment);
 /* Resemblance and containment of a common length t between lengths na, nb. */
 void ndd_tlcs_scores(size_t t, size_t na, size_t nb, double *resemblance, double *containment);
+/* The least common length L <= min(na, nb) whose scores pass the verdict
+ * (min(na, nb) + 1 when none does): a bound below it stops the pair. */
+size_t ndd_tlcs_need(const ndd_tlcs_params_t *p, size_t na, size_t nb);
 
 /* ===================================================================== */
 /* Formulaic texts (issue 11; docs/verify.md "Formulaic texts")          */

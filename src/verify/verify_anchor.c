@@ -337,15 +337,43 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
  * anchors at a time: a block without a flag adds nothing, a block of flags
  * only adds its first anchor's share and a->blk[b] (made with the anchors:
  * each later anchor adds min(S + w - 1, its gap to the one before)). */
+#ifdef NDD_ANCHOR_AVX2
+/* The flags of 64 anchors (their distinct hashes pu[0..64) in mu), 8 at a
+ * time: gathers of mu's 32-bit words, each anchor's bit shifted to the top
+ * of its lane (AVX2: the caller checked). */
+__attribute__((target("avx2"))) static uint64_t flags64_avx2(const uint32_t *pu, const uint64_t *mu)
+{
+    const int *mw = (const int *)(const void *)mu; /* x86: little-endian, bit u is bit u % 32 of word u / 32 */
+    const __m256i c31 = _mm256_set1_epi32(31);
+    uint64_t f = 0;
+    for (unsigned t = 0; t < 64; t += 8) {
+        __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(pu + t));
+        __m256i wd = _mm256_i32gather_epi32(mw, _mm256_srli_epi32(u, 5), 4);
+        __m256i top = _mm256_sllv_epi32(wd, _mm256_sub_epi32(c31, _mm256_and_si256(u, c31)));
+        f |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(top)) << t;
+    }
+    return f;
+}
+#endif
+
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
     size_t total = 0, end = 0, S = a->window;
+    int wide = 0;
+#ifdef NDD_ANCHOR_AVX2
+    wide = isa_max >= 2 && __builtin_cpu_supports("avx2");
+#endif
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
         const uint32_t *pu = a->pu + t0;
         uint64_t f = 0;
-        for (size_t t = 0; t < nt; t++)
-            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+#ifdef NDD_ANCHOR_AVX2
+        if (wide && nt == 64)
+            f = flags64_avx2(pu, mu);
+        else
+#endif
+            for (size_t t = 0; t < nt; t++)
+                f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
         if (!f)
             continue;
         int whole = nt == 64 && f == UINT64_MAX;
@@ -453,7 +481,7 @@ static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64
 }
 
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
-                      size_t *ua, size_t *ub)
+                      size_t need, size_t *ua, size_t *ub)
 {
     *ua = *ub = 0;
     if (a->window != b->window || !a->window)
@@ -470,6 +498,6 @@ int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *
     size_t k, w;
     ndd_anchor_shape(a->window, &k, &w);
     *ua = cover(a, ma, w);
-    *ub = cover(b, mb, w);
+    *ub = *ua < need ? b->len : cover(b, mb, w);
     return NDD_OK;
 }

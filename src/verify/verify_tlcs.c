@@ -760,6 +760,22 @@ static int tl_remove_y(ndd_tlcs_ws_t *ws, size_t s, size_t e)
     return NDD_OK;
 }
 
+/* (the verdict grows with L: a binary search) */
+size_t ndd_tlcs_need(const ndd_tlcs_params_t *p, size_t nx, size_t ny)
+{
+    size_t lo = 0, hi = (nx < ny ? nx : ny) + 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        double rs, cs;
+        ndd_tlcs_scores(mid, nx, ny, &rs, &cs);
+        if (ndd_tlcs_verdict(p, rs, cs))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *x, size_t nx,
                        const char *y, size_t ny, ndd_tlcs_result_t *r, tl_span_t *yspan)
 {
@@ -775,7 +791,7 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
         if (ws->ax && ws->ay) { /* the anchor bound (>= both sketch lengths) first */
             size_t ua, ub;
             double ru, cu;
-            if ((rc = ndd_anchors_bound(ws->ax, ws->ay, &ws->mark, &ws->mark_cap, &ua, &ub)))
+            if ((rc = ndd_anchors_bound(ws->ax, ws->ay, &ws->mark, &ws->mark_cap, ndd_tlcs_need(p, nx, ny), &ua, &ub)))
                 return rc;
             r->lcs_upper = ua < ub ? ua : ub;
             ndd_tlcs_scores(r->lcs_upper, nx, ny, &ru, &cu);

@@ -272,7 +272,7 @@ static int bound_stops(const ndd_tlcs_params_t *p, const pair_t *pr, const ndd_a
 {
     size_t ua, ub;
     double ru, cu;
-    if (ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], mark, mark_cap, &ua, &ub))
+    if (ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], mark, mark_cap, ndd_tlcs_need(p, pr[i].na, pr[i].nb), &ua, &ub))
         exit(1);
     ndd_tlcs_scores(ua < ub ? ua : ub, pr[i].na, pr[i].nb, &ru, &cu);
     return !ndd_tlcs_verdict(p, ru, cu);

@@ -229,7 +229,7 @@ static void test_anchors_bound_long(void **state)
         size_t ca = brute_cover(&xa, &xb, w, in), cb = brute_cover(&xb, &xa, w, in);
         for (unsigned isa = 0; isa <= 2; isa++) { /* plain C, SSE2, AVX2: the same */
             ndd_anchors_isa(isa);
-            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub), NDD_OK);
+            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
             assert_int_equal(ua, ca);
             assert_int_equal(ub, cb);
         }
@@ -321,9 +321,17 @@ static void test_anchors_bound(void **state)
         assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
         check_anchors(&xa, w);
         check_anchors(&xb, w);
-        assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, &ua, &ub), NDD_OK);
+        assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
         assert_int_equal(ua, brute_cover(&xa, &xb, w, in));
         assert_int_equal(ub, brute_cover(&xb, &xa, w, in));
+        { /* past need B's union is left out (its length, still a bound); at need it is made */
+            size_t va, vb;
+            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, ua + 1, &va, &vb), NDD_OK);
+            assert_int_equal(va, ua);
+            assert_int_equal(vb, xa.n && xb.n ? nb : 0);
+            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, ua, &va, &vb), NDD_OK);
+            assert_int_equal(vb, ub);
+        }
         assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
         ndd_sketch_view_t va, vb;
         ndd_sketch_get(ws, 0, &va);
@@ -336,7 +344,7 @@ static void test_anchors_bound(void **state)
         assert_true(ua <= na && ub <= nb);
         pruned_like += alpha == 26 && !shares && s == 16 && na >= 100 && ua < na / 4;
         /* a text against itself: all of it */
-        assert_int_equal(ndd_anchors_bound(&xa, &xa, &mark, &mark_cap, &ua, &ub), NDD_OK);
+        assert_int_equal(ndd_anchors_bound(&xa, &xa, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
         assert_int_equal(ua, na >= s ? na : 0);
     }
     assert_true(pruned_like > 50); /* unrelated texts over 26 letters, S = 16: the bound is small */

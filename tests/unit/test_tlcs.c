@@ -1154,12 +1154,35 @@ static void test_clough(void **state)
     assert_true(rec >= 0.3);
 }
 
+/* ndd_tlcs_need against a linear search for the least passing length. */
+static void test_need(void **state)
+{
+    (void)state;
+    ndd_tlcs_params_t p;
+    ndd_tlcs_params_default(&p);
+    for (int round = 0; round < 3000; round++) {
+        size_t na = rndn(3000), nb = rndn(3000), mn = na < nb ? na : nb, want = mn + 1;
+        p.min_resemblance = (double)rndn(101) / 100;
+        p.min_containment = round % 7 ? (double)rndn(101) / 100 : 2.0; /* 2: containment never enough */
+        for (size_t l = 0; l <= mn; l++) {
+            double rs, cs;
+            ndd_tlcs_scores(l, na, nb, &rs, &cs);
+            if (ndd_tlcs_verdict(&p, rs, cs)) {
+                want = l;
+                break;
+            }
+        }
+        assert_int_equal(ndd_tlcs_need(&p, na, nb), want);
+    }
+}
+
 int main(void)
 {
     const char *bp = getenv("NDD_TEST_BOILERPLATE"); /* default on, as ndd run and ndd compare */
     g_boilerplate = !(bp && !strcmp(bp, "0"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_need),
         cmocka_unit_test(test_substitutions),
         cmocka_unit_test(test_symmetry_exact),
         cmocka_unit_test(test_anchors_same),
