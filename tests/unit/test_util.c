@@ -63,6 +63,27 @@ static void test_escape(void **state)
     ndd_buf_clear(&b);
     assert_int_equal(ndd_tsv_append_field(&b, "x\ty\nz\\", 6), NDD_OK);
     assert_string_equal(b.data, "x\\ty\\nz\\\\");
+    /* every special at every position of fields of 0 .. 40 bytes (8 at a time inside) */
+    static const char specials[] = {'\t', '\n', '\r', '\\', 'a', ' ', (char)0x89, (char)0x0a ^ 0x80};
+    char in[41], want[82];
+    for (size_t n = 0; n <= 40; n++)
+        for (size_t pos = 0; pos < n; pos++)
+            for (size_t k = 0; k < sizeof specials; k++) {
+                size_t w = 0;
+                for (size_t i = 0; i < n; i++) {
+                    in[i] = i == pos ? specials[k] : (char)('a' + i % 26);
+                    char c = in[i];
+                    if (c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+                        want[w++] = '\\';
+                        c = c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+                    }
+                    want[w++] = c;
+                }
+                ndd_buf_clear(&b);
+                assert_int_equal(ndd_tsv_append_field(&b, in, n), NDD_OK);
+                assert_int_equal(b.len, w);
+                assert_memory_equal(b.data, want, w);
+            }
     ndd_buf_free(&b);
 }
 
