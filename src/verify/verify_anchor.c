@@ -113,46 +113,11 @@ static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint8_t *off, u
 }
 #endif
 
-/* Up to SORT_BUCKETS picks are sorted by buckets of their top bits (about
- * one pick a bucket: one counting pass, one scatter, then an insertion sort
- * that only has to order each bucket), unless a bucket holds more than
- * SORT_BUCKET_MAX (many equal hashes: a repetitive text); else by radix. */
-#define SORT_BUCKETS 4096
-#define SORT_BUCKET_MAX 64
-
-/* The picks (hash << 32 | rank, distinct) increasing: by hash, then rank
- * (position order). dst is the other buffer; returns the one that holds the
- * result. By buckets when that is cheap, else a stable LSD radix sort on the
- * hash (the upper 32 bits), 8 bits at a time, the four digits counted in
- * one pass (src: four passes). */
+/* A stable LSD radix sort of the picks on their hash (the upper 32 bits),
+ * 8 bits at a time, the four digits counted in one pass; dst is the other
+ * buffer. Returns the buffer that holds the result (src: four passes). */
 static const uint64_t *sort_picks(uint64_t *src, uint64_t *dst, size_t np)
 {
-    if (np <= SORT_BUCKETS) {
-        uint32_t at[SORT_BUCKETS + 1];
-        unsigned lb = 4;
-        while (((size_t)1 << lb) < np)
-            lb++;
-        size_t nb = (size_t)1 << lb, most = 0;
-        memset(at, 0, (nb + 1) * sizeof *at);
-        for (size_t i = 0; i < np; i++)
-            at[(src[i] >> (64 - lb)) + 1]++;
-        for (size_t b = 1; b <= nb; b++) {
-            most = at[b] > most ? at[b] : most;
-            at[b] += at[b - 1];
-        }
-        if (most <= SORT_BUCKET_MAX) {
-            for (size_t i = 0; i < np; i++)
-                dst[at[src[i] >> (64 - lb)]++] = src[i];
-            for (size_t i = 1; i < np; i++) { /* out of order only inside a bucket */
-                uint64_t x = dst[i];
-                size_t j = i;
-                for (; j > 0 && dst[j - 1] > x; j--)
-                    dst[j] = dst[j - 1];
-                dst[j] = x;
-            }
-            return dst;
-        }
-    }
     uint32_t cnt[4][256] = {{0}};
     for (size_t i = 0; i < np; i++) {
         uint32_t hh = (uint32_t)(src[i] >> 32);
@@ -286,8 +251,9 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
         return rc;
     memcpy(a->ppos, ppos, np * sizeof *ppos);
-    /* by (hash, position): the picks (made in position order) sorted; the
-     * suffix minima's room is free again and takes the other half */
+    /* by (hash, position): a stable LSD radix sort of the picks (made in
+     * position order) on the hash, 8 bits at a time; the suffix minima's
+     * room is free again and takes the other half */
     const uint64_t *src = sort_picks(pick, suf, np);
     /* by (hash, position) with the positions back; the distinct hashes;
      * each anchor's distinct hash in position order; where each hash
