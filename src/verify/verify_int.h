@@ -10,11 +10,6 @@
 #define NDD_VERIFY_WORDS 1 /* compare 8 bytes at a time */
 #else
 #define NDD_VERIFY_WORDS 0
-/* For tests: the widest instructions Myers' bisection may use (0 plain C,
- * 2 AVX2 where the CPU has it; the default 2); returns the former setting.
- * Not thread-safe: set it before any comparison runs. */
-unsigned ndd_myers_isa(unsigned max);
-
 #endif
 
 /* Length of the common prefix of a[0..n) and b[0..n) (Myers' snakes, the
@@ -31,11 +26,6 @@ static inline size_t ndd_verify_prefix(const uint8_t *a, const uint8_t *b, size_
             return i + ((size_t)__builtin_ctzll(x ^ y) >> 3);
         i += 8;
     }
-/* For tests: the widest instructions Myers' bisection may use (0 plain C,
- * 2 AVX2 where the CPU has it; the default 2); returns the former setting.
- * Not thread-safe: set it before any comparison runs. */
-unsigned ndd_myers_isa(unsigned max);
-
 #endif
     while (i < n && a[i] == b[i])
         i++;
@@ -55,11 +45,6 @@ static inline size_t ndd_verify_suffix(const uint8_t *ae, const uint8_t *be, siz
             return i + ((size_t)__builtin_clzll(x ^ y) >> 3);
         i += 8;
     }
-/* For tests: the widest instructions Myers' bisection may use (0 plain C,
- * 2 AVX2 where the CPU has it; the default 2); returns the former setting.
- * Not thread-safe: set it before any comparison runs. */
-unsigned ndd_myers_isa(unsigned max);
-
 #endif
     while (i < n && ae[-1 - (ptrdiff_t)i] == be[-1 - (ptrdiff_t)i])
         i++;
