@@ -10,9 +10,13 @@
 
 static int put_score(ndd_buf_t *b, double v)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%.6f", v);
-    return ndd_buf_puts(b, num);
+    char num[400]; /* "%.6f" of the largest double: 316 bytes */
+    size_t n = ndd_fmt_f6(num, v); /* without printf's cost where it can (scores: 0 .. 1) */
+    if (!n) {
+        int k = snprintf(num, sizeof num, "%.6f", v);
+        n = k > 0 && (size_t)k < sizeof num ? (size_t)k : 0;
+    }
+    return ndd_buf_append(b, num, n);
 }
 
 int ndd_rows_fmt_pair(ndd_buf_t *line, ndd_cols_t cols, const char *ida, size_t idalen, const char *idb,

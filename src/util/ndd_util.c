@@ -253,6 +253,44 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
     return ndd_buf_append(b, s + run, n - run);
 }
 
+size_t ndd_fmt_f6(char out[32], double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned be = (unsigned)(bits >> 52) & 0x7FF;
+    if ((bits >> 63) || be >= 1023 + 32) { /* negative (also -0.0), 2^32 or more, inf, NaN */
+        out[0] = '\0';
+        return 0;
+    }
+    /* v = m * 2^-k, k > 0 (v < 2^32, m < 2^53) */
+    uint64_t m = bits & ((1ULL << 52) - 1);
+    unsigned k = be ? 1075 - be : 1074;
+    if (be)
+        m |= 1ULL << 52;
+    uint64_t q = 0;
+    if (k < 74) { /* else v * 10^6 < 2^73 / 2^74: rounds to 0 */
+        unsigned __int128 p = (unsigned __int128)m * 1000000u, half = (unsigned __int128)1 << (k - 1);
+        q = (uint64_t)(p >> k);
+        unsigned __int128 r = p - ((unsigned __int128)q << k);
+        q += r > half || (r == half && (q & 1));
+    }
+    uint64_t ip = q / 1000000u;
+    unsigned fr = (unsigned)(q % 1000000u);
+    char tmp[24];
+    size_t n = 0, t = 0;
+    do
+        tmp[t++] = (char)('0' + ip % 10);
+    while ((ip /= 10) != 0);
+    while (t)
+        out[n++] = tmp[--t];
+    out[n++] = '.';
+    for (int d = 5; d >= 0; d--, fr /= 10)
+        out[n + (size_t)d] = (char)('0' + fr % 10);
+    n += 6;
+    out[n] = '\0';
+    return n;
+}
+
 int ndd_array_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)

@@ -71,6 +71,11 @@ int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n);
 /* Appends s as one TSV field: tab, newline, CR and backslash become
  * \t \n \r \\ so that every record stays one line. */
 int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
+/* For 0 <= v < 2^32: writes v as printf's "%.6f" does (the exact binary
+ * value rounded half to even at the sixth decimal: the same bytes) by
+ * integer arithmetic, NUL-terminated, into out; returns its length. Any
+ * other v (negative, -0.0, larger, inf, NaN): returns 0, for printf. */
+size_t ndd_fmt_f6(char out[32], double v);
 
 /* ---- misc ---- */
 /* Grows the array *p (of *cap elements of elem bytes) to hold at least need

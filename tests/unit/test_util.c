@@ -1,5 +1,6 @@
 #include "ndd_test.h"
 #include "ndd_util.h"
+#include <math.h>
 #include <string.h>
 
 static void test_buf(void **state)
@@ -87,6 +88,53 @@ static void test_escape(void **state)
     ndd_buf_free(&b);
 }
 
+/* ndd_fmt_f6 against printf's "%.6f": ratios of integers (what the scores
+ * are), every halfway case j / 2^7 .. j / 2^20, random bit patterns below 2^32,
+ * tiny and subnormal values, and what it hands to printf (negative, large,
+ * inf, NaN). */
+static void f6_check(double v)
+{
+    char a[32], b[400];
+    size_t n = ndd_fmt_f6(a, v);
+    snprintf(b, sizeof b, "%.6f", v);
+    if (!n) { /* left to printf: exactly the values outside [0, 2^32) */
+        assert_true(!(v >= 0 && v < 4294967296.0) || signbit(v));
+        return;
+    }
+    assert_true(v >= 0 && v < 4294967296.0);
+    assert_string_equal(a, b);
+    assert_int_equal(n, strlen(b));
+}
+
+static void test_fmt_f6(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x1234567;
+    for (unsigned d = 1; d <= 3000; d++)
+        for (unsigned t = 0; t <= d; t += 1 + d / 300)
+            f6_check((double)t / (double)d);
+    for (unsigned k = 7; k <= 20; k++)
+        for (uint64_t j = 1; j < ((uint64_t)1 << k) && j < 5000; j += 2)
+            f6_check((double)j / (double)((uint64_t)1 << k));
+    for (int i = 0; i < 200000; i++) {
+        uint64_t x = ndd_test_xorshift(&rng), bits = x % ((uint64_t)(1023 + 32) << 52);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        f6_check(v);
+        f6_check(v * 1e-9);
+        f6_check((double)(x % 100000) / 100000.0 + 0.0000005);
+    }
+    static const double odd[] = {0.0, 1.0, 0.5, 0.0000005, 0.0000015, 0.9999995, 0.99999949999999995,
+                                 4294967295.9999995, 4294967296.0, 1e300, -0.0, -0.25, 5e-324, 2.2250738585072014e-308};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        f6_check(odd[i]);
+    char a[32];
+    assert_int_equal(ndd_fmt_f6(a, 1.0 / 0.0), 0);
+    assert_int_equal(ndd_fmt_f6(a, 0.0 / 0.0), 0);
+    assert_int_equal(ndd_fmt_f6(a, 4294967296.0), 0);
+    assert_int_equal(ndd_fmt_f6(a, 4294967295.0), 17);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -124,7 +172,7 @@ int main(void)
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
-        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_escape), cmocka_unit_test(test_fmt_f6),
         cmocka_unit_test(test_sort_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
