@@ -33,6 +33,16 @@ static void test_utf8_valid(void **state)
     assert_int_equal(ndd_utf8_valid_prefix("\xff", 1), 0);
     assert_int_equal(ndd_utf8_valid_prefix("\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
     assert_int_equal(ndd_utf8_valid_prefix("aaaaaaaaaaaaaaaa\x80", 17), 16);
+    /* a bad byte, or a valid 2-byte character, at every position of ASCII text (16 and 8 at a time) */
+    char t[48];
+    for (size_t pos = 0; pos + 2 <= sizeof t; pos++) {
+        memset(t, 'a', sizeof t);
+        t[pos] = (char)0xff;
+        assert_int_equal(ndd_utf8_valid_prefix(t, sizeof t), pos);
+        t[pos] = (char)0xc3;
+        t[pos + 1] = (char)0xa9;
+        assert_int_equal(ndd_utf8_valid_prefix(t, sizeof t), sizeof t);
+    }
 }
 
 static void test_utf8_encode_cut(void **state)
