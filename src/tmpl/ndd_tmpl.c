@@ -24,14 +24,9 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-/* SWAR helpers on 8 bytes: the high bit of each byte that equals b. */
+/* SWAR on 8 bytes (with ndd_bytes_eq8) */
 #define NDD_ONES 0x0101010101010101ULL
 #define NDD_HIGH 0x8080808080808080ULL
-static inline uint64_t bytes_eq(uint64_t x, unsigned char b)
-{
-    uint64_t t = x ^ (NDD_ONES * b);
-    return ~(((t & ~NDD_HIGH) + ~NDD_HIGH) | t | ~NDD_HIGH);
-}
 
 /* x with its ASCII capitals lowered. */
 static inline uint64_t lower8(uint64_t x)
@@ -65,10 +60,10 @@ uint64_t ndd_tmpl_block_hash(const char *s, size_t n, uint32_t max_short)
         if (i + 8 <= n) {
             uint64_t x;
             memcpy(&x, s + i, 8);
-            uint64_t sp = bytes_eq(x, ' ');
+            uint64_t sp = ndd_bytes_eq8(x, ' ');
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             /* little-endian: byte q + 1 sits 8 bits above byte q */
-            int plain = !(bytes_eq(x, '\t') | bytes_eq(x, '\r') | (sp & (sp << 8))) && !(prev_ws && (sp & 0x80));
+            int plain = !(ndd_bytes_eq8(x, '\t') | ndd_bytes_eq8(x, '\r') | (sp & (sp << 8))) && !(prev_ws && (sp & 0x80));
             if (plain) {
                 x = lower8(x);
                 memcpy(buf + k, &x, 8);

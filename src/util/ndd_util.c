@@ -218,15 +218,6 @@ int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n)
     return ndd_buf_putc(b, '"');
 }
 
-/* non-zero when one of the 8 bytes of w is '\t', '\n', '\r' or '\\' */
-static inline uint64_t tsv_special8(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t t = w ^ (ones * (uint64_t)'\t'), l = w ^ (ones * (uint64_t)'\n');
-    uint64_t r = w ^ (ones * (uint64_t)'\r'), b = w ^ (ones * (uint64_t)'\\');
-    return (((t - ones) & ~t) | ((l - ones) & ~l) | ((r - ones) & ~r) | ((b - ones) & ~b)) & high;
-}
-
 int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
 {
     int rc;
@@ -235,7 +226,8 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
         if (n - i >= 8) { /* 8 bytes at a time past ordinary ones (field values rarely need escapes) */
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (!tsv_special8(w)) {
+            uint64_t special = ndd_bytes_eq8(w, '\t') | ndd_bytes_eq8(w, '\n') | ndd_bytes_eq8(w, '\r');
+            if (!(special | ndd_bytes_eq8(w, '\\'))) {
                 i += 7;
                 continue;
             }

@@ -94,6 +94,15 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
  * count; the index of the first element >= x in a sorted v (n when none). */
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
 
+/* SWAR on 8 bytes: the high bit of each byte of x that equals b (exact, per
+ * byte: no false flag above a true one). */
+static inline uint64_t ndd_bytes_eq8(uint64_t x, unsigned char b)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t t = x ^ (ones * b);
+    return ~(((t & ~high) + ~high) | t | ~high);
+}
+
 /* The number of bits x uses (0 for 0): how many 16-bit radix digits a key needs. */
 static inline unsigned ndd_bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
 /* Scratch for a radix sort of n records of size bytes, when use is true:
