@@ -53,44 +53,32 @@ unsigned ndd_anchors_isa(unsigned max)
 #define NDD_ANCHOR_AVX2 1
 #include <immintrin.h>
 
-/* The minimum of every run of w keys (w >= 2), 4 keys at a time: min[i]
- * over [i, i + 2^b) for b = 1, 2, .. while 2^b <= w (each level in place
- * from the one before), then run s = min(over [s, s + P), over
- * [s + w - P, s + w)) with P the largest such power of two. key[0..m) has
- * the hash's top bit flipped, so that a signed compare orders it as the
- * unsigned key; mn[0..m - w] gets the runs' minima (mn: room for m). */
+/* dst[i] = the lesser of src[i] and src[i + d], i < len, 4 at a time (signed
+ * 64-bit order; dst may be src: each 4 are read before they are written). */
+__attribute__((target("avx2"))) static void min_pass(const uint64_t *src, size_t d, uint64_t *dst, size_t len)
+{
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + d));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b)));
+    }
+    for (; i < len; i++)
+        dst[i] = (int64_t)src[i] > (int64_t)src[i + d] ? src[i + d] : src[i];
+}
+
+/* The minimum of every run of w keys (w >= 2): min over [i, i + 2^b) for
+ * b = 1, 2, .. while 2^b <= w (each level in place from the one before),
+ * then run s = min(over [s, s + P), over [s + w - P, s + w)) with P the
+ * largest such power of two. key[0..m) has the hash's top bit flipped, so
+ * that a signed compare orders it as the unsigned key; mn[0..m - w] gets
+ * the runs' minima (mn: room for m). */
 __attribute__((target("avx2"))) static void run_min_avx2(const uint64_t *key, uint64_t *mn, size_t m, size_t w)
 {
-    size_t len = m - 1, step = 1; /* entries of the current level, its span */
-#define MIN4(x, y) _mm256_blendv_epi8((x), (y), _mm256_cmpgt_epi64((x), (y)))
-    const uint64_t *src = key;
-    while (2 * step <= w) {
-        size_t i = 0;
-        for (; i + 4 <= len; i += 4) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + step));
-            _mm256_storeu_si256((__m256i *)(void *)(mn + i), MIN4(a, b));
-        }
-        for (; i < len; i++)
-            mn[i] = (int64_t)src[i] > (int64_t)src[i + step] ? src[i + step] : src[i];
-        src = mn;
-        step *= 2;
-        len = m - 2 * step + 1;
-    }
-    /* src = mn holds the minima over [i, i + step) for i <= m - step */
-    size_t d = w - step, nrun = m - w + 1, i = 0;
-    if (step == 1) { /* w == 1 is not asked; kept whole for safety */
-        memcpy(mn, key, nrun * sizeof *mn);
-        return;
-    }
-    for (; i + 4 <= nrun; i += 4) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(mn + i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(mn + i + d));
-        _mm256_storeu_si256((__m256i *)(void *)(mn + i), MIN4(a, b));
-    }
-    for (; i < nrun; i++)
-        mn[i] = (int64_t)mn[i] > (int64_t)mn[i + d] ? mn[i + d] : mn[i];
-#undef MIN4
+    size_t step = 1;
+    for (const uint64_t *src = key; 2 * step <= w; src = mn, step *= 2)
+        min_pass(src, step, mn, m - 2 * step + 1);
+    min_pass(mn, w - step, mn, m - w + 1);
 }
 
 /* ndd_anchors_make's picks from the runs' minima (AVX2 path); returns np. */
