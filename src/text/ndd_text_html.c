@@ -206,18 +206,22 @@ static uint8_t ndd_tag_nlen[sizeof ndd_tags / sizeof ndd_tags[0]];
 static pthread_once_t ndd_tag_once = PTHREAD_ONCE_INIT;
 _Static_assert(3 * (sizeof ndd_tags / sizeof ndd_tags[0]) < NDD_TAG_SLOTS, "the tag table is full");
 
-static inline size_t ndd_tag_home(const char *s, size_t len)
+/* FNV-1a of a lower-case name: the hash ndd_tag_name makes while it reads
+ * the name, so that a tag's lookup does not hash it again. */
+static inline uint32_t ndd_tag_fnv(const char *s, size_t len)
 {
-    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    uint32_t h = 2166136261u;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x01000193u;
-    return (h ^ h >> 16) & (NDD_TAG_SLOTS - 1);
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
 }
+
+static inline size_t ndd_tag_home(uint32_t fnv) { return (fnv ^ fnv >> 16) & (NDD_TAG_SLOTS - 1); }
 
 static void ndd_tag_table_make(void)
 {
     for (size_t i = 0; i < sizeof ndd_tags / sizeof ndd_tags[0]; i++) {
-        size_t len = strlen(ndd_tags[i].name), k = ndd_tag_home(ndd_tags[i].name, len);
+        size_t len = strlen(ndd_tags[i].name), k = ndd_tag_home(ndd_tag_fnv(ndd_tags[i].name, len));
         ndd_tag_nlen[i] = (uint8_t)len;
         while (ndd_tag_slot[k])
             k = (k + 1) & (NDD_TAG_SLOTS - 1);
@@ -225,10 +229,11 @@ static void ndd_tag_table_make(void)
     }
 }
 
-unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
+/* ndd_text_tag_class with the name's ndd_tag_fnv already made. */
+static unsigned ndd_tag_class_fnv(const char *lname, size_t len, uint32_t fnv, int *id)
 {
     pthread_once(&ndd_tag_once, ndd_tag_table_make);
-    for (size_t k = ndd_tag_home(lname, len); ndd_tag_slot[k]; k = (k + 1) & (NDD_TAG_SLOTS - 1)) {
+    for (size_t k = ndd_tag_home(fnv); ndd_tag_slot[k]; k = (k + 1) & (NDD_TAG_SLOTS - 1)) {
         size_t i = ndd_tag_slot[k] - 1u;
         if (ndd_tag_nlen[i] == len && memcmp(ndd_tags[i].name, lname, len) == 0) {
             *id = ndd_tags[i].id;
@@ -237,6 +242,11 @@ unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
     }
     *id = NDD_TAG_ID_UNKNOWN;
     return 0;
+}
+
+unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
+{
+    return ndd_tag_class_fnv(lname, len, ndd_tag_fnv(lname, len), id);
 }
 
 /* ---- the extractor state ---- */
@@ -904,7 +914,7 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
     uint32_t hash;
     k = ndd_tag_name(str, k, n, lname, &lnlen, &hash);
     int id = NDD_TAG_ID_UNKNOWN;
-    unsigned tflags = lnlen <= 16 ? ndd_text_tag_class(lname, lnlen, &id) : 0;
+    unsigned tflags = lnlen <= 16 ? ndd_tag_class_fnv(lname, lnlen, hash, &id) : 0; /* hash: ndd_tag_fnv */
     int selfclose;
     ndd_attrs_t a;
     memset(&a, 0, sizeof a);
