@@ -276,8 +276,10 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
         for (b = a; b < nord && ord[b].dest == dest; b++) {
             size_t i = ord[b].i;
             int fol = ndd_exact_is_follower(r, i); /* travels without its text */
-            ndd_docrec_t h = {0, 0, fol ? 0 : UINT64_MAX, NULL, NULL, NULL, (uint32_t)strlen(ndd_docs_id(d, i)),
-                              (uint32_t)strlen(ndd_docs_url(d, i)), fol ? 0 : d->text_len[i], 0, NULL, 0, NULL};
+            ndd_docrec_t h = {.rep = fol ? 0 : UINT64_MAX,
+                              .idlen = (uint32_t)strlen(ndd_docs_id(d, i)),
+                              .urllen = (uint32_t)strlen(ndd_docs_url(d, i)),
+                              .textlen = fol ? 0 : d->text_len[i]};
             if (with_keys && !fol) /* at most these keys (the dropped ones are left out below) */
                 h.nkeys = (uint32_t)(d->key_off[i + 1] - d->key_off[i]);
             bytes += ndd_docrec_size(&h); /* (a representative only for a follower, as put below) */
@@ -292,8 +294,15 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
             int fol = ndd_exact_is_follower(r, i);
             if (!fol && (rc = ndd_budget_text(r, i, &spilled, &text))) /* from memory or the spill file */
                 break;
-            ndd_docrec_t h = {r->first + i, r->label[i], fol ? r->exact_rep[i] : UINT64_MAX, id, url,
-                              text, (uint32_t)strlen(id), (uint32_t)strlen(url), fol ? 0 : d->text_len[i], 0, NULL, 0, NULL};
+            ndd_docrec_t h = {.g = r->first + i,
+                              .label = r->label[i],
+                              .rep = fol ? r->exact_rep[i] : UINT64_MAX,
+                              .id = id,
+                              .url = url,
+                              .text = text,
+                              .idlen = (uint32_t)strlen(id),
+                              .urllen = (uint32_t)strlen(url),
+                              .textlen = fol ? 0 : d->text_len[i]};
             /* its candidate keys: the receiver need not sign the text again */
             if (with_keys && !fol && (rc = kept_keys(r, i, &kept, &kept_cap, &h)))
                 break;
