@@ -64,12 +64,6 @@ void ndd_postings_params_default(ndd_postings_params_t *p)
     p->total_docs = 0;
 }
 
-static int cmp_u64_asc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const ndd_postings_params_t *p,
                                       uint64_t *scratch)
 {
@@ -89,7 +83,7 @@ ndd_list_kind_t ndd_postings_classify(const ndd_posting_t *list, size_t n, const
             scratch[known++] = ((uint64_t)list[i].site << 16) | list[i].url;
     if (!known)
         return NDD_LIST_LIVE;
-    ndd_qsort(scratch, known, sizeof *scratch, cmp_u64_asc);
+    ndd_u64_sort(scratch, known);
     /* per site: count, distinct urls; keep the site_top largest counts */
     uint64_t top[16] = {0};
     unsigned ntop = p->site_top < 16 ? p->site_top : 16;
@@ -277,40 +271,12 @@ struct ndd_cand_ws {
     size_t keep_cap;
     ndd_cand_t *out;
     size_t out_cap;
-    void *tmp; /* radix scratch: as large as km or raw */
+    void *tmp; /* radix scratch: as large as raw */
     size_t tmp_cap;
+    size_t *cnt; /* bucket and digit counts */
+    size_t cnt_cap;
 };
 
-/* Stable LSD radix sorts (8-bit digits; a digit all entries share costs one
- * counting pass and no move). km is built in member order, so sorting it
- * stably by key gives the (key, member) order of cmp_keymem; raw holds plain
- * u64. Both give exactly what qsort gave (equal entries are identical). */
-#define RADIX8(T, KEY, v, tmp, n)                                                 \
-    do {                                                                          \
-        T *src_ = (v), *dst_ = (tmp);                                             \
-        size_t cnt_[256];                                                         \
-        for (unsigned sh_ = 0; sh_ < 64; sh_ += 8) {                              \
-            memset(cnt_, 0, sizeof cnt_);                                         \
-            for (size_t k_ = 0; k_ < (n); k_++)                                   \
-                cnt_[(KEY(src_[k_]) >> sh_) & 0xFF]++;                            \
-            if (cnt_[(KEY(src_[0]) >> sh_) & 0xFF] == (n))                        \
-                continue;                                                         \
-            for (size_t d_ = 0, at_ = 0; d_ < 256; d_++) {                        \
-                size_t c_ = cnt_[d_];                                             \
-                cnt_[d_] = at_;                                                   \
-                at_ += c_;                                                        \
-            }                                                                     \
-            for (size_t k_ = 0; k_ < (n); k_++)                                   \
-                dst_[cnt_[(KEY(src_[k_]) >> sh_) & 0xFF]++] = src_[k_];           \
-            T *t_ = src_;                                                         \
-            src_ = dst_;                                                          \
-            dst_ = t_;                                                            \
-        }                                                                         \
-        if (src_ != (v))                                                          \
-            memcpy((v), src_, (n) * sizeof *src_);                                \
-    } while (0)
-#define KEYMEM_KEY(x) ((x).key)
-#define U64_KEY(x) (x)
 
 int ndd_cand_ws_create(ndd_cand_ws_t **ws)
 {
@@ -329,6 +295,7 @@ void ndd_cand_ws_free(ndd_cand_ws_t *ws)
     free(ws->keep);
     free(ws->out);
     free(ws->tmp);
+    free(ws->cnt);
     free(ws);
 }
 
@@ -382,6 +349,203 @@ static int add_raw(ndd_cand_ws_t *ws, uint32_t i, uint32_t j)
     return NDD_OK;
 }
 
+/* One bucket of km (entries in member order for each key) in (key, member)
+ * order: a stable insertion sort on the key when short, else (two or more
+ * keys in one large bucket: rare, the buckets are made so that a key has
+ * one on average) qsort on (key, member) - the same order. */
+static void sort_bucket(keymem_t *v, size_t m)
+{
+    if (m <= 32) {
+        for (size_t a = 1; a < m; a++) {
+            keymem_t x = v[a];
+            size_t b = a;
+            for (; b > 0 && v[b - 1].key > x.key; b--)
+                v[b] = v[b - 1];
+            v[b] = x;
+        }
+        return;
+    }
+    for (size_t a = 1; a < m; a++)
+        if (v[a].key != v[0].key) {
+            ndd_qsort(v, m, sizeof *v, cmp_keymem);
+            return;
+        }
+}
+
+/* km = every (key, member) of the set in (key, member) order: counted and
+ * placed straight from keys[] (read in member order) into buckets of the
+ * key's top bits, about one key a bucket, then each bucket sorted (one
+ * counting pass and one placing pass instead of eight of each: the 8-bit
+ * LSD radix sort of all 64 bits this replaces was most of candidate
+ * selection). */
+static int fill_km(ndd_cand_ws_t *ws, size_t n, const uint64_t *keys, const size_t *off, size_t nk)
+{
+    unsigned b = 4;
+    while (b < 16 && ((size_t)1 << b) < nk)
+        b++;
+    size_t nb = (size_t)1 << b;
+    int rc = ndd_array_grow((void **)&ws->cnt, &ws->cnt_cap, nb + 1, sizeof *ws->cnt);
+    if (rc)
+        return rc;
+    size_t *cnt = ws->cnt;
+    memset(cnt, 0, (nb + 1) * sizeof *cnt);
+    for (size_t k = 0; k < nk; k++)
+        cnt[(keys[k] >> (64 - b)) + 1]++;
+    for (size_t d = 1; d <= nb; d++)
+        cnt[d] += cnt[d - 1]; /* cnt[d]: where bucket d starts */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = off[i]; k < off[i + 1]; k++)
+            ws->km[cnt[keys[k] >> (64 - b)]++] = (keymem_t){keys[k], (uint32_t)i};
+    /* now cnt[d] is where bucket d ends (and bucket d + 1 starts) */
+    for (size_t d = 0, at = 0; d < nb; at = cnt[d++])
+        if (cnt[d] - at > 1)
+            sort_bucket(ws->km + at, cnt[d] - at);
+    return NDD_OK;
+}
+
+/* raw (i << 32 | j, i < j < n) in increasing order: a stable LSD radix sort
+ * on i << bits(n - 1) | j, 11 bits a digit, every digit counted in one
+ * pass (two digits up to n = 2048: two placing passes instead of the
+ * eight counting and four placing passes of a byte-wise sort of the u64). */
+#define RAW_DIGIT 11
+static int sort_raw(ndd_cand_ws_t *ws, size_t n)
+{
+    size_t m = ws->raw_len;
+    unsigned bn = ndd_bits_of(n - 1), nd = (2 * bn + RAW_DIGIT - 1) / RAW_DIGIT;
+    const size_t radix = (size_t)1 << RAW_DIGIT;
+    int rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, m * sizeof *ws->raw, 1);
+    if (!rc)
+        rc = ndd_array_grow((void **)&ws->cnt, &ws->cnt_cap, (size_t)nd * radix, sizeof *ws->cnt);
+    if (rc)
+        return rc;
+#define RAW_KEY(x) (((x) >> 32) << bn | ((x)&0xFFFFFFFFu))
+    size_t *cnt = ws->cnt;
+    memset(cnt, 0, (size_t)nd * radix * sizeof *cnt);
+    for (size_t k = 0; k < m; k++) {
+        uint64_t c = RAW_KEY(ws->raw[k]);
+        for (unsigned d = 0; d < nd; d++)
+            cnt[d * radix + ((c >> (RAW_DIGIT * d)) & (radix - 1))]++;
+    }
+    uint64_t *src = ws->raw, *dst = ws->tmp;
+    for (unsigned d = 0; d < nd; d++) {
+        size_t *c = cnt + d * radix;
+        unsigned sh = RAW_DIGIT * d;
+        if (c[(RAW_KEY(src[0]) >> sh) & (radix - 1)] == m)
+            continue; /* a digit every entry shares: no move */
+        for (size_t x = 0, at = 0; x < radix; x++) {
+            size_t t = c[x];
+            c[x] = at;
+            at += t;
+        }
+        for (size_t k = 0; k < m; k++)
+            dst[c[(RAW_KEY(src[k]) >> sh) & (radix - 1)]++] = src[k];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+#undef RAW_KEY
+    if (src != ws->raw)
+        memcpy(ws->raw, src, m * sizeof *src);
+    return NDD_OK;
+}
+
+/* Whether half-pair a ranks before b among one member's partners: more
+ * shared keys first, then the lesser partner (cmp_half's order). */
+static inline int half_better(const half_t *a, const half_t *b)
+{
+    return a->shared > b->shared || (a->shared == b->shared && a->partner < b->partner);
+}
+
+/* keep[q] = 1 for each member's per_doc strongest pairs (half_better): both
+ * halves of every pair placed by member (a counting sort), then in each
+ * member's bucket the per_doc best picked in a small sorted list - or,
+ * for a per_doc above 16, the bucket sorted (cmp_half). The same pairs
+ * as the whole half-pair array sorted by cmp_half, in a time linear in
+ * the pairs. */
+#define KEEP_TOPK 16
+static int keep_strongest(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n)
+{
+    size_t np = ws->npairs, nh = 2 * np;
+    int rc = ndd_array_grow((void **)&ws->half, &ws->half_cap, nh ? nh : 1, sizeof *ws->half);
+    if (!rc)
+        rc = ndd_array_grow((void **)&ws->keep, &ws->keep_cap, np ? np : 1, 1);
+    if (!rc)
+        rc = ndd_array_grow((void **)&ws->cnt, &ws->cnt_cap, n + 1, sizeof *ws->cnt);
+    if (rc)
+        return rc;
+    size_t *cnt = ws->cnt;
+    half_t *h = ws->half;
+    memset(cnt, 0, (n + 1) * sizeof *cnt);
+    memset(ws->keep, 0, np);
+    for (size_t q = 0; q < np; q++) {
+        cnt[ws->pairs[q].i + 1]++;
+        cnt[ws->pairs[q].j + 1]++;
+    }
+    for (size_t m = 1; m <= n; m++)
+        cnt[m] += cnt[m - 1];
+    for (size_t q = 0; q < np; q++) {
+        const ndd_cand_t *c = &ws->pairs[q];
+        h[cnt[c->i]++] = (half_t){c->i, c->j, c->shared, (uint32_t)q};
+        h[cnt[c->j]++] = (half_t){c->j, c->i, c->shared, (uint32_t)q};
+    }
+    for (size_t m = 0, at = 0; m < n; at = cnt[m++]) { /* member m's halves: h[at..cnt[m]) */
+        size_t len = cnt[m] - at, k = p->per_doc;
+        if (len <= k) {
+            for (size_t x = at; x < cnt[m]; x++)
+                ws->keep[h[x].pair] = 1;
+        } else if (k <= KEEP_TOPK) {
+            half_t best[KEEP_TOPK];
+            size_t nb = 0;
+            for (size_t x = at; x < cnt[m]; x++) {
+                if (nb == k && !half_better(&h[x], &best[k - 1]))
+                    continue;
+                size_t y = nb < k ? nb++ : k - 1;
+                for (; y > 0 && half_better(&h[x], &best[y - 1]); y--)
+                    best[y] = best[y - 1];
+                best[y] = h[x];
+            }
+            for (size_t t = 0; t < nb; t++)
+                ws->keep[best[t].pair] = 1;
+        } else {
+            ndd_qsort(h + at, len, sizeof *h, cmp_half);
+            for (size_t x = at; x < at + k; x++)
+                ws->keep[h[x].pair] = 1;
+        }
+    }
+    return NDD_OK;
+}
+
+/* out[0..m), in (i, j) order, into cmp_cand's order (more shared keys
+ * first, then i, then j): a stable counting sort on the shared count. */
+static int sort_out(ndd_cand_ws_t *ws, size_t m)
+{
+    uint32_t mx = 0;
+    for (size_t k = 0; k < m; k++)
+        mx = ws->out[k].shared > mx ? ws->out[k].shared : mx;
+    if (m < 2 || mx == 0)
+        return NDD_OK;
+    if (mx > 4 * m + 1024) { /* counts far apart: the count array would be the cost */
+        ndd_qsort(ws->out, m, sizeof *ws->out, cmp_cand);
+        return NDD_OK;
+    }
+    int rc = ndd_array_grow((void **)&ws->cnt, &ws->cnt_cap, (size_t)mx + 2, sizeof *ws->cnt);
+    if (!rc)
+        rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, m * sizeof *ws->out, 1);
+    if (rc)
+        return rc;
+    size_t *cnt = ws->cnt;
+    ndd_cand_t *t = ws->tmp;
+    memset(cnt, 0, ((size_t)mx + 2) * sizeof *cnt);
+    for (size_t k = 0; k < m; k++)
+        cnt[mx - ws->out[k].shared + 1]++;
+    for (size_t d = 1; d <= (size_t)mx + 1; d++)
+        cnt[d] += cnt[d - 1];
+    for (size_t k = 0; k < m; k++)
+        t[cnt[mx - ws->out[k].shared]++] = ws->out[k];
+    memcpy(ws->out, t, m * sizeof *t);
+    return NDD_OK;
+}
+
 int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, const uint64_t *keys,
                     const size_t *off, const ndd_cand_t **out, size_t *nout)
 {
@@ -397,15 +561,13 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
     size_t nk = off[n];
     if ((rc = ndd_array_grow((void **)&ws->km, &ws->km_cap, nk ? nk : 1, sizeof *ws->km)))
         return rc;
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = off[i]; k < off[i + 1]; k++)
-            ws->km[k] = (keymem_t){keys[k], (uint32_t)i};
     if (nk < 64) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = off[i]; k < off[i + 1]; k++)
+                ws->km[k] = (keymem_t){keys[k], (uint32_t)i};
         ndd_qsort(ws->km, nk, sizeof *ws->km, cmp_keymem);
-    } else {
-        if ((rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, nk * sizeof *ws->km, 1)))
-            return rc;
-        RADIX8(keymem_t, KEYMEM_KEY, ws->km, (keymem_t *)ws->tmp, nk);
+    } else if ((rc = fill_km(ws, n, keys, off, nk))) {
+        return rc;
     }
     for (size_t a = 0; a < nk;) {
         size_t b = a + 1;
@@ -428,13 +590,10 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
         }
         a = b;
     }
-    if (ws->raw_len < 64) {
+    if (ws->raw_len < 64)
         ndd_qsort(ws->raw, ws->raw_len, sizeof *ws->raw, cmp_u64);
-    } else {
-        if ((rc = ndd_array_grow(&ws->tmp, &ws->tmp_cap, ws->raw_len * sizeof *ws->raw, 1)))
-            return rc;
-        RADIX8(uint64_t, U64_KEY, ws->raw, (uint64_t *)ws->tmp, ws->raw_len);
-    }
+    else if ((rc = sort_raw(ws, n)))
+        return rc;
     /* aggregate into pairs with counts */
     for (size_t a = 0; a < ws->raw_len;) {
         size_t b = a + 1;
@@ -467,35 +626,15 @@ int ndd_cand_select(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t n, con
                 ws->out[nout_++] = (ndd_cand_t){i, j, shared};
             }
     } else {
-        size_t nh = 2 * ws->npairs;
-        if ((rc = ndd_array_grow((void **)&ws->half, &ws->half_cap, nh ? nh : 1, sizeof *ws->half)) ||
-            (rc = ndd_array_grow((void **)&ws->keep, &ws->keep_cap, ws->npairs ? ws->npairs : 1, 1)))
-            return rc;
-        for (size_t q = 0; q < ws->npairs; q++) {
-            ws->half[2 * q] = (half_t){ws->pairs[q].i, ws->pairs[q].j, ws->pairs[q].shared, (uint32_t)q};
-            ws->half[2 * q + 1] = (half_t){ws->pairs[q].j, ws->pairs[q].i, ws->pairs[q].shared, (uint32_t)q};
-            ws->keep[q] = 0;
-        }
-        ndd_qsort(ws->half, nh, sizeof *ws->half, cmp_half);
-        for (size_t a = 0; a < nh;) {
-            size_t b = a;
-            unsigned taken = 0;
-            while (b < nh && ws->half[b].member == ws->half[a].member) {
-                if (taken < p->per_doc) {
-                    ws->keep[ws->half[b].pair] = 1;
-                    taken++;
-                }
-                b++;
-            }
-            a = b;
-        }
-        if ((rc = ndd_array_grow((void **)&ws->out, &ws->out_cap, ws->npairs ? ws->npairs : 1, sizeof *ws->out)))
+        if ((rc = keep_strongest(ws, p, n)) ||
+            (rc = ndd_array_grow((void **)&ws->out, &ws->out_cap, ws->npairs ? ws->npairs : 1, sizeof *ws->out)))
             return rc;
         for (size_t q = 0; q < ws->npairs; q++)
             if (ws->keep[q])
                 ws->out[nout_++] = ws->pairs[q];
     }
-    ndd_qsort(ws->out, nout_, sizeof *ws->out, cmp_cand);
+    if ((rc = sort_out(ws, nout_)))
+        return rc;
     *out = ws->out;
     *nout = nout_;
     return NDD_OK;

@@ -444,12 +444,6 @@ double ndd_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int cmp_u64_asc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Sorts v[0..n) ascending: an LSD radix sort with 16-bit digits over the
  * bits the largest value uses (document numbers: two passes), qsort when
  * n is small or the scratch array cannot be had. */
@@ -472,16 +466,59 @@ void ndd_radix_done(void *v, const void *src, size_t n, size_t size, void *tmp, 
     free(count);
 }
 
-static void u64_sort(uint64_t *v, size_t n)
+/* v[0..n) ascending without a comparison callback: insertion sort below 16
+ * elements, else quicksort on the median of three, the smaller side first
+ * (recursion depth <= log2 n), the larger side looped. */
+static void u64_quick(uint64_t *v, size_t n)
 {
+    while (n > 16) {
+        uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        uint64_t piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t i = 0, j = n - 1;
+        for (;;) { /* Hoare partition: v[0..j] <= piv <= v[j+1..n) */
+            while (v[i] < piv)
+                i++;
+            while (v[j] > piv)
+                j--;
+            if (i >= j)
+                break;
+            uint64_t t = v[i];
+            v[i++] = v[j];
+            v[j--] = t;
+        }
+        size_t left = j + 1;
+        if (left < n - left) {
+            u64_quick(v, left);
+            v += left;
+            n -= left;
+        } else {
+            u64_quick(v + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t k = 1; k < n; k++) {
+        uint64_t x = v[k];
+        size_t j = k;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+void ndd_u64_sort(uint64_t *v, size_t n)
+{
+    if (n < 256) {
+        u64_quick(v, n);
+        return;
+    }
     uint64_t mx = 0;
     for (size_t i = 0; i < n; i++)
         mx |= v[i];
     unsigned bits = ndd_bits_of(mx);
     size_t *count;
-    uint64_t *tmp = ndd_radix_scratch(n >= 256, n, sizeof *tmp, &count);
+    uint64_t *tmp = ndd_radix_scratch(1, n, sizeof *tmp, &count);
     if (!tmp) {
-        ndd_qsort(v, n, sizeof *v, cmp_u64_asc);
+        u64_quick(v, n);
         return;
     }
     uint64_t *src = v, *dst = tmp;
@@ -495,7 +532,7 @@ static void u64_sort(uint64_t *v, size_t n)
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n)
 {
     size_t w = 0;
-    u64_sort(v, n);
+    ndd_u64_sort(v, n);
     for (size_t i = 0; i < n; i++)
         if (!w || v[i] != v[w - 1])
             v[w++] = v[i];

@@ -90,8 +90,11 @@ static inline void ndd_qsort(void *a, size_t n, size_t size, int (*cmp)(const vo
         qsort(a, n, size, cmp);
 }
 
-/* Sorted arrays of u64: sorts v[0..n) and drops repeats, returning the new
- * count; the index of the first element >= x in a sorted v (n when none). */
+/* Sorted arrays of u64: sorts v[0..n) ascending (small arrays by an inline
+ * quicksort, large ones by an LSD radix sort); sorts and drops repeats,
+ * returning the new count; the index of the first element >= x in a sorted
+ * v (n when none). */
+void ndd_u64_sort(uint64_t *v, size_t n);
 size_t ndd_u64_sort_unique(uint64_t *v, size_t n);
 
 /* SWAR on 8 bytes: the high bit of each byte of x that equals b (exact, per

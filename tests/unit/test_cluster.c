@@ -286,6 +286,165 @@ static void test_cand_brute(void **state)
     ndd_cand_ws_free(ws);
 }
 
+/* The candidate selection as its rules say, by qsort at every step (the
+ * reference for ndd_cand_select's bucket and radix sorts): (key, member)
+ * pairs grouped by key; a group of 2..list_cap entries gives all its pairs
+ * of different members, a larger one the pairs of its first (least) member;
+ * equal pairs counted; sets above all_pairs_upto keep the pairs sharing >=
+ * min_shared keys and, of those, each member's per_doc strongest (ties: the
+ * lesser partner); smaller sets every pair; out by shared count (more
+ * first), then i, then j. */
+typedef struct {
+    uint64_t key;
+    uint32_t m;
+} ref_km_t;
+static int ref_cmp_km(const void *a, const void *b)
+{
+    const ref_km_t *x = a, *y = b;
+    return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->m > y->m) - (x->m < y->m);
+}
+static int ref_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+static int ref_cmp_out(const void *a, const void *b)
+{
+    const ndd_cand_t *x = a, *y = b;
+    if (x->shared != y->shared)
+        return x->shared > y->shared ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return (x->j > y->j) - (x->j < y->j);
+}
+static size_t ref_cand(const ndd_cand_params_t *p, size_t n, const uint64_t *keys, const size_t *off, ndd_cand_t *out)
+{
+    size_t nk = off[n], nr = 0, np = 0, no = 0, rcap = 0, pcap = 0;
+    ref_km_t *km = malloc((nk + 1) * sizeof *km);
+    uint64_t *raw = NULL;
+    ndd_cand_t *pr = NULL;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = off[i]; k < off[i + 1]; k++)
+            km[k] = (ref_km_t){keys[k], (uint32_t)i};
+    qsort(km, nk, sizeof *km, ref_cmp_km);
+    for (size_t a = 0, b; a < nk; a = b) {
+        for (b = a + 1; b < nk && km[b].key == km[a].key; b++)
+            ;
+        for (size_t x = a; b - a >= 2 && x < b; x++)
+            for (size_t y = x + 1; y < b; y++) {
+                uint32_t u = km[b - a <= p->list_cap ? x : a].m, v = km[y].m;
+                if (b - a > p->list_cap && x != a)
+                    break;
+                if (u == v)
+                    continue;
+                assert_int_equal(ndd_array_grow((void **)&raw, &rcap, nr + 1, sizeof *raw), NDD_OK);
+                raw[nr++] = (uint64_t)(u < v ? u : v) << 32 | (u < v ? v : u);
+            }
+    }
+    qsort(raw, nr, sizeof *raw, ref_cmp_u64);
+    for (size_t a = 0, b; a < nr; a = b) {
+        for (b = a + 1; b < nr && raw[b] == raw[a]; b++)
+            ;
+        if (n > p->all_pairs_upto && b - a < p->min_shared)
+            continue;
+        assert_int_equal(ndd_array_grow((void **)&pr, &pcap, np + 1, sizeof *pr), NDD_OK);
+        pr[np++] = (ndd_cand_t){(uint32_t)(raw[a] >> 32), (uint32_t)raw[a], (uint32_t)(b - a)};
+    }
+    if (n <= p->all_pairs_upto) {
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++) {
+                uint32_t sh = 0;
+                for (size_t q = 0; q < np; q++)
+                    if (pr[q].i == i && pr[q].j == j)
+                        sh = pr[q].shared;
+                out[no++] = (ndd_cand_t){i, j, sh};
+            }
+    } else {
+        /* each member's pairs, strongest first (ties: the lesser partner); its first per_doc kept */
+        uint64_t(*h)[2] = malloc((2 * np + 1) * sizeof *h);
+        uint8_t *keep = calloc(np + 1, 1);
+        for (size_t q = 0; q < np; q++)
+            for (int side = 0; side < 2; side++) {
+                uint64_t me = side ? pr[q].j : pr[q].i, other = side ? pr[q].i : pr[q].j;
+                h[2 * q + side][0] = me << 40 | (uint64_t)(0xFFFFFu - pr[q].shared) << 20 | other;
+                h[2 * q + side][1] = q;
+            }
+        qsort(h, 2 * np, sizeof *h, ref_cmp_u64); /* by the first word: (member, -shared, partner) */
+        for (size_t a = 0, taken = 0; a < 2 * np; a++) {
+            taken = a && h[a][0] >> 40 == h[a - 1][0] >> 40 ? taken + 1 : 0;
+            if (taken < p->per_doc)
+                keep[h[a][1]] = 1;
+        }
+        for (size_t q = 0; q < np; q++)
+            if (keep[q])
+                out[no++] = pr[q];
+        free(h);
+        free(keep);
+    }
+    qsort(out, no, sizeof *out, ref_cmp_out);
+    free(km);
+    free(raw);
+    free(pr);
+    return no;
+}
+
+/* ndd_cand_select equals the reference, pair for pair: sets of 2..300
+ * members, a few of 2,100..2,600 (three radix digits) and of 3 sharing
+ * ~1,200 keys (shared counts far above the pairs' number), keys drawn from
+ * small pools (large groups, past list_cap), keys that share their top 16
+ * bits (several keys in one bucket, past the insertion sort's 32),
+ * repeated keys inside a document, every parameter varied (per_doc past
+ * the 16 of the small sorted list). */
+static void test_cand_reference(void **state)
+{
+    (void)state;
+    ndd_cand_ws_t *ws;
+    assert_int_equal(ndd_cand_ws_create(&ws), NDD_OK);
+    for (int round = 0; round < 400; round++) {
+        ndd_cand_params_t p;
+        ndd_cand_params_default(&p);
+        if (round % 2) {
+            p.list_cap = 2 + (unsigned)(rnd() % 70);
+            p.all_pairs_upto = 1 + (unsigned)(rnd() % 10);
+            p.per_doc = 1 + (unsigned)(rnd() % (round % 4 == 1 ? 40 : 9)); /* above 16: sorted buckets */
+            p.min_shared = 1 + (unsigned)(rnd() % 3);
+        }
+        size_t n = round % 50 == 7 ? 2100 + rnd() % 500 : round % 50 == 9 ? 3 : 2 + rnd() % 300;
+        size_t kmax = n > 1000 ? 2 : n == 3 ? 1200 : 1 + rnd() % 12, pool = 1 + rnd() % (round % 3 ? 40 : 400);
+        if (n == 3) /* three documents sharing about a thousand keys: counts far above the pairs' number */
+            pool = 100000;
+        uint64_t top = rnd();
+        size_t *off = malloc((n + 1) * sizeof *off);
+        uint64_t *keys = malloc(n * kmax * sizeof *keys);
+        off[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t kn = n == 3 ? kmax : rnd() % (kmax + 1);
+            for (size_t k = 0; k < kn; k++) {
+                uint64_t v = n == 3 ? k : rnd() % pool;
+                /* a third of the rounds: all keys in one top-16-bit bucket */
+                keys[off[i] + k] = round % 3 == 2 ? (top & 0xFFFF000000000000ULL) | (v * 0x9E3779B97F4A7C15ULL >> 16)
+                                                 : v * 0x9E3779B97F4A7C15ULL;
+            }
+            off[i + 1] = off[i] + kn;
+        }
+        const ndd_cand_t *c;
+        size_t nc;
+        assert_int_equal(ndd_cand_select(ws, &p, n, keys, off, &c, &nc), NDD_OK);
+        ndd_cand_t *ref = malloc((nc + n * (n - 1) / 2 + 1) * sizeof *ref);
+        size_t nr = ref_cand(&p, n, keys, off, ref);
+        assert_int_equal(nc, nr);
+        for (size_t q = 0; q < nc; q++) {
+            assert_int_equal(c[q].i, ref[q].i);
+            assert_int_equal(c[q].j, ref[q].j);
+            assert_int_equal(c[q].shared, ref[q].shared);
+        }
+        free(ref);
+        free(keys);
+        free(off);
+    }
+    ndd_cand_ws_free(ws);
+}
+
 static void test_url_host(void **state)
 {
     (void)state;
@@ -310,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_postings_template_rule),
         cmocka_unit_test(test_cand_small_all_pairs),
         cmocka_unit_test(test_cand_brute),
+        cmocka_unit_test(test_cand_reference),
         cmocka_unit_test(test_url_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

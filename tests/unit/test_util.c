@@ -151,7 +151,37 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* ndd_u64_sort_unique (radix sort above 256 values, qsort below) against
+/* ndd_u64_sort (quicksort below 256 values, radix sort above) against
+ * qsort, repeats kept: random values of 1, 4, 20 and 64 bits (many and few
+ * repeats) and the quicksort's hard inputs - sorted, reversed, all equal,
+ * organ pipe, sawtooth - at every length up to 600. */
+static void test_u64_sort(void **state)
+{
+    (void)state;
+    uint64_t rs = 0x2545F4914F6CDD1DULL;
+    static uint64_t v[600], w[600];
+    for (size_t n = 0; n <= 600; n++)
+        for (int kind = 0; kind < 9; kind++) {
+            for (size_t i = 0; i < n; i++) {
+                rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+                uint64_t x = kind == 0 ? rs & 1
+                             : kind == 1 ? rs & 15
+                             : kind == 2 ? rs & 0xFFFFF
+                             : kind == 3 ? rs
+                             : kind == 4 ? i
+                             : kind == 5 ? n - i
+                             : kind == 6 ? 7
+                             : kind == 7 ? (i < n / 2 ? i : n - i)
+                                         : i % 17;
+                v[i] = w[i] = x;
+            }
+            qsort(w, n, sizeof *w, cmp_u64);
+            ndd_u64_sort(v, n);
+            assert_memory_equal(v, w, n * sizeof *v + (n == 0));
+        }
+}
+
+/* ndd_u64_sort_unique (radix sort above 256 values, quicksort below) against
  * qsort + a plain unique pass, over small, 20-bit, 40-bit and full-width
  * values, with many and with few repeats. */
 static void test_sort_unique(void **state)
@@ -183,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
         cmocka_unit_test(test_escape), cmocka_unit_test(test_fmt_f6),
+        cmocka_unit_test(test_u64_sort),
         cmocka_unit_test(test_sort_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
