@@ -168,7 +168,12 @@ void ndd_stage_rss(run_t *r, int st)
 {
     uint64_t kib = ndd_rss_peak_kib();
     r->rss[st] = kib > r->rss[st] ? kib : r->rss[st];
-    ndd_mem_release();
+    /* what the stage freed goes back to the system only when the rank is at
+     * half its budget or more: trimmed after every stage, the next stages
+     * took every page back by a fault and its zeroing (1.6 % of a run of
+     * the 500 MB benchmark, for 4 % of peak RSS; docs/BENCHMARKS.md) */
+    if (!r->budget || ndd_budget_rss(r) >= r->budget / 2)
+        ndd_mem_release();
     (void)ndd_rss_peak_reset();
 }
 

@@ -158,7 +158,8 @@ uint64_t ndd_mem_limit(const char **source);
 int ndd_rss_peak_reset(void);
 /* Gives the heap's free memory back to the system (glibc keeps freed
  * blocks below its mmap threshold in the heap, where they count as
- * resident): called between stages, so a stage's peak is its own. */
+ * resident): called between stages when a rank nears its memory budget,
+ * and before the budget's spills. */
 void ndd_mem_release(void);
 
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
