@@ -970,11 +970,20 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
         upto[s] = n;
     }
     for (i = 0; i < n && !rc; i++)
-        w[row_bucket(v[i].k1, total, nb)] += v[i].len + 20u;
+        w[row_bucket(v[i].k1, total, nb)] += v[i].len + NDD_ROW_HEAD;
     i = 0;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_allreduce(r->comm, w, nb, NDD_TY_U64, NDD_RED_SUM));
     ndd_part_balance(w, nb, P, first);
+    { /* each destination's buffer reserved at its final size (grown row by row, it was most of this step) */
+        uint64_t *bytes = calloc((size_t)P, sizeof *bytes);
+        rc = bytes ? NDD_OK : NDD_ERR_NOMEM;
+        for (size_t k = 0; k < n && !rc; k++)
+            bytes[ndd_part_balance_owner(first, P, row_bucket(v[k].k1, total, nb))] += v[k].len + NDD_ROW_HEAD;
+        for (int s = 0; s < P && !rc; s++)
+            rc = bytes[s] > SIZE_MAX / 2 ? NDD_ERR_NOMEM : ndd_buf_reserve(&out[s], (size_t)bytes[s]);
+        free(bytes);
+    }
     for (int s = 0; s < P && !rc; s++) { /* buffer by buffer, each freed once its rows are placed */
         for (; i < upto[s] && !rc; i++)
             rc = ndd_row_put(&out[ndd_part_balance_owner(first, P, row_bucket(v[i].k1, total, nb))], v[i].k1,

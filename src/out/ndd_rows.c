@@ -6,7 +6,7 @@
 
 #include "ndd_wire.h"
 
-#define ROW_HEAD 20 /* u64 k1, u64 k2, u32 len */
+#define ROW_HEAD NDD_ROW_HEAD
 
 static int put_score(ndd_buf_t *b, double v)
 {

@@ -57,6 +57,8 @@ typedef struct ndd_row {
     uint32_t len;
 } ndd_row_t;
 
+#define NDD_ROW_HEAD 20 /* a record's bytes before its line */
+
 /* Appends one record; NDD_ERR_LIMIT when len does not fit in a u32. */
 int ndd_row_put(ndd_buf_t *b, uint64_t k1, uint64_t k2, const char *line, size_t len);
 /* Appends the records of p[0..n) to (*v)[*nv..] (grown with ndd_array_grow,
