@@ -490,7 +490,9 @@ static int keep_strongest(ndd_cand_ws_t *ws, const ndd_cand_params_t *p, size_t 
     }
     for (size_t m = 0, at = 0; m < n; at = cnt[m++]) { /* member m's halves: h[at..cnt[m]) */
         size_t len = cnt[m] - at, k = p->per_doc;
-        if (len <= k) {
+        if (k == 0) {
+            continue; /* --per-doc 0: no partner kept */
+        } else if (len <= k) {
             for (size_t x = at; x < cnt[m]; x++)
                 ws->keep[h[x].pair] = 1;
         } else if (k <= KEEP_TOPK) {
