@@ -81,10 +81,16 @@ __attribute__((target("avx2"))) static void run_min_avx2(const uint64_t *key, ui
     min_pass(mn, w - step, mn, m - w + 1);
 }
 
-/* ndd_anchors_make's picks from the runs' minima (AVX2 path); returns np. */
-static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint8_t *off, uint64_t *pick, uint32_t *ppos)
+#endif
+
+/* ndd_anchors_make's picks from the runs' minima mn[0..nrun) (keys xor
+ * flip): a new pick when a run's minimum moved (picks never move back:
+ * positions increase), written always and kept when new (no branch). A
+ * pick is its hash and its rank np in position order (ppos[np] is its
+ * position); off[s] = run s's anchor offset when off. Returns np. */
+static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint64_t flip, uint8_t *off, uint64_t *pick,
+                                uint32_t *ppos)
 {
-    const uint64_t flip = 0x8000000000000000ULL;
     size_t np = 0;
     uint32_t last = UINT32_MAX;
     for (size_t s = 0; s < nrun; s++) {
@@ -99,7 +105,6 @@ static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint8_t *off, u
     }
     return np;
 }
-#endif
 
 /* A stable LSD radix sort of the picks on their hash (the upper 32 bits),
  * 8 bits at a time, the four digits counted in one pass; dst is the other
@@ -166,10 +171,9 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     if (n < window || n < k)
         return NDD_OK; /* no window of S bytes: empty sketches, bound 0 */
     size_t m = n - k + 1; /* k-grams */
-    /* scratch: the k-gram keys (m entries; the picks overwrite them from the
-     * front, behind the reading point), then the suffix minima (m entries;
-     * the sort's second array afterwards), then the picks' positions (m
-     * uint32_t) */
+    /* scratch: the k-gram keys (m entries; the picks overwrite them once the
+     * runs' minima are made), then the runs' minima (m entries; the sort's
+     * second array afterwards), then the picks' positions (m uint32_t) */
     int rc = ndd_array_grow((void **)scratch, scratch_cap, 2 * m + (m + 1) / 2, sizeof **scratch);
     if (rc)
         return rc;
@@ -195,17 +199,15 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     else
         for (size_t i = 0; i < m; i++)
             key[i] = ((uint64_t)ndd_kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i) ^ flip;
-    size_t np = 0;
 #ifdef NDD_ANCHOR_AVX2
-    if (wide) {
+    if (wide)
         run_min_avx2(key, suf, m, w);
-        np = picks_from_minima(suf, m - w + 1, off, pick, ppos);
-    }
 #endif
     /* else the minimum of every run of w keys by van Herk / Gil-Werman:
      * blocks of w keys, suffix minima inside each block, prefix minima on
      * the fly; run [i, i + w - 1] = min(suffix min at i, prefix min at
-     * i + w - 1) */
+     * i + w - 1), written over the suffix minimum at i (read for the last
+     * time) */
     for (size_t b = 0; !wide && b < m; b += w) {
         size_t e = b + w < m ? b + w : m;
         uint64_t x = UINT64_MAX;
@@ -214,7 +216,6 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             suf[i] = x;
         }
     }
-    uint32_t last = UINT32_MAX;
     uint64_t pre = UINT64_MAX;
     for (size_t j = 0, jw = 0; !wide && j < m; j++) { /* j = the run's last k-gram, jw = j % w (no division) */
         pre = jw == 0 ? key[j] : (key[j] < pre ? key[j] : pre);
@@ -222,19 +223,11 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
             jw = 0;
         if (j + 1 < w)
             continue;
-        uint64_t s0 = suf[j + 1 - w], mn = jw == 0 ? s0 : (s0 < pre ? s0 : pre); /* jw == (j + 1) % w */
-        uint32_t pos = ~(uint32_t)mn;
-        if (off)
-            off[j + 1 - w] = (uint8_t)(pos - (j + 1 - w));
-        /* a new pick when the minimum moved (picks never move back:
-         * positions increase); written always, kept when new (no branch);
-         * np <= j + 1 - w: behind key[j]. A pick is its hash and its rank
-         * np in position order (same order; ppos[np] is its position) */
-        pick[np] = (mn & 0xFFFFFFFF00000000ULL) | np;
-        ppos[np] = pos;
-        np += pos != last;
-        last = pos;
+        uint64_t s0 = suf[j + 1 - w];
+        suf[j + 1 - w] = jw == 0 ? s0 : (s0 < pre ? s0 : pre); /* jw == (j + 1) % w */
     }
+    /* the keys are read no more: the picks take their room */
+    size_t np = picks_from_minima(suf, m - w + 1, flip, off, pick, ppos);
     if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
         (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
         return rc;
