@@ -960,11 +960,12 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
     int P = r->P, rc = NDD_OK;
     uint64_t total = r->starts[P] ? r->starts[P] : 1;
     size_t nb = 1024 * (size_t)P, *first = malloc(((size_t)P + 1) * sizeof *first), n = 0, cap = 0;
-    uint64_t *w = calloc(nb, sizeof *w);
+    uint64_t *w = calloc(nb, sizeof *w), *mine = malloc(nb * sizeof *mine), *bytes = calloc((size_t)P, sizeof *bytes);
+    int *owner = malloc(nb * sizeof *owner); /* each bucket's writer */
     ndd_buf_t *out = ndd_bufs_new(P);
     ndd_row_t *v = NULL;
     size_t *upto = calloc((size_t)P, sizeof *upto), i = 0; /* upto[s]: the rows of send[0..s] */
-    rc = !first || !w || !out || !upto ? NDD_ERR_NOMEM : NDD_OK;
+    rc = !first || !w || !mine || !bytes || !owner || !out || !upto ? NDD_ERR_NOMEM : NDD_OK;
     for (int s = 0; s < P && !rc; s++) { /* parsed once: the rows point into send[] */
         rc = ndd_rows_parse(send[s].data, send[s].len, &v, &n, &cap);
         upto[s] = n;
@@ -973,21 +974,19 @@ static int balance_rows(run_t *r, ndd_buf_t *send)
         w[row_bucket(v[i].k1, total, nb)] += v[i].len + NDD_ROW_HEAD;
     i = 0;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
+    memcpy(mine, w, nb * sizeof *w); /* this rank's bytes per bucket, before the sum */
     NDD_TRY(ndd_comm_allreduce(r->comm, w, nb, NDD_TY_U64, NDD_RED_SUM));
     ndd_part_balance(w, nb, P, first);
-    { /* each destination's buffer reserved at its final size (grown row by row, it was most of this step) */
-        uint64_t *bytes = calloc((size_t)P, sizeof *bytes);
-        rc = bytes ? NDD_OK : NDD_ERR_NOMEM;
-        for (size_t k = 0; k < n && !rc; k++)
-            bytes[ndd_part_balance_owner(first, P, row_bucket(v[k].k1, total, nb))] += v[k].len + NDD_ROW_HEAD;
-        for (int s = 0; s < P && !rc; s++)
-            rc = bytes[s] > SIZE_MAX / 2 ? NDD_ERR_NOMEM : ndd_buf_reserve(&out[s], (size_t)bytes[s]);
-        free(bytes);
+    for (size_t b = 0; b < nb; b++) {
+        owner[b] = ndd_part_balance_owner(first, P, b);
+        bytes[owner[b]] += mine[b];
     }
+    /* each destination's buffer reserved at its final size (grown row by row, it was most of this step) */
+    for (int s = 0; s < P && !rc; s++)
+        rc = bytes[s] > SIZE_MAX / 2 ? NDD_ERR_NOMEM : ndd_buf_reserve(&out[s], (size_t)bytes[s]);
     for (int s = 0; s < P && !rc; s++) { /* buffer by buffer, each freed once its rows are placed */
         for (; i < upto[s] && !rc; i++)
-            rc = ndd_row_put(&out[ndd_part_balance_owner(first, P, row_bucket(v[i].k1, total, nb))], v[i].k1,
-                             v[i].k2, v[i].line, v[i].len);
+            rc = ndd_row_put(&out[owner[row_bucket(v[i].k1, total, nb)]], v[i].k1, v[i].k2, v[i].line, v[i].len);
         ndd_buf_free(&send[s]);
     }
     for (int s = 0; s < P && !rc; s++) {
@@ -1001,6 +1000,9 @@ out:
     free(upto);
     free(first);
     free(w);
+    free(mine);
+    free(bytes);
+    free(owner);
     ndd_bufs_free(out, P);
     return rc;
 }

@@ -6,7 +6,6 @@
 
 #include "ndd_wire.h"
 
-#define ROW_HEAD NDD_ROW_HEAD
 
 static int put_score(ndd_buf_t *b, double v)
 {
@@ -100,15 +99,15 @@ out:
 
 int ndd_row_put(ndd_buf_t *b, uint64_t k1, uint64_t k2, const char *line, size_t len)
 {
-    char head[ROW_HEAD];
+    char head[NDD_ROW_HEAD];
     if (len > UINT32_MAX)
         return NDD_ERR_LIMIT;
     ndd_le64_store(head, k1);
     ndd_le64_store(head + 8, k2);
     ndd_le32_store(head + 16, (uint32_t)len);
-    int rc = ndd_buf_reserve(b, ROW_HEAD + len);
+    int rc = ndd_buf_reserve(b, NDD_ROW_HEAD + len);
     if (!rc)
-        rc = ndd_buf_append(b, head, ROW_HEAD);
+        rc = ndd_buf_append(b, head, NDD_ROW_HEAD);
     if (!rc)
         rc = ndd_buf_append(b, line, len);
     return rc;
@@ -118,15 +117,15 @@ int ndd_row_put(ndd_buf_t *b, uint64_t k1, uint64_t k2, const char *line, size_t
  * is cut short. Advances *p past it. */
 static int next_row(const char **p, const char *end, ndd_row_t *w)
 {
-    if ((size_t)(end - *p) < ROW_HEAD)
+    if ((size_t)(end - *p) < NDD_ROW_HEAD)
         return NDD_ERR_FORMAT;
     w->k1 = ndd_le64_load(*p);
     w->k2 = ndd_le64_load(*p + 8);
     w->len = ndd_le32_load(*p + 16);
-    if ((size_t)(end - *p) - ROW_HEAD < w->len)
+    if ((size_t)(end - *p) - NDD_ROW_HEAD < w->len)
         return NDD_ERR_FORMAT;
-    w->line = *p + ROW_HEAD;
-    *p += ROW_HEAD + (size_t)w->len;
+    w->line = *p + NDD_ROW_HEAD;
+    *p += NDD_ROW_HEAD + (size_t)w->len;
     return NDD_OK;
 }
 
