@@ -444,9 +444,6 @@ double ndd_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Sorts v[0..n) ascending: an LSD radix sort with 16-bit digits over the
- * bits the largest value uses (document numbers: two passes), qsort when
- * n is small or the scratch array cannot be had. */
 void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count)
 {
     void *tmp = use && n ? malloc(n * size) : NULL;
@@ -505,9 +502,14 @@ static void u64_quick(uint64_t *v, size_t n)
     }
 }
 
+/* An LSD radix sort with 16-bit digits over the bits the largest value uses
+ * (document numbers: two passes); u64_quick below 8,192 values (each pass
+ * clears 65,536 counters: 48-bit values took 61 us by radix against 1 us by
+ * u64_quick at 256 values, 76 / 48 us at 4,096, 136 / 686 us at 16,384) or
+ * when the scratch array cannot be had. */
 void ndd_u64_sort(uint64_t *v, size_t n)
 {
-    if (n < 256) {
+    if (n < 8192) {
         u64_quick(v, n);
         return;
     }

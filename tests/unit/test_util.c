@@ -151,7 +151,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* ndd_u64_sort (quicksort below 256 values, radix sort above) against
+/* ndd_u64_sort (quicksort below 8,192 values, radix sort above) against
  * qsort, repeats kept: random values of 1, 4, 20 and 64 bits (many and few
  * repeats) and the quicksort's hard inputs - sorted, reversed, all equal,
  * organ pipe, sawtooth - at every length up to 600. */
@@ -181,16 +181,19 @@ static void test_u64_sort(void **state)
         }
 }
 
-/* ndd_u64_sort_unique (radix sort above 256 values, quicksort below) against
- * qsort + a plain unique pass, over small, 20-bit, 40-bit and full-width
- * values, with many and with few repeats. */
+/* ndd_u64_sort_unique (quicksort below 8,192 values, radix sort above)
+ * against qsort + a plain unique pass, over small, 20-bit, 40-bit and
+ * full-width values, with many and with few repeats, on both sides of
+ * 8,192. */
 static void test_sort_unique(void **state)
 {
     (void)state;
     uint64_t rs = 0x9E3779B97F4A7C15ULL;
-    static uint64_t v[5000], w[5000];
+    static uint64_t v[20000], w[20000];
     for (int round = 0; round < 200; round++) {
-        size_t n = round % 4 == 0 ? (size_t)(round % 300) : 256 + (size_t)(round * 23 % 4700);
+        size_t n = round % 4 == 0 ? (size_t)(round % 300)
+                   : round % 2    ? 256 + (size_t)(round * 23 % 7900)
+                                  : 8000 + (size_t)(round * 97 % 12000);
         unsigned bits = (unsigned[]){4, 20, 40, 64}[round % 4 == 0 ? round / 4 % 4 : round % 4];
         for (size_t i = 0; i < n; i++) {
             rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
