@@ -313,6 +313,15 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
  * hashes answers most misses at once. Consecutive windows mostly share
  * their anchor: its candidates are looked up once. */
 #define SK_GIVE_UP 1 /* sk_side: the candidates ran past the budget */
+#define SK_CAND_MEMO 8 /* candidates of one anchor whose last failure is remembered */
+
+/* Windows j' < j + sk_dead(...) fail on the diagonal: the S bytes at d and e
+ * compared from the end; S when they are equal (no mismatch: 0 returned as
+ * "none"), else the offset just past their last mismatch. */
+static inline size_t sk_last_miss(const uint8_t *d, const uint8_t *e, size_t S)
+{
+    return S - ndd_verify_suffix(d + S, e + S, S);
+}
 
 static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t *ad, const uint8_t *E,
                    size_t ne, const ndd_anchors_t *ae, size_t S, size_t k, size_t *budget)
@@ -320,17 +329,30 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
     int rc;
     const size_t wd = nd - S + 1, we = ne - S + 1;
     size_t next = SIZE_MAX, last_p = SIZE_MAX, lo = 0, hi = 0, diag = 0;
-    int on_diag = 0;
+    /* A window that holds a mismatch on a diagonal fails there, and so do
+     * the next windows up to that mismatch: diag_live = the first window
+     * that may match on `diag` again (0: none known), cand_live = the first
+     * window that any candidate of the anchor at last_p may match, dead[] =
+     * the same for each of its first SK_CAND_MEMO candidates. Consecutive
+     * windows share their anchor: a substitution costs one comparison per
+     * diagonal, not one per window over it. */
+    size_t diag_live = SIZE_MAX, cand_live = 0, dead[SK_CAND_MEMO];
     for (size_t j = 0; j < wd; j++) {
         size_t m = SIZE_MAX;
         if (next < we && E[next + S - 1] == D[j + S - 1]) {
             m = next;
-        } else if (on_diag && j + diag < we && sk_same(E + (j + diag), D + j, S)) {
-            m = j + diag; /* back on the diagonal of the last match (after a substitution) */
         } else {
+            if (j >= diag_live && j + diag < we) { /* back on the diagonal of the last match? */
+                size_t x = sk_last_miss(D + j, E + (j + diag), S);
+                if (x == 0)
+                    m = j + diag;
+                else
+                    diag_live = j + x;
+            }
             size_t p = j + ad->off[j], q0 = p - j;
-            if (p != last_p) {
+            if (m == SIZE_MAX && p != last_p) {
                 last_p = p;
+                cand_live = 0;
                 uint32_t h = ndd_kgram_hash(D + p, k);
                 lo = hi = 0;
                 if (ndd_anchors_may_hold(ae, h)) { /* its bucket, then a few neighbours */
@@ -340,19 +362,38 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                     for (hi = lo; hi < end && (uint32_t)(ae->v[hi] >> 32) == h; hi++)
                         ;
                 }
+                for (size_t t = 0; t < SK_CAND_MEMO; t++)
+                    dead[t] = 0;
             }
-            for (size_t t = lo; t < hi; t++) { /* positions increase */
-                size_t q = (uint32_t)ae->v[t];
-                if (q < q0)
-                    continue;
-                if (q - q0 >= we)
-                    break;
-                if (!(*budget)--)
-                    return SK_GIVE_UP; /* one k-gram anchored all over E (repetitive text) */
-                if (sk_same(E + (q - q0), D + j, S)) {
-                    m = q - q0;
-                    break;
+            if (m == SIZE_MAX && j >= cand_live) {
+                size_t live = SIZE_MAX; /* the first window after j that a candidate may match */
+                for (size_t t = lo; t < hi; t++) { /* positions increase */
+                    size_t q = (uint32_t)ae->v[t];
+                    if (q < q0) { /* before E's start for this window; a later one may fit */
+                        live = live < j + (q0 - q) ? live : j + (q0 - q);
+                        continue;
+                    }
+                    if (q - q0 >= we)
+                        break; /* past E's end, and further for the next windows */
+                    if (t - lo < SK_CAND_MEMO && j < dead[t - lo]) {
+                        live = live < dead[t - lo] ? live : dead[t - lo];
+                        continue;
+                    }
+                    if (!(*budget)--)
+                        return SK_GIVE_UP; /* one k-gram anchored all over E (repetitive text) */
+                    size_t x = sk_last_miss(D + j, E + (q - q0), S);
+                    if (x == 0) {
+                        m = q - q0;
+                        break;
+                    }
+                    if (t - lo < SK_CAND_MEMO) {
+                        dead[t - lo] = j + x;
+                        live = live < j + x ? live : j + x;
+                    } else {
+                        live = j + 1;
+                    }
                 }
+                cand_live = m == SIZE_MAX ? live : 0; /* a match: the later candidates were not seen */
             }
         }
         if (m != SIZE_MAX) {
@@ -365,7 +406,8 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
             m += run;
             next = m + 1;
             diag = m - j; /* modulo 2^64: j + diag is m again, and wraps past we when negative */
-            on_diag = 1;
+            /* the run stopped at a mismatch (or an end): the windows over it fail on diag */
+            diag_live = j + S + 1;
         } else {
             next = SIZE_MAX;
         }
