@@ -362,7 +362,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                     for (hi = lo; hi < end && (uint32_t)(ae->v[hi] >> 32) == h; hi++)
                         ;
                 }
-                for (size_t t = 0; t < SK_CAND_MEMO; t++)
+                for (size_t t = 0; t < hi - lo && t < SK_CAND_MEMO; t++)
                     dead[t] = 0;
             }
             if (m == SIZE_MAX && j >= cand_live) {
