@@ -14,7 +14,8 @@
  *
  * -s SETS picks the measurements (default all): n near-duplicate, t template,
  * h heavy template (5.3 KB of 10 KB), a the anchor bound alone and ndd run's
- * path (bound, then anchored sketches) on the template, heavy template and
+ * path (bound, then anchored sketches; all anchors made first, and each
+ * pair's made just before it) on the template, heavy template and
  * near-duplicate pairs, k the filtered sketches alone: the table's against
  * the ones made from anchors, i basic TLCS (max-iter 1), e exact
  * near-duplicate, x exact template pairs (PAIRS/20 of them: D ~ 10,000),
