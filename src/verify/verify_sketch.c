@@ -315,9 +315,9 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
 #define SK_GIVE_UP 1 /* sk_side: the candidates ran past the budget */
 #define SK_CAND_MEMO 8 /* candidates of one anchor whose last failure is remembered */
 
-/* Windows j' < j + sk_dead(...) fail on the diagonal: the S bytes at d and e
- * compared from the end; S when they are equal (no mismatch: 0 returned as
- * "none"), else the offset just past their last mismatch. */
+/* The S bytes at d and e (window j of D, a window of E) compared from the
+ * end: 0 when they are equal, else the offset x just past their last
+ * mismatch - the windows j' < j + x hold it too and fail on that diagonal. */
 static inline size_t sk_last_miss(const uint8_t *d, const uint8_t *e, size_t S)
 {
     return S - ndd_verify_suffix(d + S, e + S, S);
@@ -331,7 +331,8 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
     size_t next = SIZE_MAX, last_p = SIZE_MAX, lo = 0, hi = 0, diag = 0;
     /* A window that holds a mismatch on a diagonal fails there, and so do
      * the next windows up to that mismatch: diag_live = the first window
-     * that may match on `diag` again (0: none known), cand_live = the first
+     * that may match on `diag` again (SIZE_MAX before the first match),
+     * cand_live = the first
      * window that any candidate of the anchor at last_p may match, dead[] =
      * the same for each of its first SK_CAND_MEMO candidates. Consecutive
      * windows share their anchor: a substitution costs one comparison per
