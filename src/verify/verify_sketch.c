@@ -332,11 +332,11 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
     /* A window that holds a mismatch on a diagonal fails there, and so do
      * the next windows up to that mismatch: diag_live = the first window
      * that may match on `diag` again (SIZE_MAX before the first match),
-     * cand_live = the first
-     * window that any candidate of the anchor at last_p may match, dead[] =
-     * the same for each of its first SK_CAND_MEMO candidates. Consecutive
-     * windows share their anchor: a substitution costs one comparison per
-     * diagonal, not one per window over it. */
+     * cand_live = the first window that any candidate of the anchor at
+     * last_p may match, dead[] = the same for each of its first
+     * SK_CAND_MEMO candidates. Consecutive windows share their anchor: a
+     * substitution costs one comparison per diagonal, not one per window
+     * over it. */
     size_t diag_live = SIZE_MAX, cand_live = 0, dead[SK_CAND_MEMO];
     for (size_t j = 0; j < wd; j++) {
         size_t m = SIZE_MAX;
