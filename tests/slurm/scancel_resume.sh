@@ -34,7 +34,11 @@ if [ "$st" = CANCELLED ] && [ -e "$tmp/first/stats.json" ]; then
   echo "note: the cancel took effect after the job had written its outputs (too quick)"
   same_outputs "$tmp/ref" "$tmp/first" strict
 elif [ "$st" = CANCELLED ]; then
-  [ ! -e "$tmp/first/pairs.tsv" ] || fail "a cancelled job wrote outputs"
+  if [ -e "$tmp/first/pairs.tsv" ]; then
+    ls -l "$tmp/first"
+    cat "$tmp/first-$id.log"
+    fail "a cancelled job wrote outputs"
+  fi
   [ ! -e "$tmp/w/verify/done" ] || echo "note: verification had completed before the cancel"
 else
   echo "note: the job ended $st before the cancel took effect (too quick)"
