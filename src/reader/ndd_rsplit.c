@@ -23,6 +23,8 @@
 #define SP_ZBUF_MAX ((size_t)1 << 30)
 #define SP_GZ_FIRST_IN ((size_t)1 << 20) /* detection: the first member within this much input */
 #define SP_GZ_FIRST_OUT ((size_t)8 << 20) /* ... and this much output */
+#define SP_STORED_MAX 65535u     /* a stored deflate block's data, at most */
+#define SP_WIN 32768u            /* deflate's window */
 
 static ssize_t sp_pread(int fd, void *buf, size_t n, uint64_t off)
 {
@@ -116,6 +118,146 @@ static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in,
     return 0;
 }
 
+/* The end of a deflate stream whose blocks go on at file offset off (a
+ * block start, at a byte's first bit), read with a window of zeros: the
+ * bytes that come out are wrong where they copy from before off, but the
+ * blocks, and so where the final one ends, are the stream's own. 1 and *end
+ * (the offset after its final block) when it ends within SP_VIN_MAX, 0 when
+ * not (off was no block start), <0 on error. */
+static int sp_deflate_end(int fd, uint64_t off, unsigned char *in, unsigned char *out, uint64_t *end)
+{
+    static const unsigned char zeros[SP_WIN];
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, -15) != Z_OK)
+        return NDD_ERR_NOMEM;
+    int res = inflateSetDictionary(&z, zeros, SP_WIN) == Z_OK ? 0 : NDD_ERR_INTERNAL;
+    for (uint64_t total = 0; !res && total < SP_VIN_MAX;) {
+        ssize_t k = sp_pread(fd, in, SP_VIN, off + total);
+        if (k <= 0) {
+            res = k < 0 ? NDD_ERR_IO : 0;
+            break;
+        }
+        total += (uint64_t)k;
+        z.next_in = in;
+        z.avail_in = (uInt)k;
+        int ret = Z_OK;
+        while (z.avail_in > 0 && ret == Z_OK) {
+            z.next_out = out;
+            z.avail_out = SP_VOUT;
+            ret = inflate(&z, Z_NO_FLUSH);
+        }
+        if (ret == Z_STREAM_END) {
+            *end = off + total - z.avail_in;
+            res = 1;
+        } else if (ret == Z_MEM_ERROR) {
+            res = NDD_ERR_NOMEM;
+        } else if (ret != Z_OK) {
+            break;
+        }
+    }
+    inflateEnd(&z);
+    return res;
+}
+
+/* Is there a whole gzip member, its CRC and length checked by zlib, that
+ * begins before c (at most SP_VIN_MAX before) and ends exactly at after?
+ * The magics before c are tried from the nearest back. 1 yes, 0 no, <0 on
+ * error. */
+static int sp_gz_member_to(int fd, z_stream *z, unsigned char *in, unsigned char *out, uint64_t c, uint64_t after)
+{
+    uint64_t floor = c > SP_VIN_MAX ? c - SP_VIN_MAX : 0;
+    unsigned char *b = malloc(SP_SCAN + 3);
+    if (!b)
+        return NDD_ERR_NOMEM;
+    int res = 0;
+    for (uint64_t top = c; top > floor && !res;) { /* magics at [s, top) */
+        uint64_t s = top - floor > SP_SCAN ? top - SP_SCAN : floor;
+        ssize_t k = sp_pread(fd, b, (size_t)(top - s) + 3, s);
+        if (k < 0) {
+            res = NDD_ERR_IO;
+            break;
+        }
+        for (size_t i = (size_t)(top - s); i-- > 0 && !res;) {
+            if (i + 4 > (size_t)k || !sp_gz_magic(b + i))
+                continue;
+            uint64_t m = s + i, got = 0;
+            if (inflateReset(z) != Z_OK) {
+                res = NDD_ERR_INTERNAL;
+                break;
+            }
+            int ret = Z_OK;
+            while (ret == Z_OK && m + got < after) {
+                uint64_t want = after - m - got;
+                ssize_t r = sp_pread(fd, in, want < SP_VIN ? (size_t)want : SP_VIN, m + got);
+                if (r <= 0) {
+                    res = r < 0 ? NDD_ERR_IO : 0;
+                    break;
+                }
+                got += (uint64_t)r;
+                z->next_in = in;
+                z->avail_in = (uInt)r;
+                while (z->avail_in > 0 && ret == Z_OK) {
+                    z->next_out = out;
+                    z->avail_out = SP_VOUT;
+                    ret = inflate(z, Z_NO_FLUSH);
+                }
+            }
+            if (ret == Z_MEM_ERROR)
+                res = NDD_ERR_NOMEM;
+            else if (!res && ret == Z_STREAM_END && z->avail_in == 0 && m + got == after)
+                res = 1;
+        }
+        top = s;
+    }
+    free(b);
+    return res;
+}
+
+/* Is the member at c a gzip member kept verbatim inside another one (a
+ * record whose payload is a .warc.gz: deflate stores incompressible data
+ * as it is, in stored blocks of at most 65,535 bytes)? Its magic then lies
+ * in the data of a stored block whose header (LEN, ~LEN, at a byte start)
+ * is at most 65,539 bytes before it. For each such header, the enclosing
+ * stream's end is found from the block after it (sp_deflate_end; or the
+ * stored block was the final one), and taken only when a whole member that
+ * begins before c ends there (sp_gz_member_to): a header by chance
+ * in a true member's data fails that check. 1 and *after (where the
+ * enclosing member ends) when c is inside one, 0 when not, <0 on error. */
+static int sp_gz_embedded(int fd, uint64_t fsize, z_stream *z, uint64_t c, uint64_t *after)
+{
+    uint64_t lo = c > SP_STORED_MAX + 4 ? c - SP_STORED_MAX - 4 : 0;
+    size_t n = (size_t)(c - lo);
+    unsigned char *b = malloc(n + 4 + SP_VIN + SP_VOUT), *in = b + n + 4, *out = in + SP_VIN;
+    int res = 0;
+    if (!b)
+        return NDD_ERR_NOMEM;
+    if (sp_pread(fd, b, n, lo) != (ssize_t)n)
+        res = NDD_ERR_IO;
+    for (size_t k = n; !res && k >= 4; k--) { /* a header at h = lo + k - 4 */
+        unsigned len = b[k - 4] | (unsigned)b[k - 3] << 8, nlen = b[k - 2] | (unsigned)b[k - 1] << 8;
+        uint64_t data_end = lo + k + len, ends[2] = {data_end, 0};
+        if ((len ^ nlen) != 0xffff || data_end <= c)
+            continue;
+        int got = sp_deflate_end(fd, data_end, in, out, &ends[1]);
+        if (got < 0) {
+            res = got;
+            break;
+        }
+        for (int e = 0; e < 1 + got && !res; e++) { /* the final stored block, or after the next ones */
+            uint64_t a = ends[e] + 8;
+            unsigned char m[4];
+            if (a > fsize || (a < fsize && (sp_pread(fd, m, 4, a) != 4 || !sp_gz_magic(m))))
+                continue;
+            res = sp_gz_member_to(fd, z, in, out, c, a);
+            if (res == 1)
+                *after = a;
+        }
+    }
+    free(b);
+    return res;
+}
+
 int ndd_rsplit_gz_next(int fd, uint64_t fsize, uint64_t from, uint64_t *at)
 {
     z_stream z;
@@ -138,27 +280,34 @@ int ndd_rsplit_gz_next(int fd, uint64_t fsize, uint64_t from, uint64_t *at)
         if (k < 4)
             break;
         size_t n = (size_t)k, i = 0;
+        uint64_t next = off + n - 3, after = 0;
         while (i + 4 <= n) {
             const unsigned char *p = memchr(buf + i, 0x1f, n - 3 - i);
             if (!p)
                 break;
             i = (size_t)(p - buf);
-            if (sp_gz_magic(p)) {
-                int ok = sp_gz_is_warc(fd, fsize, &z, buf + SP_SCAN, off + i);
-                if (ok < 0) {
-                    rc = ok;
-                    break;
-                }
-                if (ok) {
-                    *at = off + i;
-                    break;
-                }
+            int ok = sp_gz_magic(p) ? sp_gz_is_warc(fd, fsize, &z, buf + SP_SCAN, off + i) : 0;
+            if (ok > 0) { /* a member inside another one is no cut point: look on after it */
+                int e = sp_gz_embedded(fd, fsize, &z, off + i, &after);
+                ok = e < 0 ? e : !e;
+            }
+            if (ok < 0) {
+                rc = ok;
+                break;
+            }
+            if (ok) {
+                *at = off + i;
+                break;
+            }
+            if (after > off + i) {
+                next = after;
+                break;
             }
             i++;
         }
         if (rc)
             break;
-        off += n - 3;
+        off = next;
     }
     inflateEnd(&z);
     free(buf);

@@ -6,6 +6,12 @@
  * 1f 8b 08 + a flag byte without reserved bits) whose data begins with
  * "WARC/", checked by inflating its first bytes (as CDX indexers do), so a
  * chance magic inside compressed data or an empty member is never taken.
+ * A whole member kept verbatim inside another one (a record whose payload
+ * is a .warc.gz, which deflate keeps in stored blocks) is no cut point
+ * either: when a stored block's header before the magic covers it, the
+ * enclosing stream's end is found from the blocks after it, and a member
+ * that begins before the magic and inflates, CRC checked, up to exactly
+ * that end proves the magic is inside it; the search goes on after it.
  *
  * zstd frames: the frame chain is walked from the start of the file with
  * ZSTD_findFrameCompressedSize (no magic search: only true frame starts),

@@ -1440,14 +1440,20 @@ static void expand_one(const char *path, ndd_input_t **in)
 }
 
 /* A WARC with one gzip member per record: pages, rejects, skipped types,
- * empty members, a record whose block holds a whole gzip member of a WARC
- * record stored verbatim (level 0: a true gzip magic that inflates to
- * "WARC/" inside another member's data), a false magic and a record in two
- * members, the second beginning with a block line "WARC/1.nn ..."; truncated: the
- * last member cut in half. bnd gets the member starts. */
+ * empty members, two records whose blocks hold a .warc.gz stored verbatim
+ * (level 0: true gzip magics that inflate to "WARC/" inside another
+ * member's data; at 22 two small members amid other bytes, at 35 three
+ * that end the block, over more than one stored block, each followed by the
+ * next one's magic as a true cut point is: fuzz_reader found a split
+ * starting there), a false magic and a record in two members, the second
+ * beginning with a block line "WARC/1.nn ..."; truncated: the last member
+ * cut in half. bnd gets the member starts, then (bnd[*nb] on, GZ_FAKES of
+ * them) the stored members' starts, which are no cut points. */
+#define GZ_FAKES 5
 static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
 {
-    ndd_buf_t r = NDD_BUF_INIT, body = NDD_BUF_INIT, fake = NDD_BUF_INIT;
+    ndd_buf_t r = NDD_BUF_INIT, body = NDD_BUF_INIT, fake[2] = {NDD_BUF_INIT, NDD_BUF_INIT};
+    size_t fake_at[2][3];
     g_recid = 0;
     *nb = 0;
     warc_rec(&r, "warcinfo", NULL, "application/warc-fields", L("software: test\r\n"), 0);
@@ -1465,15 +1471,24 @@ static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
         } else if (i % 13 == 7) {
             warc_rec(&r, "request", "<http://example.com/req>", "application/http", L("GET / HTTP/1.1\r\n\r\n"), 0);
         } else if (i == 22 || i == 35) {
-            ndd_buf_t inner = NDD_BUF_INIT;
-            warc_http(&inner, 200, "Content-Type: text/html\r\n", L("<p>an inner record</p>"), 0);
+            ndd_buf_t inner = NDD_BUF_INIT, page = NDD_BUF_INIT;
+            int f = i == 35;
+            for (int k = 0; k < 2 + f; k++) {
+                ndd_buf_clear(&inner);
+                ndd_buf_clear(&page);
+                buf_adds(&page, "<p>an inner record</p>");
+                rand_text(&page, f ? 40000 : 10);
+                warc_http(&inner, 200, "Content-Type: text/html\r\n", page.data, page.len, 0);
+                fake_at[f][k] = fake[f].len;
+                gz_append_lvl(&fake[f], inner.data, inner.len, f ? 0 : 6);
+            }
             buf_adds(&body, "<p>before</p>\x1f\x8b\x08\x00not a member");
-            ndd_buf_clear(&fake);
-            gz_append(&fake, inner.data, inner.len);
-            buf_add(&body, fake.data, fake.len);
-            buf_adds(&body, "<p>after</p>");
+            buf_add(&body, fake[f].data, fake[f].len);
+            if (!f)
+                buf_adds(&body, "<p>after</p>");
             warc_http(&r, 200, "Content-Type: application/octet-stream\r\n", body.data, body.len, 0);
             ndd_buf_free(&inner);
+            ndd_buf_free(&page);
         } else if (i == 40) { /* split in two members below */
             buf_adds(&body, "<html><body><p>The mayor said:\nWARC/1.nn is not a version, she said.</p></body></html>");
             warc_http(&r, 200, "Content-Type: text/html\r\n", body.data, body.len, 0);
@@ -1498,16 +1513,27 @@ static void make_gz_warc(ndd_buf_t *z, uint64_t *bnd, size_t *nb, int truncated)
         }
         gz_append_lvl(z, r.data, r.len, i == 22 || i == 35 ? 0 : 6);
     }
-    /* the fake member really is in the file, verbatim */
-    size_t at = 0;
-    while (at + fake.len <= z->len && memcmp(z->data + at, fake.data, fake.len) != 0)
-        at++;
-    assert_true(fake.len > 0 && at + fake.len <= z->len);
     if (truncated)
         z->len -= (z->len - bnd[*nb - 1]) / 2;
+    size_t nf = *nb;
+    /* the stored members' starts (their first 96 bytes, up to the record
+     * id) really are in the file, verbatim */
+    for (int f = 0; f < 2; f++) {
+        for (int k = 0; k < 2 + f; k++) {
+            const char *m = fake[f].data + fake_at[f][k];
+            size_t at = 0;
+            while (at + 96 <= z->len && memcmp(z->data + at, m, 96) != 0)
+                at++;
+            assert_true(at + 96 <= z->len);
+            bnd[nf++] = at;
+        }
+        ndd_buf_free(&fake[f]);
+    }
+    /* at 35, a stored block's header lies between the first and the last */
+    assert_true(bnd[nf - 1] - bnd[nf - 3] > fake_at[1][2] - fake_at[1][0]);
+    assert_int_equal(nf, *nb + GZ_FAKES);
     ndd_buf_free(&r);
     ndd_buf_free(&body);
-    ndd_buf_free(&fake);
 }
 
 static void test_split_gz_warc(void **state)
@@ -1530,7 +1556,7 @@ static void test_split_gz_warc(void **state)
         for (size_t i = 0; i < whole.nj; i++) /* the stored member is data, not a cut */
             assert_true(i == whole.nj - 1 || strcmp(whole.j[i].reason, "truncated gzip member") != 0);
         for (size_t i = 0; i < whole.nd; i++) {
-            assert_string_not_equal(whole.d[i].body, "<p>an inner record</p>");
+            assert_true(strncmp(whole.d[i].body, "<p>an inner record</p>", 22) != 0);
             size_t k = 0;
             while (k < nb && bnd[k] != whole.d[i].off)
                 k++;
@@ -1538,7 +1564,7 @@ static void test_split_gz_warc(void **state)
         }
         assert_string_equal(whole.j[whole.nj - 1].reason, truncated ? "truncated gzip member" : "HTTP status not 2xx");
         res_free(&whole);
-        split_check(&in[0], bnd, nb, z.len / 300 + 1, 150);
+        split_check(&in[0], bnd, nb + GZ_FAKES, z.len / 300 + 1, 150);
         ndd_input_free(in, 1);
         ndd_buf_free(&z);
     }
