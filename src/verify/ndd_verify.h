@@ -98,6 +98,12 @@ int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, co
  * per anchor. */
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
                       size_t need, size_t *ua, size_t *ub);
+/* Are a and b likely close (a near-duplicate pair, which the bound would
+ * not stop)? From the distinct anchor hashes below 2^26, a 64th of them
+ * (about 100 for 10 KB of text): 1 when each side has at least 16 there and
+ * 3/4 of the smaller side's are shared. Only an order hint:
+ * ndd_tlcs_compare's results never depend on it. */
+int ndd_anchors_likely_close(const ndd_anchors_t *a, const ndd_anchors_t *b);
 
 /* ===================================================================== */
 /* Myers O(ND) LCS and shortest edit script                              */
@@ -226,10 +232,12 @@ void ndd_tlcs_ws_free(ndd_tlcs_ws_t *ws);
 int ndd_tlcs_compare(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *a, size_t na,
                      const char *b, size_t nb, ndd_tlcs_result_t *r);
 /* The next ndd_tlcs_compare(ws, p, a, .., b, ..) (not exact) uses these
- * anchors of a and b: first the anchor bound (a pair it stops is rejected
- * as the sketch bound would reject it, anchor_pruned = 1), then the
- * sketches from the anchors - the same verdict and scores, less time when a
- * document meets several partners; used once. */
+ * anchors of a and b: the anchor bound (a pair it stops is rejected as the
+ * sketch bound would reject it, anchor_pruned = 1) and the sketches from the
+ * anchors - the same verdict and scores, less time when a document meets
+ * several partners. The bound comes first unless a sample of the anchors
+ * says the pair is close (ndd_anchors_likely_close): then the sketches, and
+ * the bound only when they stop the pair; the result is the same. Used once. */
 void ndd_tlcs_ws_anchors(ndd_tlcs_ws_t *ws, const ndd_anchors_t *a, const ndd_anchors_t *b);
 
 /* The verdict rule alone: resemblance >= min_resemblance or containment >= min_containment. */

@@ -427,6 +427,38 @@ static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64
     }
 }
 
+/* The number of entries of h[0..n) (increasing) below x. */
+static size_t u32_below(const uint32_t *h, size_t n, uint32_t x)
+{
+    size_t lo = 0;
+    while (n > 0) {
+        size_t half = n / 2;
+        if (h[lo + half] < x) {
+            lo += half + 1;
+            n -= half + 1;
+        } else {
+            n = half;
+        }
+    }
+    return lo;
+}
+
+int ndd_anchors_likely_close(const ndd_anchors_t *a, const ndd_anchors_t *b)
+{
+    const uint32_t cut = 1u << 26;
+    size_t na = u32_below(a->h, a->nh, cut), nb = u32_below(b->h, b->nh, cut), m = na < nb ? na : nb;
+    if (m < 16)
+        return 0;
+    size_t i = 0, j = 0, shared = 0;
+    while (i < na && j < nb) { /* both increasing */
+        uint32_t x = a->h[i], y = b->h[j];
+        shared += x == y;
+        i += x <= y;
+        j += y <= x;
+    }
+    return 4 * shared >= 3 * m;
+}
+
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
                       size_t need, size_t *ua, size_t *ub)
 {

@@ -56,4 +56,10 @@ static inline size_t ndd_verify_suffix(const uint8_t *ae, const uint8_t *be, siz
  * Not thread-safe: set it before any comparison runs. */
 unsigned ndd_myers_isa(unsigned max);
 
+/* For tests: the order of the anchor bound and the sketches in
+ * ndd_tlcs_compare (0 as a sample of the anchors suggests, the default; 1
+ * the bound first; 2 the sketches first); returns the former setting. The
+ * results must not depend on it. Not thread-safe. */
+int ndd_tlcs_bound_order(int order);
+
 #endif

@@ -776,10 +776,36 @@ size_t ndd_tlcs_need(const ndd_tlcs_params_t *p, size_t nx, size_t ny)
     return lo;
 }
 
+static int tl_order; /* ndd_tlcs_bound_order */
+
+int ndd_tlcs_bound_order(int order)
+{
+    int old = tl_order;
+    tl_order = order;
+    return old;
+}
+
+/* The anchor bound of ws->ax x ws->ay: 1 when it stops the pair (r says
+ * so: pruned by the bound, before any sketch), 0 when not, <0 on error. */
+static int tl_anchor_bound(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, size_t nx, size_t ny, ndd_tlcs_result_t *r)
+{
+    size_t ua, ub;
+    double ru, cu;
+    int rc = ndd_anchors_bound(ws->ax, ws->ay, &ws->mark, &ws->mark_cap, ndd_tlcs_need(p, nx, ny), &ua, &ub);
+    if (rc)
+        return rc;
+    ndd_tlcs_scores(ua < ub ? ua : ub, nx, ny, &ru, &cu);
+    if (ndd_tlcs_verdict(p, ru, cu))
+        return 0;
+    r->lcs_upper = ua < ub ? ua : ub;
+    r->pruned_by_bound = r->anchor_pruned = 1;
+    return 1;
+}
+
 static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char *x, size_t nx,
                        const char *y, size_t ny, ndd_tlcs_result_t *r, tl_span_t *yspan)
 {
-    int rc;
+    int rc, late_bound = 0;
     /* 1. sketches */
     if (p->exact) {
         ndd_sketch_run_t rx = {0, 0, nx}, ry = {0, 0, ny};
@@ -788,18 +814,12 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
             return rc;
     } else {
         ndd_sketch_view_t vx, vy;
-        if (ws->ax && ws->ay) { /* the anchor bound (>= both sketch lengths) first */
-            size_t ua, ub;
-            double ru, cu;
-            if ((rc = ndd_anchors_bound(ws->ax, ws->ay, &ws->mark, &ws->mark_cap, ndd_tlcs_need(p, nx, ny), &ua, &ub)))
-                return rc;
-            r->lcs_upper = ua < ub ? ua : ub;
-            ndd_tlcs_scores(r->lcs_upper, nx, ny, &ru, &cu);
-            if (!ndd_tlcs_verdict(p, ru, cu)) {
-                r->pruned_by_bound = r->anchor_pruned = 1;
-                return NDD_OK;
-            }
-        }
+        /* the anchor bound (>= both sketch lengths) first, unless a sample of
+         * the anchors says the pair is close: then its sketches are made
+         * first, and the bound only when they stop the pair (step 2) */
+        late_bound = ws->ax && ws->ay && (tl_order ? tl_order == 2 : ndd_anchors_likely_close(ws->ax, ws->ay));
+        if (ws->ax && ws->ay && !late_bound && (rc = tl_anchor_bound(ws, p, nx, ny, r)))
+            return rc < 0 ? rc : NDD_OK;
         if ((rc = ws->ax && ws->ay ? ndd_sketch_filter_anchored(ws->sk, x, nx, ws->ax, y, ny, ws->ay, p->window)
                                    : ndd_sketch_filter(ws->sk, x, nx, y, ny, p->window)))
             return rc;
@@ -819,6 +839,17 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
     r->lcs_upper = r->sketch_a < r->sketch_b ? r->sketch_a : r->sketch_b;
     double ru, cu;
     ndd_tlcs_scores(r->lcs_upper, nx, ny, &ru, &cu);
+    if (!ndd_tlcs_verdict(p, ru, cu) && late_bound) {
+        /* stopped: by the anchor bound, had it come first? Then the result
+         * is that one's (no sketches); else this one's. When the sketches
+         * pass, the bound (>= them) passes too: the order changes nothing */
+        ndd_tlcs_result_t s = *r;
+        r->sketch_a = r->sketch_b = 0;
+        r->strain_away = 0.0;
+        if ((rc = tl_anchor_bound(ws, p, nx, ny, r)))
+            return rc < 0 ? rc : NDD_OK;
+        *r = s;
+    }
     if (!ndd_tlcs_verdict(p, ru, cu)) {
         r->pruned_by_bound = 1;
         return NDD_OK;

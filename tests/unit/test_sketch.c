@@ -357,6 +357,37 @@ static void test_anchors_bound(void **state)
     ndd_sketch_ws_free(ws2);
 }
 
+/* The order hint of ndd_tlcs_compare: a copy with 1 % of its bytes changed
+ * is close, unrelated text and a text of 100 bytes (too few sampled
+ * anchors) are not. (The results never depend on it: test_tlcs.) */
+static void test_likely_close(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0;
+    char *a = malloc(N), *b = malloc(N);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t i = 0; i < N; i++)
+        a[i] = (char)('a' + rndn(26));
+    assert_int_equal(ndd_anchors_make(&xa, a, N, 16, &scratch, &scratch_cap), NDD_OK);
+    for (int kind = 0; kind < 4; kind++) {
+        size_t nb = kind == 3 ? 100 : N;
+        for (size_t i = 0; i < nb; i++)
+            b[i] = kind == 2 ? (char)('a' + rndn(26)) : kind == 1 && rndn(100) == 0 ? '#' : a[i];
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_likely_close(&xa, &xb), kind < 2);
+        assert_int_equal(ndd_anchors_likely_close(&xb, &xa), kind < 2);
+    }
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(scratch);
+    free(a);
+    free(b);
+}
+
 /* The anchored sketches on texts that defeat the lookup (one k-gram
  * anchored all over the other text: the budget runs out and the table takes
  * over), on windows too wide for the offsets (w > 255: the table), on
@@ -507,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_anchors_paths), cmocka_unit_test(test_anchors_bound),
         cmocka_unit_test(test_anchors_bound_long),
         cmocka_unit_test(test_anchored_cases),
+        cmocka_unit_test(test_likely_close),
         cmocka_unit_test(test_clough),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

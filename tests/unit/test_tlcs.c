@@ -4,6 +4,7 @@
 #include "ndd_test.h"
 #include "ndd_text.h"
 #include "ndd_verify.h"
+#include "verify_int.h"
 
 #include <ctype.h>
 
@@ -226,7 +227,10 @@ static void test_symmetry_exact(void **state)
 
 /* With anchors (what ndd run hands over): the same verdict, TLCS, scores
  * and regions as without; a pair the anchor bound stops is one the sketch
- * bound stops too. Pairs from near copies to unrelated texts, both orders. */
+ * bound stops too. Pairs from near copies to unrelated texts, both orders.
+ * And the whole result is the same whether the anchor bound or the
+ * sketches come first (ndd_tlcs_bound_order), on pairs the anchor bound
+ * stops, pairs only the sketches stop and pairs that pass. */
 static void test_anchors_same(void **state)
 {
     (void)state;
@@ -234,7 +238,7 @@ static void test_anchors_same(void **state)
     ndd_tlcs_params_default(&p);
     ndd_anchors_t xa = {0}, xb = {0};
     uint64_t *scratch = NULL;
-    size_t scratch_cap = 0, stopped = 0, dups = 0;
+    size_t scratch_cap = 0, stopped = 0, sketch_stopped = 0, dups = 0;
     char a[3000], b[3600];
     for (int round = 0; round < 300; round++) {
         size_t na = 200 + rndn(2800), nb = 0, keep = rndn(5); /* 0: unrelated .. 4: a near copy */
@@ -274,11 +278,20 @@ static void test_anchors_same(void **state)
             else
                 assert_true(anc.sketch_a == plain.sketch_a && anc.sketch_b == plain.sketch_b);
             assert_false(plain.anchor_pruned); /* used once */
+            for (int order = 1; order <= 2; order++) {
+                ndd_tlcs_result_t forced;
+                int old = ndd_tlcs_bound_order(order);
+                ndd_tlcs_ws_anchors(g_ws, o ? &xb : &xa, o ? &xa : &xb);
+                cmp(&p, x, nx, y, ny, &forced);
+                ndd_tlcs_bound_order(old);
+                assert_memory_equal(&forced, &anc, sizeof anc); /* compare zeroes r first: no stray padding */
+            }
             stopped += anc.anchor_pruned;
+            sketch_stopped += anc.pruned_by_bound && !anc.anchor_pruned;
             dups += anc.duplicate;
         }
     }
-    assert_true(stopped > 50 && dups > 50); /* both kinds of pairs were met */
+    assert_true(stopped > 50 && dups > 50 && sketch_stopped > 5); /* every kind of pair was met */
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
     free(scratch);
