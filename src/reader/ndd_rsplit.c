@@ -118,6 +118,35 @@ static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in,
     return 0;
 }
 
+/* Inflates with z (set up and reset by the caller) the file's bytes from
+ * off on, at most max of them: 1 and *end (the offset just past the
+ * stream's end) when the stream ends there, 0 when it does not (damage, or
+ * not within max bytes), <0 on error. */
+static int sp_inflate_end(int fd, z_stream *z, unsigned char *in, unsigned char *out, uint64_t off, uint64_t max,
+                          uint64_t *end)
+{
+    int ret = Z_OK;
+    for (uint64_t got = 0; ret == Z_OK && got < max;) {
+        uint64_t want = max - got;
+        ssize_t k = sp_pread(fd, in, want < SP_VIN ? (size_t)want : SP_VIN, off + got);
+        if (k <= 0)
+            return k < 0 ? NDD_ERR_IO : 0;
+        got += (uint64_t)k;
+        z->next_in = in;
+        z->avail_in = (uInt)k;
+        while (z->avail_in > 0 && ret == Z_OK) {
+            z->next_out = out;
+            z->avail_out = SP_VOUT;
+            ret = inflate(z, Z_NO_FLUSH);
+        }
+        if (ret == Z_STREAM_END) {
+            *end = off + got - z->avail_in;
+            return 1;
+        }
+    }
+    return ret == Z_MEM_ERROR ? NDD_ERR_NOMEM : 0;
+}
+
 /* The end of a deflate stream whose blocks go on at file offset off (a
  * block start, at a byte's first bit), read with a window of zeros: the
  * bytes that come out are wrong where they copy from before off, but the
@@ -131,31 +160,8 @@ static int sp_deflate_end(int fd, uint64_t off, unsigned char *in, unsigned char
     memset(&z, 0, sizeof z);
     if (inflateInit2(&z, -15) != Z_OK)
         return NDD_ERR_NOMEM;
-    int res = inflateSetDictionary(&z, zeros, SP_WIN) == Z_OK ? 0 : NDD_ERR_INTERNAL;
-    for (uint64_t total = 0; !res && total < SP_VIN_MAX;) {
-        ssize_t k = sp_pread(fd, in, SP_VIN, off + total);
-        if (k <= 0) {
-            res = k < 0 ? NDD_ERR_IO : 0;
-            break;
-        }
-        total += (uint64_t)k;
-        z.next_in = in;
-        z.avail_in = (uInt)k;
-        int ret = Z_OK;
-        while (z.avail_in > 0 && ret == Z_OK) {
-            z.next_out = out;
-            z.avail_out = SP_VOUT;
-            ret = inflate(&z, Z_NO_FLUSH);
-        }
-        if (ret == Z_STREAM_END) {
-            *end = off + total - z.avail_in;
-            res = 1;
-        } else if (ret == Z_MEM_ERROR) {
-            res = NDD_ERR_NOMEM;
-        } else if (ret != Z_OK) {
-            break;
-        }
-    }
+    int res = inflateSetDictionary(&z, zeros, SP_WIN) == Z_OK ? sp_inflate_end(fd, &z, in, out, off, SP_VIN_MAX, end)
+                                                              : NDD_ERR_INTERNAL;
     inflateEnd(&z);
     return res;
 }
@@ -181,32 +187,13 @@ static int sp_gz_member_to(int fd, z_stream *z, unsigned char *in, unsigned char
         for (size_t i = (size_t)(top - s); i-- > 0 && !res;) {
             if (i + 4 > (size_t)k || !sp_gz_magic(b + i))
                 continue;
-            uint64_t m = s + i, got = 0;
+            uint64_t m = s + i, end = 0;
             if (inflateReset(z) != Z_OK) {
                 res = NDD_ERR_INTERNAL;
                 break;
             }
-            int ret = Z_OK;
-            while (ret == Z_OK && m + got < after) {
-                uint64_t want = after - m - got;
-                ssize_t r = sp_pread(fd, in, want < SP_VIN ? (size_t)want : SP_VIN, m + got);
-                if (r <= 0) {
-                    res = r < 0 ? NDD_ERR_IO : 0;
-                    break;
-                }
-                got += (uint64_t)r;
-                z->next_in = in;
-                z->avail_in = (uInt)r;
-                while (z->avail_in > 0 && ret == Z_OK) {
-                    z->next_out = out;
-                    z->avail_out = SP_VOUT;
-                    ret = inflate(z, Z_NO_FLUSH);
-                }
-            }
-            if (ret == Z_MEM_ERROR)
-                res = NDD_ERR_NOMEM;
-            else if (!res && ret == Z_STREAM_END && z->avail_in == 0 && m + got == after)
-                res = 1;
+            int got = sp_inflate_end(fd, z, in, out, m, after - m, &end); /* never reads past after */
+            res = got < 0 ? got : got && end == after;
         }
         top = s;
     }
