@@ -786,7 +786,8 @@ int ndd_tlcs_bound_order(int order)
 }
 
 /* The anchor bound of ws->ax x ws->ay: 1 when it stops the pair (r says
- * so: pruned by the bound, before any sketch), 0 when not, <0 on error. */
+ * so: pruned by the bound, lcs_upper the bound), 0 when not (r untouched),
+ * <0 on error. */
 static int tl_anchor_bound(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, size_t nx, size_t ny, ndd_tlcs_result_t *r)
 {
     size_t ua, ub;
@@ -841,14 +842,16 @@ static int tl_run_pair(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const char
     ndd_tlcs_scores(r->lcs_upper, nx, ny, &ru, &cu);
     if (!ndd_tlcs_verdict(p, ru, cu) && late_bound) {
         /* stopped: by the anchor bound, had it come first? Then the result
-         * is that one's (no sketches); else this one's. When the sketches
-         * pass, the bound (>= them) passes too: the order changes nothing */
-        ndd_tlcs_result_t s = *r;
-        r->sketch_a = r->sketch_b = 0;
-        r->strain_away = 0.0;
-        if ((rc = tl_anchor_bound(ws, p, nx, ny, r)))
-            return rc < 0 ? rc : NDD_OK;
-        *r = s;
+         * is that one's (no sketch lengths); else this one's (the bound
+         * leaves r alone when it passes). When the sketches pass, the bound
+         * (>= them) passes too: the order changes nothing */
+        if ((rc = tl_anchor_bound(ws, p, nx, ny, r)) < 0)
+            return rc;
+        if (rc) {
+            r->sketch_a = r->sketch_b = 0;
+            r->strain_away = 0.0;
+            return NDD_OK;
+        }
     }
     if (!ndd_tlcs_verdict(p, ru, cu)) {
         r->pruned_by_bound = 1;
