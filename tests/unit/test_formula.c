@@ -306,6 +306,39 @@ static void test_broken_utf8(void **state)
     assert_false(f.different);
 }
 
+/* The number words one..twelve, in any case, are the numbers they name;
+ * words that only start or end like them are words. */
+static void number_tokens(const char *x, const char *y, ndd_formula_result_t *f)
+{
+    ndd_formula_params_t fp;
+    ndd_formula_params_default(&fp);
+    ndd_tlcs_result_t r;
+    memset(&r, 0, sizeof r);
+    r.nregions = 1;
+    r.regions[0] = (ndd_tlcs_region_t){0, strlen(x), 0, strlen(y), 0};
+    assert_int_equal(ndd_formula_check(&fp, x, strlen(x), y, strlen(y), &r, f), NDD_OK);
+    assert_true(f->aligned);
+}
+
+static void test_number_words(void **state)
+{
+    (void)state;
+    ndd_formula_result_t f;
+    number_tokens("the one two three four five six seven eight nine ten eleven twelve end",
+                  "the 1 2 3 4 5 6 7 8 9 10 11 12 end", &f);
+    assert_int_equal(f.numbers, 12);
+    assert_int_equal(f.replaced, 0); /* each word is its number */
+    number_tokens("the One TWO Three fOUR Twelve end", "the 1 2 3 4 12 end", &f);
+    assert_int_equal(f.numbers, 5);
+    assert_int_equal(f.replaced, 0);
+    number_tokens("on tw thre tenth seventy elevens someone twelves nines end",
+                  "on tw thre tenth seventy elevens someone twelves nines end", &f);
+    assert_int_equal(f.numbers, 0);
+    number_tokens("the seven end", "the 8 end", &f); /* seven is 7, not 8 */
+    assert_int_equal(f.numbers, 1);
+    assert_int_equal(f.numbers_changed, 1);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -332,7 +365,7 @@ int main(void)
         cmocka_unit_test(test_names_numbers), cmocka_unit_test(test_insertions_moves_lines),
         cmocka_unit_test(test_chinese_dateline), cmocka_unit_test(test_reuters_pairs),
         cmocka_unit_test(test_reuters_resends_hard_wrapped), cmocka_unit_test(test_broken_utf8),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_number_words),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
