@@ -87,13 +87,13 @@ __attribute__((target("avx2"))) static void run_min_avx2(const uint64_t *key, ui
  * flip): a new pick when a run's minimum moved (picks never move back:
  * positions increase), written always and kept when new (no branch). A
  * pick is its hash and its rank np in position order (ppos[np] is its
- * position); off[s] = run s's anchor offset when off. Returns np. */
-static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint64_t flip, uint8_t *off, uint64_t *pick,
-                                uint32_t *ppos)
+ * position); off[s] = run s's anchor offset when off. Returns np. From run
+ * s0 with np0 picks so far and last = the position of run s0 - 1's. */
+static size_t picks_from_minima(const uint64_t *mn, size_t s0, size_t nrun, uint64_t flip, uint8_t *off,
+                                uint64_t *pick, uint32_t *ppos, size_t np0, uint32_t last)
 {
-    size_t np = 0;
-    uint32_t last = UINT32_MAX;
-    for (size_t s = 0; s < nrun; s++) {
+    size_t np = np0;
+    for (size_t s = s0; s < nrun; s++) {
         uint64_t x = mn[s];
         uint32_t pos = ~(uint32_t)x;
         if (off)
@@ -105,6 +105,51 @@ static size_t picks_from_minima(const uint64_t *mn, size_t nrun, uint64_t flip, 
     }
     return np;
 }
+
+#ifdef NDD_ANCHOR_AVX2
+/* The same 4 runs at a time (AVX2): the runs whose position differs from
+ * the run before are packed to the front by a permutation chosen by that
+ * 4-bit mask, stored (4 lanes: the later ones are overwritten or past np)
+ * with their ranks np, np + 1, ..; the rest one by one. */
+__attribute__((target("avx2"))) static size_t picks_avx2(const uint64_t *mn, size_t nrun, uint64_t flip, uint8_t *off,
+                                                        uint64_t *pick, uint32_t *ppos)
+{
+    /* pack[m]: the dword permutation that moves the qwords of mask m's set
+     * bits, in order, to the front */
+    static const int32_t pack[16][8] = {
+        {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+        {4, 5, 0, 1, 2, 3, 6, 7}, {0, 1, 4, 5, 2, 3, 6, 7}, {2, 3, 4, 5, 0, 1, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+        {6, 7, 0, 1, 2, 3, 4, 5}, {0, 1, 6, 7, 2, 3, 4, 5}, {2, 3, 6, 7, 0, 1, 4, 5}, {0, 1, 2, 3, 6, 7, 4, 5},
+        {4, 5, 6, 7, 0, 1, 2, 3}, {0, 1, 4, 5, 6, 7, 2, 3}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+    const __m256i hmask = _mm256_set1_epi64x((long long)0xFFFFFFFF00000000ULL), fl = _mm256_set1_epi64x((long long)flip);
+    const __m256i lows = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6), ones = _mm256_set1_epi32(-1);
+    const __m128i step = _mm_setr_epi32(0, 1, 2, 3), bytes = _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
+                                                                              -1, -1, -1, -1, -1);
+    __m128i prev = _mm_set1_epi32(-1); /* lane 3: the position of the run before (none: UINT32_MAX) */
+    size_t np = 0, s = 0;
+    for (; s + 4 <= nrun; s += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(mn + s));
+        __m128i pos = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_xor_si256(x, ones), lows));
+        if (off) {
+            __m128i o = _mm_shuffle_epi8(_mm_sub_epi32(pos, _mm_add_epi32(_mm_set1_epi32((int)(uint32_t)s), step)), bytes);
+            uint32_t o4 = (uint32_t)_mm_cvtsi128_si32(o);
+            memcpy(off + s, &o4, 4);
+        }
+        __m128i before = _mm_alignr_epi8(pos, prev, 12); /* the position of each lane's run before */
+        unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(pos, before))) ^ 15u;
+        __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)pack[m]);
+        __m256i h = _mm256_permutevar8x32_epi32(_mm256_and_si256(_mm256_xor_si256(x, fl), hmask), perm);
+        __m256i rank = _mm256_add_epi64(_mm256_set1_epi64x((long long)np), _mm256_setr_epi64x(0, 1, 2, 3));
+        _mm256_storeu_si256((__m256i *)(void *)(pick + np), _mm256_or_si256(h, rank));
+        __m256i pp = _mm256_permutevar8x32_epi32(_mm256_castsi128_si256(pos), _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3));
+        pp = _mm256_permutevar8x32_epi32(_mm256_permutevar8x32_epi32(pp, perm), lows);
+        _mm_storeu_si128((__m128i *)(void *)(ppos + np), _mm256_castsi256_si128(pp));
+        np += (size_t)__builtin_popcount(m);
+        prev = pos;
+    }
+    return picks_from_minima(mn, s, nrun, flip, off, pick, ppos, np, s ? (uint32_t)_mm_extract_epi32(prev, 3) : UINT32_MAX);
+}
+#endif
 
 /* A stable LSD radix sort of the picks on their hash (the upper 32 bits),
  * 8 bits at a time, the four digits counted in one pass; dst is the other
@@ -227,7 +272,13 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         suf[j + 1 - w] = jw == 0 ? s0 : (s0 < pre ? s0 : pre); /* jw == (j + 1) % w */
     }
     /* the keys are read no more: the picks take their room */
-    size_t np = picks_from_minima(suf, m - w + 1, flip, off, pick, ppos);
+    size_t np;
+#ifdef NDD_ANCHOR_AVX2
+    if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
+        np = picks_avx2(suf, m - w + 1, flip, off, pick, ppos);
+    else
+#endif
+        np = picks_from_minima(suf, 0, m - w + 1, flip, off, pick, ppos, 0, UINT32_MAX);
     if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
         (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
         return rc;
