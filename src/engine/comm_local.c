@@ -121,6 +121,7 @@ enum {
     TAG_ALLREDUCE_1, TAG_ALLREDUCE_2,
     TAG_ALLGATHER_1, TAG_ALLGATHER_2,
     TAG_EXCHANGE_1, TAG_EXCHANGE_2,
+    TAG_MOVE_1, TAG_MOVE_2,
     TAG_WRITE_1, TAG_WRITE_2
 };
 
@@ -291,6 +292,36 @@ static int local_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint6
 out:
     for (int s = 0; rc && recv && s < sh->P; s++)
         ndd_buf_clear(&recv[s]);
+    return rc;
+}
+
+/* exchange_move without a copy: between the two barriers each rank takes
+ * the buffers the others addressed to it (each (sender, receiver) buffer is
+ * touched by its receiver only); every rank's send[] is left empty. On an
+ * error nothing has moved: send[] is freed and recv[] left empty, as
+ * ndd_comm_exchange_move does. */
+static int local_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+{
+    local_shared_t *sh = c->impl;
+    int rc = !send || !recv ? NDD_ERR_INVAL : NDD_OK, me = c->rank;
+    uint64_t remote = 0;
+    for (int d = 0; send && d < sh->P; d++)
+        remote += d != me ? send[d].len : 0;
+    for (int s = 0; recv && s < sh->P; s++)
+        ndd_buf_free(&recv[s]);
+    sh->slot[me] = (local_slot_t){send, 0, 0, 0};
+    NDD_TRY(local_barrier(sh, rc, TAG_MOVE_1));
+    for (int s = 0; s < sh->P; s++) {
+        ndd_buf_t *from = &((ndd_buf_t *)(uintptr_t)sh->slot[s].p)[me];
+        recv[s] = *from;
+        *from = (ndd_buf_t)NDD_BUF_INIT;
+    }
+    NDD_TRY(local_barrier(sh, rc, TAG_MOVE_2));
+    if (remote_bytes)
+        *remote_bytes += remote;
+out:
+    for (int d = 0; send && d < sh->P; d++)
+        ndd_buf_free(&send[d]);
     return rc;
 }
 
@@ -505,6 +536,7 @@ static const ndd_comm_ops_t local_ops = {
     .allreduce = local_allreduce,
     .allgather = local_allgather,
     .exchange = local_exchange,
+    .exchange_move = local_exchange_move,
     .write_ordered = local_write_ordered,
     .iallreduce_start = local_istart,
     .iallreduce_test = local_itest,

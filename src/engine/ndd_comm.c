@@ -106,6 +106,8 @@ void ndd_bufs_free(ndd_buf_t *b, int P)
 
 int ndd_comm_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
 {
+    if (c->ops->exchange_move)
+        return c->ops->exchange_move(c, send, recv, remote_bytes);
     int me = c->rank;
     ndd_buf_t self = send[me];
     send[me] = (ndd_buf_t)NDD_BUF_INIT; /* this rank's own block never crosses the transport */

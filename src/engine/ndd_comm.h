@@ -45,6 +45,11 @@ typedef struct ndd_comm_ops {
      * send[] is left as it was). Messages are chunked by the backend, so any
      * size works. *remote_bytes (may be NULL) += bytes sent to other ranks. */
     int (*exchange)(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes);
+    /* May be NULL. ndd_comm_exchange_move done by the backend: send[] is
+     * consumed (left empty) and recv[s] may be rank s's very buffer (ranks
+     * that share one address space hand the buffers over instead of copying
+     * them). Same results as exchange. */
+    int (*exchange_move)(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes);
     /* Writes each rank's len bytes into one file, in rank order (rank r's
      * bytes at the sum of the lengths of ranks < r); the file is replaced.
      * The bytes come from fill, piece by piece, so that they need not be in

@@ -135,6 +135,60 @@ static void test_exchange_random(void **state)
         }
 }
 
+/* ndd_comm_exchange_move (the local engine hands the buffers over): the
+ * same blocks arrive, NUL-terminated; send[] is left empty; stale recv[]
+ * bytes are gone; twice in a row. */
+static int rank_exchange_move(ndd_comm_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    int P = c->size, me = c->rank;
+    ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    CHECK(x, c, send && recv);
+    if (!send || !recv)
+        goto out;
+    for (int round = 0; round < 2; round++) {
+        uint64_t remote = 5, expect_remote = 5;
+        for (int d = 0; d < P; d++) {
+            size_t n = ex_size(x, me, d);
+            CHECK(x, c, ndd_buf_reserve(&send[d], n) == NDD_OK);
+            for (size_t i = 0; i < n; i++)
+                send[d].data[i] = ex_byte(x, me, d, i);
+            send[d].len = n;
+            send[d].data[n] = '\0';
+            if (d != me)
+                expect_remote += n;
+            if (!round)
+                CHECK(x, c, ndd_buf_puts(&recv[d], "stale bytes that must be cleared") == NDD_OK);
+        }
+        CHECK(x, c, ndd_comm_exchange_move(c, send, recv, &remote) == NDD_OK);
+        CHECK(x, c, remote == expect_remote);
+        for (int s = 0; s < P; s++) {
+            size_t n = ex_size(x, s, me), bad = 0;
+            CHECK(x, c, recv[s].len == n);
+            for (size_t i = 0; i < n && i < recv[s].len; i++)
+                bad += recv[s].data[i] != ex_byte(x, s, me, i);
+            CHECK(x, c, bad == 0);
+            CHECK(x, c, !recv[s].data || recv[s].data[recv[s].len] == '\0');
+            CHECK(x, c, send[s].len == 0 && send[s].data == NULL); /* consumed */
+        }
+    }
+out:
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    return RANK_RC(x, c);
+}
+
+static void test_exchange_move(void **state)
+{
+    (void)state;
+    ctx_t x = {0};
+    for (int P = 1; P <= MAXP; P++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            x.seed = seed * 1000 + (uint64_t)P;
+            run_ok(P, rank_exchange_move, &x);
+        }
+}
+
 static void test_exchange_large(void **state)
 {
     (void)state;
@@ -760,7 +814,7 @@ int main(void)
 {
     alarm(600); /* a hang is a failure, not a stuck ctest */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exchange_random),
+        cmocka_unit_test(test_exchange_random), cmocka_unit_test(test_exchange_move),
         cmocka_unit_test(test_exchange_large),
         cmocka_unit_test(test_allreduce),
         cmocka_unit_test(test_allreduce_oracle_sensitive),
