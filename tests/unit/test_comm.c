@@ -81,6 +81,40 @@ static char ex_byte(const ctx_t *x, int s, int d, size_t i)
     return (char)(h3(x->seed, (uint64_t)s * 64 + (uint64_t)d, 7) + i * 131 + (i >> 9));
 }
 
+/* Fills send[d] with this rank's block for d (NUL-terminated); with
+ * stale, puts bytes in recv[] that the exchange must clear. Returns the
+ * bytes addressed to other ranks. */
+static uint64_t ex_fill(ctx_t *x, ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, int stale)
+{
+    uint64_t remote = 0;
+    for (int d = 0; d < c->size; d++) {
+        size_t n = ex_size(x, c->rank, d);
+        CHECK(x, c, ndd_buf_reserve(&send[d], n) == NDD_OK);
+        for (size_t i = 0; i < n; i++)
+            send[d].data[i] = ex_byte(x, c->rank, d, i);
+        send[d].len = n;
+        send[d].data[n] = '\0';
+        if (d != c->rank)
+            remote += n;
+        if (stale)
+            CHECK(x, c, ndd_buf_puts(&recv[d], "stale bytes that must be cleared") == NDD_OK);
+    }
+    return remote;
+}
+
+/* recv[s] holds rank s's block for this rank, NUL-terminated. */
+static void ex_check_recv(ctx_t *x, ndd_comm_t *c, const ndd_buf_t *recv)
+{
+    for (int s = 0; s < c->size; s++) {
+        size_t n = ex_size(x, s, c->rank), bad = 0;
+        CHECK(x, c, recv[s].len == n);
+        for (size_t i = 0; i < n && i < recv[s].len; i++)
+            bad += recv[s].data[i] != ex_byte(x, s, c->rank, i);
+        CHECK(x, c, bad == 0);
+        CHECK(x, c, !recv[s].data || recv[s].data[recv[s].len] == '\0');
+    }
+}
+
 static int rank_exchange(ndd_comm_t *c, void *arg)
 {
     ctx_t *x = arg;
@@ -89,26 +123,12 @@ static int rank_exchange(ndd_comm_t *c, void *arg)
     CHECK(x, c, send && recv);
     if (!send || !recv)
         goto out;
-    uint64_t remote = 5, expect_remote = 5;
-    for (int d = 0; d < P; d++) {
-        size_t n = ex_size(x, me, d);
-        CHECK(x, c, ndd_buf_reserve(&send[d], n) == NDD_OK);
-        for (size_t i = 0; i < n; i++)
-            send[d].data[i] = ex_byte(x, me, d, i);
-        send[d].len = n;
-        if (d != me)
-            expect_remote += n;
-        CHECK(x, c, ndd_buf_puts(&recv[d], "stale bytes that must be cleared") == NDD_OK);
-    }
+    uint64_t remote = 5, expect_remote = 5 + ex_fill(x, c, send, recv, 1);
     CHECK(x, c, ndd_comm_exchange(c, send, recv, &remote) == NDD_OK);
     CHECK(x, c, remote == expect_remote);
-    for (int s = 0; s < P; s++) {
-        size_t n = ex_size(x, s, me), bad = 0;
-        CHECK(x, c, recv[s].len == n);
-        for (size_t i = 0; i < n && i < recv[s].len; i++)
-            bad += recv[s].data[i] != ex_byte(x, s, me, i);
-        CHECK(x, c, bad == 0);
-        /* send[] left as it was */
+    ex_check_recv(x, c, recv);
+    for (int s = 0; s < P; s++) { /* send[] left as it was */
+        size_t bad = 0;
         CHECK(x, c, send[s].len == ex_size(x, me, s));
         for (size_t i = 0; i < send[s].len; i++)
             bad += send[s].data[i] != ex_byte(x, me, s, i);
@@ -124,15 +144,21 @@ out:
     return RANK_RC(x, c);
 }
 
-static void test_exchange_random(void **state)
+/* fn on 1..MAXP ranks, 6 seeds each (random block sizes, some empty). */
+static void ex_seeds(int (*fn)(ndd_comm_t *c, void *arg))
 {
-    (void)state;
     ctx_t x = {0};
     for (int P = 1; P <= MAXP; P++)
         for (uint64_t seed = 1; seed <= 6; seed++) {
             x.seed = seed * 1000 + (uint64_t)P;
-            run_ok(P, rank_exchange, &x);
+            run_ok(P, fn, &x);
         }
+}
+
+static void test_exchange_random(void **state)
+{
+    (void)state;
+    ex_seeds(rank_exchange);
 }
 
 /* ndd_comm_exchange_move (the local engine hands the buffers over): the
@@ -141,36 +167,18 @@ static void test_exchange_random(void **state)
 static int rank_exchange_move(ndd_comm_t *c, void *arg)
 {
     ctx_t *x = arg;
-    int P = c->size, me = c->rank;
+    int P = c->size;
     ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
     CHECK(x, c, send && recv);
     if (!send || !recv)
         goto out;
     for (int round = 0; round < 2; round++) {
-        uint64_t remote = 5, expect_remote = 5;
-        for (int d = 0; d < P; d++) {
-            size_t n = ex_size(x, me, d);
-            CHECK(x, c, ndd_buf_reserve(&send[d], n) == NDD_OK);
-            for (size_t i = 0; i < n; i++)
-                send[d].data[i] = ex_byte(x, me, d, i);
-            send[d].len = n;
-            send[d].data[n] = '\0';
-            if (d != me)
-                expect_remote += n;
-            if (!round)
-                CHECK(x, c, ndd_buf_puts(&recv[d], "stale bytes that must be cleared") == NDD_OK);
-        }
+        uint64_t remote = 5, expect_remote = 5 + ex_fill(x, c, send, recv, !round);
         CHECK(x, c, ndd_comm_exchange_move(c, send, recv, &remote) == NDD_OK);
         CHECK(x, c, remote == expect_remote);
-        for (int s = 0; s < P; s++) {
-            size_t n = ex_size(x, s, me), bad = 0;
-            CHECK(x, c, recv[s].len == n);
-            for (size_t i = 0; i < n && i < recv[s].len; i++)
-                bad += recv[s].data[i] != ex_byte(x, s, me, i);
-            CHECK(x, c, bad == 0);
-            CHECK(x, c, !recv[s].data || recv[s].data[recv[s].len] == '\0');
+        ex_check_recv(x, c, recv);
+        for (int s = 0; s < P; s++)
             CHECK(x, c, send[s].len == 0 && send[s].data == NULL); /* consumed */
-        }
     }
 out:
     ndd_bufs_free(send, P);
@@ -181,12 +189,7 @@ out:
 static void test_exchange_move(void **state)
 {
     (void)state;
-    ctx_t x = {0};
-    for (int P = 1; P <= MAXP; P++)
-        for (uint64_t seed = 1; seed <= 6; seed++) {
-            x.seed = seed * 1000 + (uint64_t)P;
-            run_ok(P, rank_exchange_move, &x);
-        }
+    ex_seeds(rank_exchange_move);
 }
 
 static void test_exchange_large(void **state)

@@ -283,32 +283,8 @@ static void test_reuters_resends_hard_wrapped(void **state)
     ndd_buf_free(&b);
 }
 
-/* A broken UTF-8 sequence (a lead byte without its continuation bytes)
- * is one byte: it does not swallow the line end and the next line's first
- * word. */
-static void test_broken_utf8(void **state)
-{
-    (void)state;
-    const char *x = "lead \xe4\nq Acme Holdings said 15 cts a share\n";
-    const char *y = "lead \xe4\nq Zenith Capital said 22 cts a share\n";
-    ndd_formula_params_t fp;
-    ndd_formula_params_default(&fp);
-    ndd_tlcs_result_t r;
-    memset(&r, 0, sizeof r);
-    r.nregions = 1;
-    r.regions[0] = (ndd_tlcs_region_t){0, strlen(x), 0, strlen(y), 0};
-    ndd_formula_result_t f;
-    assert_int_equal(ndd_formula_check(&fp, x, strlen(x), y, strlen(y), &r, &f), NDD_OK);
-    assert_true(f.aligned);
-    assert_int_equal(f.words, 9); /* lead, q, Acme .. share: the lone byte is no CJK character */
-    assert_int_equal(f.keys_changed, 3);
-    assert_true(f.one_line); /* the names and the number changed in the second line only */
-    assert_false(f.different);
-}
-
-/* The number words one..twelve, in any case, are the numbers they name;
- * words that only start or end like them are words. */
-static void number_tokens(const char *x, const char *y, ndd_formula_result_t *f)
+/* The check of x and y with one region each, over the whole text. */
+static void check_whole(const char *x, const char *y, ndd_formula_result_t *f)
 {
     ndd_formula_params_t fp;
     ndd_formula_params_default(&fp);
@@ -320,21 +296,38 @@ static void number_tokens(const char *x, const char *y, ndd_formula_result_t *f)
     assert_true(f->aligned);
 }
 
+/* A broken UTF-8 sequence (a lead byte without its continuation bytes)
+ * is one byte: it does not swallow the line end and the next line's first
+ * word. */
+static void test_broken_utf8(void **state)
+{
+    (void)state;
+    ndd_formula_result_t f;
+    check_whole("lead \xe4\nq Acme Holdings said 15 cts a share\n", "lead \xe4\nq Zenith Capital said 22 cts a share\n",
+                &f);
+    assert_int_equal(f.words, 9); /* lead, q, Acme .. share: the lone byte is no CJK character */
+    assert_int_equal(f.keys_changed, 3);
+    assert_true(f.one_line); /* the names and the number changed in the second line only */
+    assert_false(f.different);
+}
+
+/* The number words one..twelve, in any case, are the numbers they name;
+ * words that only start or end like them are words. */
 static void test_number_words(void **state)
 {
     (void)state;
     ndd_formula_result_t f;
-    number_tokens("the one two three four five six seven eight nine ten eleven twelve end",
+    check_whole("the one two three four five six seven eight nine ten eleven twelve end",
                   "the 1 2 3 4 5 6 7 8 9 10 11 12 end", &f);
     assert_int_equal(f.numbers, 12);
     assert_int_equal(f.replaced, 0); /* each word is its number */
-    number_tokens("the One TWO Three fOUR Twelve end", "the 1 2 3 4 12 end", &f);
+    check_whole("the One TWO Three fOUR Twelve end", "the 1 2 3 4 12 end", &f);
     assert_int_equal(f.numbers, 5);
     assert_int_equal(f.replaced, 0);
-    number_tokens("on tw thre tenth seventy elevens someone twelves nines end",
+    check_whole("on tw thre tenth seventy elevens someone twelves nines end",
                   "on tw thre tenth seventy elevens someone twelves nines end", &f);
     assert_int_equal(f.numbers, 0);
-    number_tokens("the seven end", "the 8 end", &f); /* seven is 7, not 8 */
+    check_whole("the seven end", "the 8 end", &f); /* seven is 7, not 8 */
     assert_int_equal(f.numbers, 1);
     assert_int_equal(f.numbers_changed, 1);
 }
