@@ -318,14 +318,14 @@ static void test_number_words(void **state)
     (void)state;
     ndd_formula_result_t f;
     check_whole("the one two three four five six seven eight nine ten eleven twelve end",
-                  "the 1 2 3 4 5 6 7 8 9 10 11 12 end", &f);
+                "the 1 2 3 4 5 6 7 8 9 10 11 12 end", &f);
     assert_int_equal(f.numbers, 12);
     assert_int_equal(f.replaced, 0); /* each word is its number */
     check_whole("the One TWO Three fOUR Twelve end", "the 1 2 3 4 12 end", &f);
     assert_int_equal(f.numbers, 5);
     assert_int_equal(f.replaced, 0);
     check_whole("on tw thre tenth seventy elevens someone twelves nines end",
-                  "on tw thre tenth seventy elevens someone twelves nines end", &f);
+                "on tw thre tenth seventy elevens someone twelves nines end", &f);
     assert_int_equal(f.numbers, 0);
     check_whole("the seven end", "the 8 end", &f); /* seven is 7, not 8 */
     assert_int_equal(f.numbers, 1);
