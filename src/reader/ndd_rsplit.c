@@ -71,59 +71,16 @@ static int sp_version_line(const unsigned char *b, size_t n)
     return i + 1 >= n ? -1 : b[i + 1] == '\n';
 }
 
-/* 1 when a whole gzip member begins at off, its data begins with a WARC
- * version line ("WARC/1.0" CRLF), and it is followed by another member's
- * magic or the end of the file; 0 when not (no member, an empty member, other data, or a member stored
- * verbatim inside another record's compressed data, which is followed by
- * the rest of that data); <0 on error. */
-static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in, uint64_t off)
-{
-    unsigned char out[SP_VOUT], head[SP_HEAD];
-    size_t nhead = 0;
-    uint64_t total = 0;
-    if (inflateReset(z) != Z_OK)
-        return NDD_ERR_INTERNAL;
-    while (total < SP_VIN_MAX) {
-        ssize_t k = sp_pread(fd, in, SP_VIN, off + total);
-        if (k <= 0)
-            return k < 0 ? NDD_ERR_IO : 0;
-        total += (uint64_t)k;
-        z->next_in = in;
-        z->avail_in = (uInt)k;
-        int ret = Z_OK;
-        while (z->avail_in > 0 && ret == Z_OK) {
-            z->next_out = out;
-            z->avail_out = sizeof out;
-            ret = inflate(z, Z_NO_FLUSH);
-            size_t got = sizeof out - z->avail_out, c = got < SP_HEAD - nhead ? got : SP_HEAD - nhead;
-            memcpy(head + nhead, out, c);
-            nhead += c;
-            if (!sp_version_line(head, nhead))
-                return 0;
-        }
-        if (ret == Z_MEM_ERROR)
-            return NDD_ERR_NOMEM;
-        if (ret == Z_STREAM_END) {
-            uint64_t end = off + total - z->avail_in;
-            unsigned char m[4];
-            if (sp_version_line(head, nhead) != 1)
-                return 0;
-            if (end >= fsize)
-                return 1;
-            return sp_pread(fd, m, 4, end) == 4 && sp_gz_magic(m);
-        }
-        if (ret != Z_OK && ret != Z_BUF_ERROR)
-            return 0;
-    }
-    return 0;
-}
+/* What the inflated bytes are given to (sp_inflate_end): 0 stops it. */
+typedef int (*sp_sink_fn)(void *user, const unsigned char *p, size_t n);
 
 /* Inflates with z (set up and reset by the caller) the file's bytes from
- * off on, at most max of them: 1 and *end (the offset just past the
- * stream's end) when the stream ends there, 0 when it does not (damage, or
- * not within max bytes), <0 on error. */
+ * off on, at most max of them, giving each piece of output to sink (may
+ * be NULL): 1 and *end (the offset just past the stream's end) when the
+ * stream ends there, 0 when it does not (damage, not within max bytes, or
+ * the sink stopped it), <0 on error. */
 static int sp_inflate_end(int fd, z_stream *z, unsigned char *in, unsigned char *out, uint64_t off, uint64_t max,
-                          uint64_t *end)
+                          sp_sink_fn sink, void *user, uint64_t *end)
 {
     int ret = Z_OK;
     for (uint64_t got = 0; ret == Z_OK && got < max;) {
@@ -138,6 +95,8 @@ static int sp_inflate_end(int fd, z_stream *z, unsigned char *in, unsigned char 
             z->next_out = out;
             z->avail_out = SP_VOUT;
             ret = inflate(z, Z_NO_FLUSH);
+            if (sink && !sink(user, out, SP_VOUT - z->avail_out))
+                return 0;
         }
         if (ret == Z_STREAM_END) {
             *end = off + got - z->avail_in;
@@ -145,6 +104,42 @@ static int sp_inflate_end(int fd, z_stream *z, unsigned char *in, unsigned char 
         }
     }
     return ret == Z_MEM_ERROR ? NDD_ERR_NOMEM : 0;
+}
+
+/* The first SP_HEAD bytes of a member's data; stops the inflation as soon
+ * as they cannot begin a WARC version line. */
+typedef struct {
+    unsigned char b[SP_HEAD];
+    size_t n;
+} sp_head_t;
+
+static int sp_head_sink(void *user, const unsigned char *p, size_t n)
+{
+    sp_head_t *h = user;
+    size_t c = n < SP_HEAD - h->n ? n : SP_HEAD - h->n;
+    memcpy(h->b + h->n, p, c);
+    h->n += c;
+    return sp_version_line(h->b, h->n) != 0;
+}
+
+/* 1 when a whole gzip member begins at off, its data begins with a WARC
+ * version line ("WARC/1.0" CRLF), and it is followed by another member's
+ * magic or the end of the file; 0 when not (no member, an empty member, other data, or a member stored
+ * verbatim inside another record's compressed data, which is followed by
+ * the rest of that data); <0 on error. */
+static int sp_gz_is_warc(int fd, uint64_t fsize, z_stream *z, unsigned char *in, uint64_t off)
+{
+    unsigned char out[SP_VOUT], m[4];
+    sp_head_t h = {.n = 0};
+    uint64_t end = 0;
+    if (inflateReset(z) != Z_OK)
+        return NDD_ERR_INTERNAL;
+    int got = sp_inflate_end(fd, z, in, out, off, SP_VIN_MAX, sp_head_sink, &h, &end);
+    if (got <= 0 || sp_version_line(h.b, h.n) != 1)
+        return got < 0 ? got : 0;
+    if (end >= fsize)
+        return 1;
+    return sp_pread(fd, m, 4, end) == 4 && sp_gz_magic(m);
 }
 
 /* The end of a deflate stream whose blocks go on at file offset off (a
@@ -160,8 +155,9 @@ static int sp_deflate_end(int fd, uint64_t off, unsigned char *in, unsigned char
     memset(&z, 0, sizeof z);
     if (inflateInit2(&z, -15) != Z_OK)
         return NDD_ERR_NOMEM;
-    int res = inflateSetDictionary(&z, zeros, SP_WIN) == Z_OK ? sp_inflate_end(fd, &z, in, out, off, SP_VIN_MAX, end)
-                                                              : NDD_ERR_INTERNAL;
+    int res = inflateSetDictionary(&z, zeros, SP_WIN) == Z_OK
+                  ? sp_inflate_end(fd, &z, in, out, off, SP_VIN_MAX, NULL, NULL, end)
+                  : NDD_ERR_INTERNAL;
     inflateEnd(&z);
     return res;
 }
@@ -192,7 +188,7 @@ static int sp_gz_member_to(int fd, z_stream *z, unsigned char *in, unsigned char
                 res = NDD_ERR_INTERNAL;
                 break;
             }
-            int got = sp_inflate_end(fd, z, in, out, m, after - m, &end); /* never reads past after */
+            int got = sp_inflate_end(fd, z, in, out, m, after - m, NULL, NULL, &end); /* never reads past after */
             res = got < 0 ? got : got && end == after;
         }
         top = s;
