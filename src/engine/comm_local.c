@@ -270,37 +270,13 @@ out:
     return rc;
 }
 
-static int local_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
-{
-    local_shared_t *sh = c->impl;
-    int rc = !send || !recv ? NDD_ERR_INVAL : NDD_OK, me = c->rank;
-
-    for (int s = 0; recv && s < sh->P; s++)
-        ndd_buf_clear(&recv[s]);
-    sh->slot[me] = (local_slot_t){send, 0, 0, 0};
-    NDD_TRY(local_barrier(sh, rc, TAG_EXCHANGE_1));
-    /* recv[s] = send[me] of rank s */
-    for (int s = 0; s < sh->P && !rc; s++) {
-        const ndd_buf_t *from = &((const ndd_buf_t *)sh->slot[s].p)[me];
-        if (from->len)
-            rc = ndd_buf_append(&recv[s], from->data, from->len);
-    }
-    NDD_TRY(local_barrier(sh, rc, TAG_EXCHANGE_2));
-    for (int d = 0; remote_bytes && d < sh->P; d++)
-        if (d != me)
-            *remote_bytes += send[d].len;
-out:
-    for (int s = 0; rc && recv && s < sh->P; s++)
-        ndd_buf_clear(&recv[s]);
-    return rc;
-}
-
-/* exchange_move without a copy: between the two barriers each rank takes
- * the buffers the others addressed to it (each (sender, receiver) buffer is
- * touched by its receiver only); every rank's send[] is left empty. On an
- * error nothing has moved: send[] is freed and recv[] left empty, as
+/* exchange (move = 0): each rank copies the blocks the others addressed to
+ * it between the two barriers. exchange_move (move = 1): it takes them
+ * instead, without a copy (each (sender, receiver) block is touched by its
+ * receiver only), and every rank's send[] is left empty (freed); on an
+ * error nothing has moved and recv[] is left empty, as
  * ndd_comm_exchange_move does. */
-static int local_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+static int local_swap(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes, int move)
 {
     local_shared_t *sh = c->impl;
     int rc = !send || !recv ? NDD_ERR_INVAL : NDD_OK, me = c->rank;
@@ -308,21 +284,40 @@ static int local_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, 
     for (int d = 0; send && d < sh->P; d++)
         remote += d != me ? send[d].len : 0;
     for (int s = 0; recv && s < sh->P; s++)
-        ndd_buf_free(&recv[s]);
+        if (move)
+            ndd_buf_free(&recv[s]);
+        else
+            ndd_buf_clear(&recv[s]);
     sh->slot[me] = (local_slot_t){send, 0, 0, 0};
-    NDD_TRY(local_barrier(sh, rc, TAG_MOVE_1));
-    for (int s = 0; s < sh->P; s++) {
+    NDD_TRY(local_barrier(sh, rc, move ? TAG_MOVE_1 : TAG_EXCHANGE_1));
+    for (int s = 0; s < sh->P && !rc; s++) { /* recv[s] = send[me] of rank s */
         ndd_buf_t *from = &((ndd_buf_t *)(uintptr_t)sh->slot[s].p)[me];
-        recv[s] = *from;
-        *from = (ndd_buf_t)NDD_BUF_INIT;
+        if (move) {
+            recv[s] = *from;
+            *from = (ndd_buf_t)NDD_BUF_INIT;
+        } else if (from->len) {
+            rc = ndd_buf_append(&recv[s], from->data, from->len);
+        }
     }
-    NDD_TRY(local_barrier(sh, rc, TAG_MOVE_2));
+    NDD_TRY(local_barrier(sh, rc, move ? TAG_MOVE_2 : TAG_EXCHANGE_2));
     if (remote_bytes)
         *remote_bytes += remote;
 out:
-    for (int d = 0; send && d < sh->P; d++)
+    for (int s = 0; rc && !move && recv && s < sh->P; s++)
+        ndd_buf_clear(&recv[s]);
+    for (int d = 0; move && send && d < sh->P; d++)
         ndd_buf_free(&send[d]);
     return rc;
+}
+
+static int local_exchange(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+{
+    return local_swap(c, send, recv, remote_bytes, 0);
+}
+
+static int local_exchange_move(ndd_comm_t *c, ndd_buf_t *send, ndd_buf_t *recv, uint64_t *remote_bytes)
+{
+    return local_swap(c, send, recv, remote_bytes, 1);
 }
 
 /* Rank 0's part of write_ordered: replace path by an empty file. */
