@@ -74,9 +74,13 @@ static int w_header(ndd_reader_t *r, whdr_t *h)
             rc = ndd_rstream_fill(s, a + 1);
             if (rc == NDD_RS_OK)
                 continue;
-            if (rc == NDD_RS_EOF)
-                return first && (a < 5 ? memcmp(p, "WARC/", a) != 0 : memcmp(p, "WARC/", 5) != 0) ? WH_NOTREC
-                                                                                               : WH_TRUNC;
+            if (rc == NDD_RS_EOF) {
+                /* fill may have moved the window (memmove, realloc) before it
+                 * met the end: p is stale */
+                p = ndd_rstream_ptr(s);
+                a = ndd_rstream_avail(s);
+                return first && memcmp(p, "WARC/", a < 5 ? a : 5) != 0 ? WH_NOTREC : WH_TRUNC;
+            }
             if (rc == NDD_RS_BREAK)
                 return WH_BREAK;
             return rc;
