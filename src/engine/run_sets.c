@@ -63,19 +63,21 @@ static void links_fit(ndd_links_t *l)
 }
 
 /* The received blocks, in source order, joined into one array of *n records
- * of rec bytes, consuming recv[]: the first block's memory is kept and grown
- * (realloc; large blocks are remapped, not copied) and the others appended
- * and freed one by one, so the peak is the array plus one block, not two
- * copies of everything. The records are still in wire form; *out is NULL on
- * NDD_ERR_NOMEM (agreed across ranks). */
+ * of rec bytes, consuming recv[]: the first block's memory is kept, grown
+ * when it has no room for the others (ndd_grow_block: a large array is a new
+ * block in huge pages, the first block copied and freed), and the others
+ * appended and freed one by one, so the peak is the array plus one block,
+ * not two copies of everything. The records are still in wire form; *out is
+ * NULL on NDD_ERR_NOMEM (agreed across ranks). */
 static int recv_join(run_t *r, ndd_buf_t *recv, size_t rec, char **out, size_t *n)
 {
     size_t bytes = 0, at = 0;
     for (int s = 0; s < r->P; s++)
         bytes += recv[s].len - recv[s].len % rec;
+    size_t room = recv[0].cap;
     char *a = ndd_buf_steal(&recv[0], &at);
     at -= at % rec;
-    char *g = a ? realloc(a, bytes ? bytes : 1) : NULL;
+    char *g = a && room < bytes ? ndd_grow_block(a, at, bytes) : a;
     if (!g)
         free(a);
     for (int s = 1; s < r->P; s++) {

@@ -8,8 +8,10 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 const char *ndd_strerror(int rc)
 {
@@ -30,6 +32,67 @@ const char *ndd_strerror(int rc)
     }
 }
 
+/* 1 unless the environment says NDD_HUGE_PAGES=0 (read once). */
+static int huge_wanted(void)
+{
+    static _Atomic int wanted = -1;
+    int w = wanted;
+    if (w < 0) {
+        const char *e = getenv("NDD_HUGE_PAGES");
+        w = !(e && strcmp(e, "0") == 0);
+        wanted = w;
+    }
+    return w;
+}
+
+/* The request covers the whole pages of the block (a block malloc took from
+ * its own mapping stays one mapping with one set of flags); the kernel places
+ * huge pages wherever 2 MiB-aligned runs lie inside. A hint: any failure is
+ * ignored. */
+void ndd_mem_advise_huge(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (!p || n < NDD_HUGE_PAGE || !huge_wanted())
+        return;
+    static _Atomic long page_size = 0;
+    long pg = page_size;
+    if (pg <= 0) {
+        pg = sysconf(_SC_PAGESIZE);
+        pg = pg > 0 ? pg : 4096;
+        page_size = pg;
+    }
+    uintptr_t mask = ~((uintptr_t)pg - 1), a = (uintptr_t)p & mask, e = ((uintptr_t)p + n + (uintptr_t)pg - 1) & mask;
+    (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+void *ndd_big_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p && n >= NDD_BIG_BLOCK)
+        ndd_mem_advise_huge(p, n);
+    return p;
+}
+
+void *ndd_grow_block(void *old, size_t used, size_t cap)
+{
+    if (cap < NDD_BIG_BLOCK)
+        return realloc(old, cap);
+    /* a new block advised before the copy, so that the copied bytes and the
+     * room after them fault in huge pages (realloc would copy into small
+     * pages first, or move a mapping whose new part is not advised) */
+    void *p = ndd_big_alloc(cap);
+    if (!p)
+        return NULL;
+    if (used)
+        memcpy(p, old, used);
+    free(old);
+    return p;
+}
+
 int ndd_buf_reserve(ndd_buf_t *b, size_t extra)
 {
     if (extra > SIZE_MAX - b->len - 1)
@@ -40,7 +103,7 @@ int ndd_buf_reserve(ndd_buf_t *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc(b->data, cap);
+    char *p = ndd_grow_block(b->data, b->data ? b->len + 1 : 0, cap);
     if (!p)
         return NDD_ERR_NOMEM;
     b->data = p;
@@ -295,7 +358,7 @@ int ndd_array_grow(void **p, size_t *cap, size_t need, size_t elem)
     }
     if (elem && c > SIZE_MAX / elem)
         return NDD_ERR_NOMEM;
-    void *q = realloc(*p, c * elem);
+    void *q = ndd_grow_block(*p, *cap * elem, c * elem);
     if (!q)
         return NDD_ERR_NOMEM;
     *p = q;
@@ -446,7 +509,7 @@ double ndd_now(void)
 
 void *ndd_radix_scratch(int use, size_t n, size_t size, size_t **count)
 {
-    void *tmp = use && n ? malloc(n * size) : NULL;
+    void *tmp = use && n ? ndd_big_alloc(n * size) : NULL;
     *count = tmp ? malloc(((size_t)1 << 16) * sizeof **count) : NULL;
     if (!*count) {
         free(tmp);

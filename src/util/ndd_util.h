@@ -77,6 +77,24 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
  * other v (negative, -0.0, larger, inf, NaN): returns 0, for printf. */
 size_t ndd_fmt_f6(char out[32], double v);
 
+/* ---- large blocks ---- */
+/* Blocks of NDD_BIG_BLOCK bytes or more are asked to be backed by transparent
+ * huge pages (madvise MADV_HUGEPAGE; Linux, THP mode "madvise" or "always"):
+ * a fresh page costs one fault per 2 MiB instead of one per 4 KiB, which on
+ * virtual machines is most of the cost of touching new memory
+ * (docs/BENCHMARKS.md, "Page faults"). Plain malloc/free memory: free() it.
+ * NDD_HUGE_PAGES=0 in the environment turns the request off. */
+#define NDD_HUGE_PAGE ((size_t)2 << 20)
+#define NDD_BIG_BLOCK ((size_t)4 << 20)
+void ndd_mem_advise_huge(void *p, size_t n);
+/* malloc(n) (n = 0: 1 byte), advised as above when n >= NDD_BIG_BLOCK. */
+void *ndd_big_alloc(size_t n);
+/* realloc(old, cap) that keeps the first used bytes; from NDD_BIG_BLOCK on
+ * a new advised block, the used bytes copied, old freed (the peak is the old
+ * block plus the new one, as for a realloc that copies). NULL on failure
+ * (old is then untouched). */
+void *ndd_grow_block(void *old, size_t used, size_t cap);
+
 /* ---- misc ---- */
 /* Grows the array *p (of *cap elements of elem bytes) to hold at least need
  * elements, doubling (from 64); NDD_ERR_NOMEM on overflow or failure. */

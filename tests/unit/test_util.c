@@ -1,6 +1,9 @@
 #include "ndd_test.h"
 #include "ndd_util.h"
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_buf(void **state)
@@ -19,6 +22,96 @@ static void test_buf(void **state)
     assert_int_equal(n, 0);
     free(p);
     ndd_buf_free(&b);
+}
+
+/* The VmFlags line of /proc/self/smaps for the mapping that holds address
+ * p, into flags (empty when not found). */
+static void vm_flags_of(const void *p, char *flags, size_t cap)
+{
+    flags[0] = '\0';
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return;
+    char line[512];
+    int in = 0;
+    uintptr_t x = (uintptr_t)p;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = x >= lo && x < hi;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            size_t k = strlen(line + 8);
+            k = k < cap - 1 ? k : cap - 1;
+            memcpy(flags, line + 8, k);
+            flags[k] = '\0';
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* Large blocks: contents kept across growth (small and large, buffers and
+ * arrays), and the huge-page request made where the kernel takes one (the
+ * mapping's VmFlags say "hg"). */
+static void test_big_blocks(void **state)
+{
+    (void)state;
+    ndd_buf_t b = NDD_BUF_INIT;
+    uint64_t x = 1;
+    while (b.len < 3 * NDD_BIG_BLOCK) { /* through realloc, then new blocks */
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        assert_int_equal(ndd_buf_append(&b, &x, sizeof x), NDD_OK);
+    }
+    assert_true(b.cap >= 3 * NDD_BIG_BLOCK);
+    assert_int_equal(b.data[b.len], '\0');
+    x = 1;
+    for (size_t i = 0; i < b.len; i += sizeof x) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        assert_memory_equal(b.data + i, &x, sizeof x);
+    }
+    uint32_t *v = NULL;
+    size_t cap = 0;
+    for (size_t n = 0; n < 3 * NDD_BIG_BLOCK / sizeof *v; n++) {
+        assert_int_equal(ndd_array_grow((void **)&v, &cap, n + 1, sizeof *v), NDD_OK);
+        v[n] = (uint32_t)(n * 2654435761u);
+    }
+    for (size_t n = 0; n < 3 * NDD_BIG_BLOCK / sizeof *v; n++)
+        assert_int_equal(v[n], (uint32_t)(n * 2654435761u));
+    char thp[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(thp, sizeof thp, f))
+            thp[0] = '\0';
+        fclose(f);
+    }
+    if (thp[0] && !strstr(thp, "[never]")) {
+        /* asked for, unless NDD_HUGE_PAGES=0 says not to */
+        const char *e = getenv("NDD_HUGE_PAGES");
+        int want = !(e && strcmp(e, "0") == 0);
+        char flags[512];
+        vm_flags_of(b.data + b.len / 2, flags, sizeof flags);
+        assert_int_equal(strstr(flags, " hg") != NULL, want);
+        vm_flags_of((char *)(v + cap / 2), flags, sizeof flags);
+        assert_int_equal(strstr(flags, " hg") != NULL, want);
+        void *p = ndd_big_alloc(NDD_BIG_BLOCK);
+        assert_non_null(p);
+        vm_flags_of((char *)p + NDD_BIG_BLOCK / 2, flags, sizeof flags);
+        assert_int_equal(strstr(flags, " hg") != NULL, want);
+        free(p);
+    } else {
+        print_message("test_big_blocks: no transparent huge pages here (%s); the request is not checked\n",
+                      thp[0] ? "never" : "no sysfs entry");
+    }
+    free(v);
+    ndd_buf_free(&b);
+    /* a small block stays a realloc: contents kept */
+    char *q = ndd_grow_block(NULL, 0, 10);
+    assert_non_null(q);
+    memcpy(q, "abcdefghi", 10);
+    q = ndd_grow_block(q, 10, 100);
+    assert_non_null(q);
+    assert_string_equal(q, "abcdefghi");
+    free(q);
 }
 
 static void test_utf8_valid(void **state)
@@ -213,6 +306,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf),
+        cmocka_unit_test(test_big_blocks),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
         cmocka_unit_test(test_escape), cmocka_unit_test(test_fmt_f6),
