@@ -42,6 +42,9 @@ static void usage(FILE *f)
             "Run 'ndd <command> --help' for the options of one command.\n"
             "  -h, --help    this text\n"
             "      --version print the version (also after a command: ndd run --version)\n"
+            "Environment:\n"
+            "  NDD_HUGE_PAGES=0  do not ask for transparent huge pages for blocks of 4 MiB\n"
+            "                    or more (asked by default: a page fault per 2 MiB, not 4 KiB)\n"
             "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n");
 }
 
