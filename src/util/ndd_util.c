@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -373,16 +374,28 @@ int ndd_read_file(const char *path, size_t limit, char **data, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NDD_ERR_IO;
-    char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+    /* room for the whole file at once (its size now; a file that grows
+     * meanwhile is read on), read straight into place: no regrowth, no copy */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        size_t want = (uint64_t)st.st_size < SIZE_MAX / 2 ? (size_t)st.st_size : SIZE_MAX / 2;
+        if ((rc = ndd_buf_reserve(&b, limit && want >= limit ? limit + 1 : want + 1))) /* +1: the end seen */
+            goto out;
+    }
+    for (;;) {
+        if (b.cap <= b.len + 1 && (rc = ndd_buf_reserve(&b, 65536)))
+            goto out;
+        size_t n = fread(b.data + b.len, 1, b.cap - 1 - b.len, f);
+        if (n == 0)
+            break;
         if (limit && b.len + n > limit) {
             rc = NDD_ERR_LIMIT;
             goto out;
         }
-        if ((rc = ndd_buf_append(&b, tmp, n)))
-            goto out;
+        b.len += n;
     }
+    if (b.data)
+        b.data[b.len] = '\0';
     if (ferror(f)) {
         rc = NDD_ERR_IO;
         goto out;

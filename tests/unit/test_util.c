@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_buf(void **state)
 {
@@ -112,6 +113,54 @@ static void test_big_blocks(void **state)
     assert_non_null(q);
     assert_string_equal(q, "abcdefghi");
     free(q);
+}
+
+/* ndd_read_file against what was written: empty, small, exactly a 64 KiB
+ * piece, large; the limit at and below the size; a file whose size stat
+ * does not know (/proc). */
+static void test_read_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ndd-test-read-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    size_t sizes[] = {0, 1, 65535, 65536, 65537, 300001};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        char *w = malloc(n + 1);
+        assert_non_null(w);
+        for (size_t i = 0; i < n; i++)
+            w[i] = (char)('a' + (i * 7 + k) % 26);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(w, 1, n, f), n);
+        assert_int_equal(fclose(f), 0);
+        char *got = NULL;
+        size_t len = 99;
+        assert_int_equal(ndd_read_file(path, 0, &got, &len), NDD_OK);
+        assert_int_equal(len, n);
+        assert_int_equal(got[n], '\0');
+        assert_memory_equal(got, w, n);
+        free(got);
+        got = NULL;
+        assert_int_equal(ndd_read_file(path, n ? n : 1, &got, &len), NDD_OK);
+        assert_int_equal(len, n);
+        free(got);
+        if (n) {
+            got = NULL;
+            assert_int_equal(ndd_read_file(path, n - 1 ? n - 1 : 0, &got, &len), n - 1 ? NDD_ERR_LIMIT : NDD_OK);
+            free(got);
+        }
+        free(w);
+    }
+    unlink(path);
+    char *st = NULL;
+    size_t sn = 0;
+    assert_int_equal(ndd_read_file("/proc/self/status", 0, &st, &sn), NDD_OK);
+    assert_true(sn > 0 && strstr(st, "VmRSS") != NULL);
+    free(st);
+    assert_int_equal(ndd_read_file("/nonexistent/ndd-test", 0, &st, &sn), NDD_ERR_IO);
 }
 
 static void test_utf8_valid(void **state)
@@ -307,6 +356,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_big_blocks),
+        cmocka_unit_test(test_read_file),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_utf8_encode_cut),
         cmocka_unit_test(test_escape), cmocka_unit_test(test_fmt_f6),
