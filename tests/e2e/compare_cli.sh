@@ -35,8 +35,24 @@ if [ -f "$DATA/orig_taska.txt" ]; then
   cp "$DATA/orig_taske.txt" "$tmp/art2.txt"
 else
   echo "note: $DATA absent, using generated text"
-  for i in $(seq 1 30); do echo "Sentence $i of the first article talks about rivers, bridges and the weather in spring."; done >"$tmp/art1.txt"
-  for i in $(seq 1 30); do echo "Line $i of another story is about markets, prices and a central bank decision today."; done >"$tmp/art2.txt"
+  # 30 sentences of words drawn by a fixed generator: varied enough for
+  # SigNCD's spot signature (one sentence repeated gives it one word)
+  gen() { # gen SEED: 30 sentences
+    awk -v seed="$1" 'BEGIN {
+      n = split("the a of river bridge weather spring market price bank council storm coast team final " \
+                "library budget debate warning weekend region city harbour train station farmer harvest " \
+                "school teacher report minister election vote court judge ruling factory worker strike " \
+                "museum painting festival music hospital doctor patient science study energy wind solar", w, " ")
+      x = seed
+      for (s = 1; s <= 30; s++) {
+        line = ""
+        for (k = 0; k < 14; k++) { x = (x * 1103515245 + 12345) % 2147483648; line = line (k ? " " : "") w[1 + int(x / 65536) % n] }
+        print toupper(substr(line, 1, 1)) substr(line, 2) "."
+      }
+    }'
+  }
+  gen 1 >"$tmp/art1.txt"
+  gen 2 >"$tmp/art2.txt"
 fi
 page() { # page TEMPLATE ARTICLE OUT
   local t=$1 art=$2 out=$3
