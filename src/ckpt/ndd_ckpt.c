@@ -178,8 +178,8 @@ static int inflate(const char *z, size_t zn, ndd_buf_t *out, size_t limit)
     /* a frame written in one piece says its size: room for it at once (no
      * regrowth); a size it does not say, or an implausible one, is streamed */
     unsigned long long fcs = ZSTD_getFrameContentSize(z, zn);
-    if (!rc && fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR && fcs <= (1ULL << 34) && fcs < SIZE_MAX &&
-        (!limit || fcs < limit))
+    if (!rc && fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR && fcs <= (1ULL << 34) &&
+        fcs < SIZE_MAX && (!limit || fcs < limit))
         rc = ndd_buf_reserve(out, (size_t)fcs + 1);
     while (!rc && (!limit || out->len < limit)) {
         if ((rc = ndd_buf_reserve(out, limit ? limit - out->len : (size_t)1 << 20)))

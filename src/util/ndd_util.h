@@ -82,7 +82,8 @@ size_t ndd_fmt_f6(char out[32], double v);
  * huge pages (madvise MADV_HUGEPAGE; Linux, THP mode "madvise" or "always"):
  * a fresh page costs one fault per 2 MiB instead of one per 4 KiB, which on
  * virtual machines is most of the cost of touching new memory
- * (docs/BENCHMARKS.md, "Page faults"). Plain malloc/free memory: free() it.
+ * (docs/architecture.md, "Large blocks in huge pages"). Plain malloc/free
+ * memory: free() it.
  * NDD_HUGE_PAGES=0 in the environment turns the request off. */
 #define NDD_HUGE_PAGE ((size_t)2 << 20)
 #define NDD_BIG_BLOCK ((size_t)4 << 20)
