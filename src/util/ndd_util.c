@@ -33,48 +33,20 @@ const char *ndd_strerror(int rc)
     }
 }
 
-/* 1 unless the environment says NDD_HUGE_PAGES=0 (read once). */
-static int huge_wanted(void)
-{
-    static _Atomic int wanted = -1;
-    int w = wanted;
-    if (w < 0) {
-        const char *e = getenv("NDD_HUGE_PAGES");
-        w = !(e && strcmp(e, "0") == 0);
-        wanted = w;
-    }
-    return w;
-}
-
-/* The request covers the whole pages of the block (a block malloc took from
- * its own mapping stays one mapping with one set of flags); the kernel places
- * huge pages wherever 2 MiB-aligned runs lie inside. A hint: any failure is
- * ignored. */
-void ndd_mem_advise_huge(void *p, size_t n)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (!p || n < NDD_HUGE_PAGE || !huge_wanted())
-        return;
-    static _Atomic long page_size = 0;
-    long pg = page_size;
-    if (pg <= 0) {
-        pg = sysconf(_SC_PAGESIZE);
-        pg = pg > 0 ? pg : 4096;
-        page_size = pg;
-    }
-    uintptr_t mask = ~((uintptr_t)pg - 1), a = (uintptr_t)p & mask, e = ((uintptr_t)p + n + (uintptr_t)pg - 1) & mask;
-    (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
+/* The request covers all the pages of the block (a block malloc took from its
+ * own mapping stays one mapping with one set of flags); the kernel places huge
+ * pages wherever 2 MiB-aligned runs lie inside. A hint: a failure is ignored. */
 void *ndd_big_alloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (p && n >= NDD_BIG_BLOCK)
-        ndd_mem_advise_huge(p, n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const char *e = getenv("NDD_HUGE_PAGES");
+    long pg = sysconf(_SC_PAGESIZE);
+    if (p && n >= NDD_BIG_BLOCK && !(e && strcmp(e, "0") == 0) && pg > 0) {
+        uintptr_t mask = ~((uintptr_t)pg - 1), a = (uintptr_t)p & mask;
+        (void)madvise((void *)a, (((uintptr_t)p + n + (uintptr_t)pg - 1) & mask) - a, MADV_HUGEPAGE);
+    }
+#endif
     return p;
 }
 

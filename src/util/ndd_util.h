@@ -85,9 +85,7 @@ size_t ndd_fmt_f6(char out[32], double v);
  * (docs/architecture.md, "Large blocks in huge pages"). Plain malloc/free
  * memory: free() it.
  * NDD_HUGE_PAGES=0 in the environment turns the request off. */
-#define NDD_HUGE_PAGE ((size_t)2 << 20)
 #define NDD_BIG_BLOCK ((size_t)4 << 20)
-void ndd_mem_advise_huge(void *p, size_t n);
 /* malloc(n) (n = 0: 1 byte), advised as above when n >= NDD_BIG_BLOCK. */
 void *ndd_big_alloc(size_t n);
 /* realloc(old, cap) that keeps the first used bytes; from NDD_BIG_BLOCK on
