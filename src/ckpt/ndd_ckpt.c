@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -552,20 +553,125 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
     return NDD_OK;
 }
 
-/* A shard read as a stream (ndd_ckpt_shard_load): its zstd frame is
+/* A blob read as a stream (shards, key and verdict files): its compressed
+ * file is read piece by piece into one reused buffer, its zstd frame
  * decompressed piece by piece after the bytes parsed so far are dropped, so
- * the shard is never held decompressed as a whole, and reading stops after
- * the last document wanted (a rank that takes the first documents of a shard
- * does not decompress the rest; the whole file is still checksummed). */
+ * neither the file nor its contents are ever held whole (fresh memory costs
+ * page faults, the slowest part of a load on some machines). The file is
+ * checked against its marker (size and XXH3) in a first pass before any of
+ * it is parsed, and again as it is read (zr_close reads the rest when
+ * parsing stopped early): a damaged file is NDD_ERR_FORMAT. */
 #define ZR_PIECE ((size_t)1 << 20)
-typedef struct {
+struct ndd_blob_stream {
     ZSTD_DCtx *dc;
+    int fd;
+    char *zin; /* ZR_PIECE bytes of the compressed file */
     ZSTD_inBuffer in;
+    XXH3_state_t *x;
+    uint64_t zleft, zhash; /* compressed bytes not read yet; the marker's XXH3 */
     ndd_buf_t buf;
     size_t pos;   /* buf[pos..len): decompressed, not parsed yet */
     int ended;    /* the frame ended (or its input did) */
     int complete; /* the frame ended: its input did not stop inside it */
-} zreader_t;
+};
+typedef struct ndd_blob_stream zreader_t;
+
+/* Reads the next piece of the compressed file into in (hashed). */
+static int zr_feed(zreader_t *r)
+{
+    size_t want = r->zleft < ZR_PIECE ? (size_t)r->zleft : ZR_PIECE, got = 0;
+    while (got < want) {
+        ssize_t k = read(r->fd, r->zin + got, want - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? NDD_ERR_IO : NDD_ERR_FORMAT; /* shorter than its marker says */
+        got += (size_t)k;
+    }
+    XXH3_64bits_update(r->x, r->zin, got);
+    r->zleft -= got;
+    r->in = (ZSTD_inBuffer){r->zin, got, 0};
+    return NDD_OK;
+}
+
+/* Opens path, checked against marker "COUNT BYTES XXH3" (*count = COUNT;
+ * may be NULL): a size that differs is NDD_ERR_FORMAT at once. */
+static int zr_open(zreader_t *r, const char *path, const char *marker, uint64_t *count)
+{
+    char *m = NULL;
+    size_t mn = 0;
+    unsigned long long cnt = 0, bytes = 0, hash = 0;
+    struct stat st;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    NDD_TRY(ndd_read_file(marker, 4096, &m, &mn));
+    if (sscanf(m, "%llu %llu %llx", &cnt, &bytes, &hash) != 3) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    r->dc = ZSTD_createDCtx();
+    r->zin = malloc(ZR_PIECE);
+    r->x = XXH3_createState();
+    if (!r->dc || !r->zin || !r->x) {
+        rc = NDD_ERR_NOMEM;
+        goto out;
+    }
+    XXH3_64bits_reset(r->x);
+    if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(r->fd, &st)) {
+        rc = NDD_ERR_IO;
+        goto out;
+    }
+    if ((unsigned long long)st.st_size != bytes) {
+        rc = NDD_ERR_FORMAT;
+        goto out;
+    }
+    /* a first pass checks the whole file (read through the same piece, from
+     * the page cache by then): nothing of a damaged file is ever parsed */
+    r->zleft = bytes;
+    while (!rc && r->zleft)
+        rc = zr_feed(r);
+    if (!rc && XXH3_64bits_digest(r->x) != hash)
+        rc = NDD_ERR_FORMAT;
+    if (rc)
+        goto out;
+    if (lseek(r->fd, 0, SEEK_SET) != 0) {
+        rc = NDD_ERR_IO;
+        goto out;
+    }
+    XXH3_64bits_reset(r->x);
+    r->in = (ZSTD_inBuffer){r->zin, 0, 0};
+    r->zleft = bytes;
+    r->zhash = hash;
+    if (count)
+        *count = cnt;
+out:
+    free(m);
+    return rc;
+}
+
+/* Ends the read: the rest of the file is read and the whole checked against
+ * the marker (a mismatch is NDD_ERR_FORMAT, before any other error);
+ * returns rc otherwise. Frees r's parts. */
+static int zr_close(zreader_t *r, int rc)
+{
+    int opened = r->fd >= 0, chk = NDD_OK; /* (not opened: rc says why) */
+    while (opened && !chk && r->zleft)
+        chk = zr_feed(r);
+    if (opened && !chk && XXH3_64bits_digest(r->x) != r->zhash)
+        chk = NDD_ERR_FORMAT;
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->zin);
+    XXH3_freeState(r->x);
+    ZSTD_freeDCtx(r->dc);
+    ndd_buf_free(&r->buf);
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    if (chk == NDD_ERR_FORMAT && rc != NDD_ERR_NOMEM)
+        return chk;
+    return rc ? rc : chk;
+}
 
 /* Decompresses at least one more byte (a piece, or more when what is not
  * parsed yet is larger, so a long record doubles the piece). NDD_ERR_FORMAT
@@ -587,16 +693,18 @@ static int zr_more(zreader_t *r)
     ZSTD_outBuffer o = {r->buf.data + r->buf.len, want, 0};
     size_t ret = 1;
     while (o.pos < o.size) {
+        if (r->in.pos == r->in.size && r->zleft && (rc = zr_feed(r)))
+            return rc;
         size_t before_in = r->in.pos, before_out = o.pos;
         ret = ZSTD_decompressStream(r->dc, &o, &r->in);
         if (ZSTD_isError(ret))
             return NDD_ERR_COMPRESS;
-        if (ret == 0 || (r->in.pos == before_in && o.pos == before_out))
+        if (ret == 0 || (r->in.pos == before_in && o.pos == before_out && !r->zleft))
             break; /* the frame ended, or no progress: its input ended */
     }
     r->buf.len += o.pos;
     r->buf.data[r->buf.len] = '\0';
-    if (ret == 0 && r->in.pos != r->in.size)
+    if (ret == 0 && (r->in.pos != r->in.size || r->zleft))
         return NDD_ERR_FORMAT; /* more after the frame */
     r->complete = ret == 0;
     if (ret == 0 || o.pos < o.size)
@@ -614,6 +722,43 @@ static int zr_need(zreader_t *r, size_t n)
 }
 
 static ndd_cur_t zr_cur(const zreader_t *r) { return (ndd_cur_t){r->buf.data + r->pos, r->buf.data + r->buf.len, 0}; }
+
+int ndd_blob_open(const char *path, const char *marker, ndd_blob_stream_t **s, uint64_t *count)
+{
+    zreader_t *r = malloc(sizeof *r);
+    int rc = r ? zr_open(r, path, marker, count) : NDD_ERR_NOMEM;
+    if (rc && r) {
+        zr_close(r, rc);
+        free(r);
+        r = NULL;
+    }
+    *s = r;
+    return rc;
+}
+
+int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail)
+{
+    int rc = zr_need(s, n);
+    *p = s->buf.data ? s->buf.data + s->pos : "";
+    *avail = s->buf.len - s->pos;
+    return rc;
+}
+
+void ndd_blob_take(ndd_blob_stream_t *s, size_t n) { s->pos += n <= s->buf.len - s->pos ? n : s->buf.len - s->pos; }
+
+int ndd_blob_close(ndd_blob_stream_t *s, int rc, int whole)
+{
+    if (!s)
+        return rc;
+    if (!rc && whole) { /* nothing may follow what was taken, and the frame is whole */
+        rc = zr_need(s, 1);
+        if (!rc && (s->pos != s->buf.len || !s->complete))
+            rc = NDD_ERR_FORMAT;
+    }
+    rc = zr_close(s, rc);
+    free(s);
+    return rc;
+}
 
 /* The next document (get_doc), with more bytes decompressed while it does
  * not fit in those there are. */
@@ -637,19 +782,17 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
                         uint64_t skip, uint64_t take, int with_meta)
 {
     char path[PATH_CAP], marker[PATH_CAP];
-    zreader_t zr = {ZSTD_createDCtx(), {NULL, 0, 0}, NDD_BUF_INIT, 0, 0, 0};
-    char *z = NULL;
-    size_t zn = 0;
+    zreader_t zr;
     ndd_counters_t cnt;
     uint64_t *keys = NULL, count = 0;
     size_t kcap = 0;
-    int rc = zr.dc ? NDD_OK : NDD_ERR_NOMEM;
-    if (rc)
-        goto out;
+    int rc, opened = 0;
     NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
     NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
-    NDD_TRY(read_checked(path, marker, &z, &zn, &count));
-    zr.in = (ZSTD_inBuffer){z, zn, 0};
+    rc = zr_open(&zr, path, marker, &count);
+    opened = 1;
+    if (rc)
+        goto out;
     /* head: magic, version, counters, document count, rejects' length */
     NDD_TRY(zr_need(&zr, HEAD_BYTES + 12 + 8 * NDD_NCOUNTERS + 16));
     ndd_cur_t cur = zr_cur(&zr);
@@ -668,26 +811,33 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         rc = NDD_ERR_FORMAT;
         goto out;
     }
-    if (with_meta) {
-        ndd_counters_add(c, &cnt);
-        NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
-    }
-    zr.pos = (size_t)(cur.p - zr.buf.data);
     uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
+    /* the documents are parsed before the counters and rejects are taken:
+     * nothing is added from a file that turns out damaged at its end */
+    ndd_buf_t rejs = NDD_BUF_INIT;
+    if (with_meta && (rc = ndd_buf_append(&rejs, rej, (size_t)rl)))
+        goto out;
+    zr.pos = (size_t)(cur.p - zr.buf.data);
     if (last > first)
-        NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
-    for (uint64_t i = 0; i < last; i++)
-        NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
-    if (last == n) { /* all read: nothing may follow the last document, the frame is whole */
-        NDD_TRY(zr_need(&zr, 1));
-        if (zr.pos != zr.buf.len || !zr.complete)
+        rc = ndd_docs_reserve(d, d->n + (size_t)(last - first));
+    for (uint64_t i = 0; i < last && !rc; i++)
+        rc = zr_doc(&zr, d, i < first, &keys, &kcap);
+    if (!rc && last == n) { /* all read: nothing may follow the last document, the frame is whole */
+        rc = zr_need(&zr, 1);
+        if (!rc && (zr.pos != zr.buf.len || !zr.complete))
             rc = NDD_ERR_FORMAT;
     }
+    rc = zr_close(&zr, rc);
+    opened = 0;
+    if (!rc && with_meta) {
+        ndd_counters_add(c, &cnt);
+        rc = ndd_buf_append(rejects, rejs.data ? rejs.data : "", rejs.len);
+    }
+    ndd_buf_free(&rejs);
 out:
+    if (opened)
+        rc = zr_close(&zr, rc);
     free(keys);
-    free(z);
-    ndd_buf_free(&zr.buf);
-    ZSTD_freeDCtx(zr.dc);
     return rc;
 }
 

@@ -108,6 +108,19 @@ int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n);
  * _read checks the file against its marker and decompresses it into out. */
 int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count);
 int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count);
+/* A blob written by ndd_ckpt_blob_write read as a stream, piece by piece
+ * (neither the file nor its contents held whole): _open checks the marker's
+ * size (*count = its count; may be NULL); _need makes at least n bytes not
+ * taken yet available at *p (*avail bytes; fewer only where the blob ends),
+ * _take marks n of them parsed; _close reads what is left of the file and
+ * checks it against the marker's XXH3 (NDD_ERR_FORMAT, before any other
+ * error: a damaged file), with whole also that every byte was taken and the
+ * frame is complete; it returns rc otherwise and frees the stream. */
+typedef struct ndd_blob_stream ndd_blob_stream_t;
+int ndd_blob_open(const char *path, const char *marker, ndd_blob_stream_t **s, uint64_t *count);
+int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail);
+void ndd_blob_take(ndd_blob_stream_t *s, size_t n);
+int ndd_blob_close(ndd_blob_stream_t *s, int rc, int whole);
 
 /* 1 when DIR/manifest exists. */
 int ndd_ckpt_exists(const char *wd);

@@ -246,14 +246,9 @@ int ndd_vcache_add(ndd_vcache_t *c, const ndd_verdict_t *v)
     free(c->slot);
     c->slot = NULL;
     c->nslot = 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 1024;
-        ndd_verdict_t *nv = realloc(c->v, cap * sizeof *nv);
-        if (!nv)
-            return NDD_ERR_NOMEM;
-        c->v = nv;
-        c->cap = cap;
-    }
+    int rc = ndd_array_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
+    if (rc)
+        return rc;
     c->v[c->n++] = *v;
     return NDD_OK;
 }
@@ -384,35 +379,54 @@ int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *
     return rc;
 }
 
-/* Reads the blob at path (marker checked) into b and its head (u64 magic,
- * u32 version, u64 record count): NDD_ERR_FORMAT for another magic or a
- * short head, NDD_ERR_VERSION for another version. *cur is after the head. */
-static int blob_head(const char *path, const char *marker, ndd_buf_t *b, uint64_t magic, uint32_t version,
-                     ndd_cur_t *cur, uint64_t *n)
+/* Opens the blob at path as a stream (marker checked, ndd_blob_open) and
+ * takes its head (u64 magic, u32 version, u64 record count): NDD_ERR_FORMAT
+ * for another magic or a short head, NDD_ERR_VERSION for another version.
+ * On an error *s is closed (NULL). */
+static int blob_head(const char *path, const char *marker, ndd_blob_stream_t **s, uint64_t magic, uint32_t version,
+                     uint64_t *n)
 {
-    int rc = ndd_ckpt_blob_read(path, marker, b, NULL);
+    const char *p;
+    size_t avail;
+    int rc = ndd_blob_open(path, marker, s, NULL);
     if (rc)
         return rc;
-    *cur = (ndd_cur_t){b->data, b->data + b->len, 0};
-    uint64_t mg = ndd_get64(cur);
-    uint32_t ver = ndd_get32(cur);
-    *n = ndd_get64(cur);
-    return cur->bad || mg != magic ? NDD_ERR_FORMAT : ver != version ? NDD_ERR_VERSION : NDD_OK;
+    rc = ndd_blob_need(*s, 20, &p, &avail);
+    if (!rc) {
+        ndd_cur_t cur = {p, p + avail, 0};
+        uint64_t mg = ndd_get64(&cur);
+        uint32_t ver = ndd_get32(&cur);
+        *n = ndd_get64(&cur);
+        rc = cur.bad || mg != magic ? NDD_ERR_FORMAT : ver != version ? NDD_ERR_VERSION : NDD_OK;
+        ndd_blob_take(*s, 20);
+    }
+    if (rc) {
+        rc = ndd_blob_close(*s, rc, 0);
+        *s = NULL;
+    }
+    return rc;
 }
 
 int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
 {
-    ndd_buf_t b = NDD_BUF_INIT;
-    ndd_cur_t cur;
+    ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
-    int rc = blob_head(path, marker, &b, MAGIC_VERDS, VERDS_VERSION, &cur, &n);
+    size_t n0 = c->n;
+    int rc = blob_head(path, marker, &s, MAGIC_VERDS, VERDS_VERSION, &n);
     if (rc)
-        goto out;
-    if (n != (uint64_t)(cur.end - cur.p) / VERD_BYTES || (uint64_t)(cur.end - cur.p) % VERD_BYTES) {
-        rc = NDD_ERR_FORMAT;
-        goto out;
-    }
+        return rc;
+    /* room for the file's verdicts at once (its count is checked as they come: at most 2^22 trusted ahead) */
+    rc = ndd_array_grow((void **)&c->v, &c->cap, c->n + (size_t)(n < (1u << 22) ? n : 1u << 22), sizeof *c->v);
     for (uint64_t i = 0; i < n && !rc; i++) {
+        const char *p;
+        size_t avail;
+        if ((rc = ndd_blob_need(s, VERD_BYTES, &p, &avail)))
+            break;
+        if (avail < VERD_BYTES) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        ndd_cur_t cur = {p, p + VERD_BYTES, 0};
         ndd_verdict_t x;
         memset(&x, 0, sizeof x);
         x.a = ndd_get64(&cur);
@@ -432,10 +446,12 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
         x.v.score = bits_f64(ndd_get64(&cur));
         x.v.strain_away = bits_f64(ndd_get64(&cur));
         x.v.tlcs = ndd_get64(&cur);
+        ndd_blob_take(s, VERD_BYTES);
         rc = cur.bad ? NDD_ERR_FORMAT : ndd_vcache_add(c, &x);
     }
-out:
-    ndd_buf_free(&b);
+    rc = ndd_blob_close(s, rc, 1);
+    if (rc) /* nothing of a damaged file stays */
+        c->n = n0;
     return rc;
 }
 
@@ -458,7 +474,15 @@ int ndd_keytab_init(ndd_keytab_t *t, uint64_t n)
     }
     memset(t->cnt, 0xff, m * sizeof *t->cnt);
     t->n = n;
+    t->lo = 0;
+    t->hi = n;
     return NDD_OK;
+}
+
+void ndd_keytab_range(ndd_keytab_t *t, uint64_t lo, uint64_t hi)
+{
+    t->lo = lo < t->n ? lo : t->n;
+    t->hi = hi < t->n ? hi : t->n;
 }
 
 void ndd_keytab_free(ndd_keytab_t *t)
@@ -474,30 +498,43 @@ void ndd_keytab_free(ndd_keytab_t *t)
 
 int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
 {
-    ndd_buf_t b = NDD_BUF_INIT;
-    ndd_cur_t cur;
+    ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
-    int rc = blob_head(path, marker, &b, MAGIC_KEYS, KEYS_VERSION, &cur, &n);
-    if (!rc) /* room for every key of the file at once (a bound: the records' heads count too) */
-        rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + (size_t)(cur.end - cur.p) / 8 + 1, sizeof *t->keys);
+    int rc = blob_head(path, marker, &s, MAGIC_KEYS, KEYS_VERSION, &n);
+    if (rc)
+        return rc;
     for (uint64_t i = 0; i < n && !rc; i++) {
+        const char *p;
+        size_t avail;
+        if ((rc = ndd_blob_need(s, 20, &p, &avail)))
+            break;
+        ndd_cur_t cur = {p, p + avail, 0};
         uint64_t g = ndd_get64(&cur), h = ndd_get64(&cur);
         uint32_t k = ndd_get32(&cur);
-        if (cur.bad || g >= t->n || k == UINT32_MAX || (uint64_t)(cur.end - cur.p) / 8 < k) {
+        if (cur.bad || g >= t->n || k == UINT32_MAX) {
             rc = NDD_ERR_FORMAT;
             break;
         }
-        t->hash[g] = h; /* a later record of g replaces an earlier one */
-        t->off[g] = t->nkeys;
-        t->cnt[g] = k;
-        ndd_load64s(t->keys + t->nkeys, cur.p, k); /* (checked above: k keys are there) */
-        cur.p += (size_t)k * 8;
-        t->nkeys += k;
+        size_t bytes = 20 + (size_t)k * 8;
+        if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
+            break;
+        if (avail < bytes) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        if (g >= t->lo && g < t->hi) { /* a later record of g replaces an earlier one */
+            if ((rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + k + 1, sizeof *t->keys)))
+                break;
+            t->hash[g] = h;
+            t->off[g] = t->nkeys;
+            t->cnt[g] = k;
+            ndd_load64s(t->keys + t->nkeys, p + 20, k);
+            t->nkeys += k;
+        }
+        ndd_blob_take(s, bytes);
     }
-    if (!rc && (cur.bad || cur.p != cur.end))
-        rc = NDD_ERR_FORMAT;
-    ndd_buf_free(&b);
-    return rc;
+    /* (a damaged file's records may be in the table: the caller gives up) */
+    return ndd_blob_close(s, rc, 1);
 }
 
 const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n)

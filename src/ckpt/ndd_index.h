@@ -109,6 +109,7 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c);
  * again (the keys are a function of that text and the options). ---- */
 typedef struct ndd_keytab {
     uint64_t n;      /* documents 0..n) may be in the table */
+    uint64_t lo, hi; /* the records of documents [lo, hi) are kept (ndd_keytab_range), others skipped */
     uint64_t *hash;  /* [n] */
     uint64_t *off;   /* [n]: keys[off[g] .. off[g] + cnt[g]) */
     uint32_t *cnt;   /* [n]; UINT32_MAX: g not in the table */
@@ -116,8 +117,12 @@ typedef struct ndd_keytab {
     size_t nkeys, cap;
 } ndd_keytab_t;
 
-/* An empty table for documents 0..n). */
+/* An empty table for documents 0..n), all of them kept. */
 int ndd_keytab_init(ndd_keytab_t *t, uint64_t n);
+/* Keeps only the records of documents [lo, hi) from the next loads (a
+ * rank's own documents: the others are not read into memory; a document
+ * outside is not found, as if never signed). */
+void ndd_keytab_range(ndd_keytab_t *t, uint64_t lo, uint64_t hi);
 void ndd_keytab_free(ndd_keytab_t *t);
 /* Adds the records of a file written by ndd_keys_write; a record of a
  * document already in the table replaces it (files are loaded in batch

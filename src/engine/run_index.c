@@ -225,12 +225,25 @@ out:
 
 /* Every rank: the key table, from the key files of batches 1..k in order
  * (each holds the documents the batch signed). Only for sentence
- * signatures made by the template pass: other keys are not cached. */
+ * signatures made by the template pass: other keys are not cached. The
+ * template pass looks up the rank's own documents, and the candidate
+ * selection of verification those whose keys did not come with their texts
+ * in shuffle 2, which carries them between the ranks of a node: when every
+ * rank is on this rank's node, the table keeps this rank's documents only
+ * (a run on one node reads every key file whole but keeps 1/P of it). */
 static int keys_load(run_t *r)
 {
     ndd_ixrun_t *ix = r->ix;
     char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
     int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0);
+    int all_near = 1;
+    uint64_t first = 0, total = 0; /* (r->first is set after the load) */
+    for (int p = 0; p < r->P; p++)
+        all_near &= ndd_comm_near(r->comm, p) != 0;
+    int xs = ndd_comm_exscan_u64(r->comm, r->d.n, &first, &total); /* (every rank calls it) */
+    rc = ndd_comm_agree(r->comm, rc ? rc : xs);
+    if (!rc && all_near)
+        ndd_keytab_range(&ix->keys, first, first + r->d.n);
     if (!rc)
         rc = ndd_keys_begin(&ix->kout);
     for (size_t k = 0; k < ix->man.nb && ix->keys.n && !rc; k++) {
