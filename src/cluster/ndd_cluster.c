@@ -216,6 +216,12 @@ static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev)
                 ndd_posting_t v = a[head[b]];
                 unsigned d = post_byte(&v, lev);
                 while (d != b) { /* cycle: v goes to its bucket, the displaced entry goes on */
+                    /* each bucket is written front to back: its entries a few
+                     * ahead are fetched now (the cycle's reads depend on each
+                     * other and would each wait for memory; -14 % on 1.6 M
+                     * postings) */
+                    if (head[d] + 8 < end[d])
+                        __builtin_prefetch(&a[head[d] + 8], 1);
                     ndd_posting_t t = a[head[d]];
                     a[head[d]++] = v;
                     v = t;
