@@ -5,7 +5,10 @@
  * answers lookups as a brute-force search over the same verdicts does,
  * keeps every field through its file bit for bit, and a damaged or
  * other-version file is refused; the key table finds a document's keys only
- * with its text hash, through its files, and refuses damaged ones. */
+ * with its text hash, through its files, and refuses damaged ones; files
+ * larger than the streamed reader's pieces read whole, a table with a range
+ * keeps only its documents, and late damage is refused before anything of
+ * the file is used. */
 #include "ndd_test.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -340,6 +343,102 @@ static void test_keytab(void **state)
     ndd_buf_free(&b[1]);
 }
 
+/* Files larger than the streamed reader's pieces (1 MiB compressed and
+ * decompressed: random keys do not compress) read whole and right; the
+ * table keeps only the documents of its range (ndd_keytab_range), the others
+ * are not found, as if never signed; a byte flipped anywhere in a large file
+ * (in a later piece than the records parsed first) is refused and leaves a
+ * verdict cache as it was. */
+static void test_streamed_files(void **state)
+{
+    (void)state;
+    enum { DOCS = 3000, PER = 90, NV = 30000 };
+    char path[128], marker[128];
+    ndd_buf_t b = NDD_BUF_INIT;
+    uint64_t *keys = malloc((size_t)DOCS * PER * sizeof *keys), x = 0x243F6A8885A308D3ull;
+    assert_non_null(keys);
+    for (size_t k = 0; k < (size_t)DOCS * PER; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        keys[k] = x;
+    }
+    snprintf(path, sizeof path, "%s/big.zst", dir);
+    snprintf(marker, sizeof marker, "%s/big.done", dir);
+    assert_int_equal(ndd_keys_begin(&b), NDD_OK);
+    for (uint64_t g = 0; g < DOCS; g++) /* 2.1 MB: three pieces */
+        assert_int_equal(ndd_keys_put(&b, g, 7000 + g, keys + g * PER, g % 7 == 3 ? 0 : PER - g % 5), NDD_OK);
+    assert_int_equal(ndd_keys_write(path, marker, &b, DOCS), NDD_OK);
+    for (int ranged = 0; ranged < 2; ranged++) {
+        ndd_keytab_t t;
+        size_t n = 0;
+        uint64_t lo = ranged ? 1234 : 0, hi = ranged ? 2345 : DOCS;
+        assert_int_equal(ndd_keytab_init(&t, DOCS), NDD_OK);
+        if (ranged)
+            ndd_keytab_range(&t, lo, hi);
+        assert_int_equal(ndd_keytab_load(path, marker, &t), NDD_OK);
+        for (uint64_t g = 0; g < DOCS; g++) {
+            const uint64_t *k = ndd_keytab_find(&t, g, 7000 + g, &n);
+            if (g < lo || g >= hi) {
+                assert_null(k);
+                continue;
+            }
+            assert_non_null(k);
+            assert_int_equal(n, g % 7 == 3 ? 0 : PER - g % 5);
+            if (n)
+                assert_memory_equal(k, keys + g * PER, n * sizeof *k);
+        }
+        if (ranged) /* only the range's keys were kept */
+            assert_true(t.nkeys < (size_t)(hi - lo) * PER);
+        ndd_keytab_free(&t);
+    }
+    /* a flipped byte in the last piece: refused */
+    size_t zn = 0;
+    char *z = NULL;
+    assert_int_equal(ndd_read_file(path, 0, &z, &zn), NDD_OK);
+    assert_true(zn > (3u << 19)); /* more than one piece */
+    z[zn - 100] ^= 0x10;
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(z, 1, zn, f), zn);
+    assert_int_equal(fclose(f), 0);
+    ndd_keytab_t t;
+    assert_int_equal(ndd_keytab_init(&t, DOCS), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path, marker, &t), NDD_ERR_FORMAT);
+    assert_null(ndd_keytab_find(&t, 0, 7000, &(size_t){0})); /* nothing was parsed */
+    ndd_keytab_free(&t);
+    free(z);
+    /* verdicts: 2.5 MB, read back bit for bit; damaged late, the cache is as before */
+    ndd_verdict_t *v = malloc(NV * sizeof *v);
+    ndd_vcache_t c = {0};
+    assert_non_null(v);
+    for (size_t i = 0; i < NV; i++)
+        random_verdict(&v[i]);
+    assert_int_equal(ndd_vcache_write(path, marker, v, NV), NDD_OK);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_OK);
+    assert_int_equal(c.n, NV);
+    for (size_t i = 0; i < NV; i++)
+        assert_true(same_verdict(&c.v[i], &v[i]));
+    assert_int_equal(ndd_read_file(path, 0, &z, &zn), NDD_OK);
+    z[zn - 10] ^= 0x01;
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(z, 1, zn, f), zn);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_FORMAT);
+    assert_int_equal(c.n, NV);
+    /* cut short: the marker's size */
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(z, 1, zn - 1, f), zn - 1);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ndd_vcache_load(path, marker, &c), NDD_ERR_FORMAT);
+    assert_int_equal(c.n, NV);
+    free(z);
+    free(v);
+    free(keys);
+    ndd_vcache_free(&c);
+    ndd_buf_free(&b);
+}
+
 static void test_copy_file(void **state)
 {
     (void)state;
@@ -367,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_vcache_brute),
         cmocka_unit_test_setup_teardown(test_vcache_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keytab, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_streamed_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
