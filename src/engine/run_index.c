@@ -36,6 +36,7 @@ typedef struct ndd_ixrun {
     int cacheable;            /* the verifier is a function of the two texts (TLCS, SigNCD) */
     ndd_vcache_t cache;       /* the verdicts of earlier batches */
     ndd_vcache_t fresh;       /* those computed here */
+    ndd_vcache_t own;         /* resumed: those this batch computed before it was stopped (sorted) */
     ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
     ndd_buf_t kout;           /* this rank's keys for this batch's key file */
     uint64_t nkout;           /* documents in kout */
@@ -52,6 +53,7 @@ void ndd_index_state_free(run_t *r)
     ndd_index_free(&ix->man);
     ndd_vcache_free(&ix->cache);
     ndd_vcache_free(&ix->fresh);
+    ndd_vcache_free(&ix->own);
     ndd_keytab_free(&ix->keys);
     ndd_buf_free(&ix->kout);
     for (size_t i = 0; i < ix->npins; i++)
@@ -365,12 +367,43 @@ int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_
         r->c.ix_verdicts_cached++;
         return NDD_OK;
     }
-    int rc = ndd_verifier_pair(vf, i, j, v);
+    /* a resumed batch: its own verdicts from before it was stopped count as
+     * computed here (they are), and go into its verdict file again */
+    hit = ix->own.n ? ndd_vcache_find(&ix->own, x.a, x.b, x.ha, x.hb) : NULL;
+    int rc = hit ? (*v = hit->v, NDD_OK) : ndd_verifier_pair(vf, i, j, v);
     if (rc)
         return rc;
     x.v = *v;
     r->c.ix_verdicts_new++;
     return ndd_vcache_add(&ix->fresh, &x);
+}
+
+int ndd_index_skips_verify_ckpt(const run_t *r) { return r->ix && r->ix->cacheable; }
+
+int ndd_index_own_load(run_t *r, const char *wd, int nparts)
+{
+    ndd_ixrun_t *ix = r->ix;
+    char path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = NDD_OK;
+    for (int p = 0; p < nparts && !rc; p++) {
+        snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, p);
+        snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, p);
+        rc = ndd_vcache_load(path, marker, &ix->own);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+    if (rc == NDD_ERR_NOMEM)
+        return rc;
+    if (rc) { /* a cache: unreadable, its pairs are verified again */
+        if (r->me == 0)
+            ndd_run_log(r, 0, "the verdicts in %s/verify are unreadable (%s): verifying again", wd, ndd_strerror(rc));
+        ndd_vcache_free(&ix->own);
+        return NDD_OK;
+    }
+    ndd_vcache_sort(&ix->own);
+    if (r->me == 0)
+        ndd_run_log(r, 1, "resuming after verification: the %zu verdicts this batch computed are taken, not verified "
+                    "again", ix->own.n);
+    return NDD_OK;
 }
 
 int ndd_index_verdicts_write(run_t *r, const char *wd)

@@ -169,6 +169,15 @@ int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *key
 int ndd_index_keys_write(run_t *r, const char *wd);
 /* After ndd_stage_verify: this rank's new verdicts to wd/verify/verdicts-R. */
 int ndd_index_verdicts_write(run_t *r, const char *wd);
+/* 1 when the batch writes no verification checkpoint (verify/part-R): with
+ * --index and a verifier whose verdicts are cached (TLCS, SigNCD), its
+ * verdict files stand for it (a resumed batch redoes the reduce stages and
+ * takes every verdict from them, ndd_index_own_load). */
+int ndd_index_skips_verify_ckpt(const run_t *r);
+/* A resumed batch whose verification had ended: loads the verdicts it wrote
+ * then (WD/verify/verdicts-R, R < nparts; every rank). Unreadable ones are
+ * logged and left out (those pairs are verified again). */
+int ndd_index_own_load(run_t *r, const char *wd, int nparts);
 /* After the outputs: the batch lands (shards, verdicts and keys copied into
  * DIR/batch-NNNN, then DIR/INDEX replaced atomically). */
 int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_summary_t *s);

@@ -581,7 +581,11 @@ out:
 static int reduce_stage(run_t *r, job_t *j)
 {
     int nparts = 0, rc = NDD_OK;
-    if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK) {
+    if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK &&
+        ndd_index_skips_verify_ckpt(r)) { /* the stages again, every verdict from the batch's own files */
+        r->cc_rounds = 0;
+        NDD_TRY(ndd_index_own_load(r, j->wd, nparts));
+    } else if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK) {
         for (int p = 0; p < nparts && !rc; p++)
             rc = ndd_ckpt_verify_load(j->wd, p, &r->c, &r->top, r->rows, r->first, r->first + r->d.n, r->me == 0);
         if ((rc = ndd_comm_agree(r->comm, rc)) == NDD_OK || rc == NDD_ERR_NOMEM)
@@ -623,7 +627,8 @@ static int reduce_stage(run_t *r, job_t *j)
     tc = ndd_now();
     if (r->ix)
         NDD_TRY(ndd_index_verdicts_write(r, j->wd));
-    rc = ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
+    /* (with --index the verdict files are the checkpoint: ndd_index_skips_verify_ckpt) */
+    rc = ndd_index_skips_verify_ckpt(r) ? NDD_OK : ndd_ckpt_verify_write(j->wd, r->me, &r->c, &r->top, r->rows);
     if (rc)
         ndd_run_log(r, 0, "cannot write the verification checkpoint in %s/verify (%s; a full or read-only disk?)",
                     j->wd, ndd_strerror(rc));

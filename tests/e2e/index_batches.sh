@@ -7,7 +7,8 @@
 # tlcs+lsi (k = 2); a later batch that turns a
 # block into a site template changes earlier documents' texts, and their pair is
 # verified again (not taken from the verdict cache); a batch killed after its map stage
-# resumes when its command runs again; the remains of a batch that did not land are
+# resumes when its command runs again, one killed after its verification resumes
+# without verifying again (its verdict files are its checkpoint); the remains of a batch that did not land are
 # replaced; an index of another format version, a non-empty directory that is no
 # index, other options, inputs already indexed, --index with --resume and a second batch
 # while one is running (the index's LOCK held) are refused.
@@ -150,6 +151,48 @@ if [ "$killed" = 1 ]; then
   echo "a killed batch resumed: identical to one run"
 else
   echo "note: could not kill the batch between its map stage and its end (3 attempts); resume not checked"
+fi
+
+# a batch killed after its verification (verify/done written, not landed) resumes
+# without verifying again: it writes no verification checkpoint, its verdict files
+# stand for it; outputs and stats.json's verification figures as in one run
+rm -rf "$tmp/ixu" && cp -r "$tmp/ixr1" "$tmp/ixu"
+"$NDD" run -q --engine local:2 -o "$tmp/r4" --index "$tmp/ixu" "${in[@]:$h}" 2>/dev/null || fail "batch 2 uninterrupted"
+killed=0
+for attempt in 1 2 3 4 5; do
+  rm -rf "$tmp/r3" "$tmp/ixv" && cp -r "$tmp/ixr1" "$tmp/ixv"
+  bash "$SRC/tests/tools/kill_after_file.sh" "$tmp/r3/.ndd-work/verify/done" \
+    "$NDD" run -q --engine local:2 -o "$tmp/r3" --index "$tmp/ixv" "${in[@]:$h}" && killed=1
+  [ "$killed" = 1 ] && [ "$(grep -c '^batch ' "$tmp/ixv/INDEX")" = 1 ] && break
+  killed=0
+done
+if [ "$killed" = 1 ]; then
+  ls "$tmp/r3/.ndd-work/verify/"verdicts-*.zst >/dev/null 2>&1 || fail "no verdict files before the resume"
+  ! ls "$tmp/r3/.ndd-work/verify/"part-* >/dev/null 2>&1 || fail "a batch wrote a verification checkpoint"
+  cp -r "$tmp/r3" "$tmp/r3.saved" && cp -r "$tmp/ixv" "$tmp/ixv.saved" # the same state again below
+  "$NDD" run -q --engine local:2 -o "$tmp/r3" --index "$tmp/ixv" "${in[@]:$h}" 2>"$tmp/log" ||
+    fail "batch resumed after verification: exit $? $(cat "$tmp/log")"
+  grep -Eq "resuming after verification: the [1-9][0-9]* verdicts this batch computed are taken" "$tmp/log" ||
+    fail "the batch did not take its own verdicts: $(cat "$tmp/log")"
+  same "$tmp/ref" "$tmp/r3"
+  [ "$(grep -c '^batch ' "$tmp/ixv/INDEX")" = 2 ] || fail "the batch resumed after verification did not land"
+  python3 - "$tmp/r4/stats.json" "$tmp/r3/stats.json" <<'PYEOF' || fail "resumed after verification: stats differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["index"] == b["index"], (a["index"], b["index"])
+assert a["verify"] == b["verify"], (a["verify"], b["verify"])
+PYEOF
+  # the same state with a damaged verdict file: noticed, those pairs verified again
+  rm -rf "$tmp/r3" "$tmp/ixv" && mv "$tmp/r3.saved" "$tmp/r3" && mv "$tmp/ixv.saved" "$tmp/ixv"
+  printf 'X' | dd of="$tmp/r3/.ndd-work/verify/verdicts-000000.zst" bs=1 seek=30 conv=notrunc 2>/dev/null
+  "$NDD" run -q --engine local:2 -o "$tmp/r3" --index "$tmp/ixv" "${in[@]:$h}" 2>"$tmp/log" ||
+    fail "batch resumed with a damaged verdict file: exit $? $(cat "$tmp/log")"
+  grep -q "are unreadable .*: verifying again" "$tmp/log" || fail "a damaged verdict file went unnoticed: $(cat "$tmp/log")"
+  same "$tmp/ref" "$tmp/r3"
+  echo "a batch killed after its verification resumed without verifying again (a damaged verdict file:" \
+    "verified again): identical to one run"
+else
+  echo "note: could not kill the batch between its verification and its landing (5 attempts); not checked"
 fi
 
 # the remains of batches that did not land (no INDEX lists them) are replaced
