@@ -266,6 +266,21 @@ const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t
     return r->ix ? ndd_keytab_find(&r->ix->keys, g, hash, n) : NULL;
 }
 
+size_t ndd_index_keys_expected(const run_t *r, uint64_t g0, size_t n)
+{
+    const ndd_keytab_t *t = r->ix ? &r->ix->keys : NULL;
+    uint64_t sum = 0, known = 0;
+    for (size_t i = 0; t && i < n; i++) {
+        uint64_t g = g0 + i;
+        if (g < t->n && t->cnt[g] != UINT32_MAX) {
+            sum += t->cnt[g];
+            known++;
+        }
+    }
+    /* the others (new or changed documents) as many as the known ones on average */
+    return known ? (size_t)(sum + (sum / known) * (n - known)) : 0;
+}
+
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n)
 {
     r->ix->nkout++;

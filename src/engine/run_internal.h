@@ -162,6 +162,9 @@ int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_
  * computed them (*n of them); NULL when its text was then another, or r
  * has no index (then the caller signs the text). */
 const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t *n);
+/* How many keys documents g0..g0+n) are expected to have: the key table's
+ * counts, and their mean for documents it lacks (0 without --index). */
+size_t ndd_index_keys_expected(const run_t *r, uint64_t g0, size_t n);
 /* Local: notes document g's hash and keys for this batch's key file (the
  * documents this batch signed). */
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);

@@ -170,6 +170,11 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
         rc = ndd_sig_ctx_create(&sig, &cfg->sig);
     double ts = 0;
     d->nkeys = 0;
+    /* with --index the keys' room at once, from the key table's counts (the
+     * array grew by doubling, each step a copy into fresh memory) */
+    size_t want = sig ? ndd_index_keys_expected(r, r->first, d->n) : 0;
+    if (!rc && want)
+        rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, want + 1, sizeof *d->keys);
     for (size_t i = 0; i < d->n && !rc; i++) {
         size_t nt = 0, removed = 0;
         if ((rc = ndd_array_grow((void **)&tmpl, &tcap, first[i + 1] - first[i] + 1, sizeof *tmpl)))
