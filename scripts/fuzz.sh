@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [-j JOBS] [SECONDS] [HARNESS...]
 #
 # SECONDS   wall time per harness (default 60); HARNESS: json reader html
-#           sentences verify signcd (default: all), with or without "fuzz_".
+#           sentences verify signcd ckpt (default: all), with or without "fuzz_".
 # -j JOBS   harnesses run at once (default 1; each uses one core).
 # Environment:
 #   NDD_FUZZ_BUILD  build directory (default build-fuzz; configured with CC=clang -DNDD_FUZZ=ON)
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 secs=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
-all=(json reader html sentences verify signcd)
+all=(json reader html sentences verify signcd ckpt)
 want=("$@")
 [ ${#want[@]} -gt 0 ] || want=("${all[@]}")
 for i in "${!want[@]}"; do

@@ -561,7 +561,11 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
  * checked against its marker (size and XXH3) in a first pass before any of
  * it is parsed, and again as it is read (zr_close reads the rest when
  * parsing stopped early): a damaged file is NDD_ERR_FORMAT. */
+#ifdef NDD_ZR_PIECE /* (the fuzzing build: small pieces, so that most inputs span several) */
+#define ZR_PIECE ((size_t)NDD_ZR_PIECE)
+#else
 #define ZR_PIECE ((size_t)1 << 20)
+#endif
 struct ndd_blob_stream {
     ZSTD_DCtx *dc;
     int fd;
@@ -569,6 +573,7 @@ struct ndd_blob_stream {
     ZSTD_inBuffer in;
     XXH3_state_t *x;
     uint64_t zleft, zhash; /* compressed bytes not read yet; the marker's XXH3 */
+    uint64_t zsize;        /* the file's size */
     ndd_buf_t buf;
     size_t pos;   /* buf[pos..len): decompressed, not parsed yet */
     int ended;    /* the frame ended (or its input did) */
@@ -641,7 +646,7 @@ static int zr_open(zreader_t *r, const char *path, const char *marker, uint64_t 
     }
     XXH3_64bits_reset(r->x);
     r->in = (ZSTD_inBuffer){r->zin, 0, 0};
-    r->zleft = bytes;
+    r->zleft = r->zsize = bytes;
     r->zhash = hash;
     if (count)
         *count = cnt;
@@ -743,6 +748,8 @@ int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail)
     *avail = s->buf.len - s->pos;
     return rc;
 }
+
+uint64_t ndd_blob_file_bytes(const ndd_blob_stream_t *s) { return s->zsize; }
 
 void ndd_blob_take(ndd_blob_stream_t *s, size_t n) { s->pos += n <= s->buf.len - s->pos ? n : s->buf.len - s->pos; }
 

@@ -120,6 +120,7 @@ typedef struct ndd_blob_stream ndd_blob_stream_t;
 int ndd_blob_open(const char *path, const char *marker, ndd_blob_stream_t **s, uint64_t *count);
 int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail);
 void ndd_blob_take(ndd_blob_stream_t *s, size_t n);
+uint64_t ndd_blob_file_bytes(const ndd_blob_stream_t *s); /* the compressed file's size */
 int ndd_blob_close(ndd_blob_stream_t *s, int rc, int whole);
 
 /* 1 when DIR/manifest exists. */

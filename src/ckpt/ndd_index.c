@@ -415,8 +415,11 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
     int rc = blob_head(path, marker, &s, MAGIC_VERDS, VERDS_VERSION, &n);
     if (rc)
         return rc;
-    /* room for the file's verdicts at once (its count is checked as they come: at most 2^22 trusted ahead) */
-    rc = ndd_array_grow((void **)&c->v, &c->cap, c->n + (size_t)(n < (1u << 22) ? n : 1u << 22), sizeof *c->v);
+    /* room for the file's verdicts at once; its count is checked as they
+     * come, so no more is trusted ahead than the file can plausibly hold (a
+     * verdict's 84 bytes, two hashes and doubles, compress about 1.2:1) */
+    uint64_t ahead = ndd_blob_file_bytes(s) / 32 + 64;
+    rc = ndd_array_grow((void **)&c->v, &c->cap, c->n + (size_t)(n < ahead ? n : ahead), sizeof *c->v);
     for (uint64_t i = 0; i < n && !rc; i++) {
         const char *p;
         size_t avail;

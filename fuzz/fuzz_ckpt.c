@@ -1,0 +1,112 @@
+/* fuzz_ckpt.c - the checkpoint and index files as ndd reads them back, as
+ * streams (src/ckpt: map shards, the index's key and verdict files). Input:
+ * byte 0 picks the reader (0 shard, 1 key file, 2 verdict file) and byte 1
+ * how the rest becomes the file: even, it is the file's contents, written as
+ * one zstd frame; odd, it is the compressed file itself (zstd's streaming
+ * decompression over arbitrary frames, cut ones, trailing bytes). The marker
+ * is written to match (size and XXH3, so the parsers, not only the
+ * checksum, see the bytes; its count is byte 2), and byte 3 sets the shard
+ * reader's skip and take and the key table's range. Checked: no crash, leak
+ * or undefined behaviour; a refused file leaves the verdict cache as it was;
+ * a shard load adds at most `take` documents and a key table finds only
+ * documents of its range. */
+#include "fuzz_common.h"
+#include "ndd_ckpt.h"
+#include "ndd_docs.h"
+#include "ndd_index.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+static char wd[64];
+
+static void put(const char *path, const void *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(p, 1, n, f) != n) || fclose(f))
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!wd[0]) {
+        snprintf(wd, sizeof wd, "/tmp/ndd-fuzz-ckpt-XXXXXX");
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s/map", mkdtemp(wd) ? wd : "/tmp");
+        if (mkdir(sub, 0700))
+            abort();
+    }
+    if (size < 4)
+        return 0;
+    unsigned kind = data[0] % 3, raw = data[1] & 1, count = data[2], sel = data[3];
+    const uint8_t *body = data + 4;
+    size_t nbody = size - 4, zn = raw ? nbody : ZSTD_compressBound(nbody);
+    char *z = malloc(zn ? zn : 1);
+    if (!z)
+        abort();
+    if (raw) {
+        if (nbody)
+            memcpy(z, body, nbody);
+    } else {
+        zn = ZSTD_compress(z, zn, body, nbody, 1);
+        FUZZ_CHECK(!ZSTD_isError(zn));
+    }
+    char path[128], marker[128], line[96];
+    if (kind == 0) {
+        snprintf(path, sizeof path, "%s/map/shard-000000.zst", wd);
+        snprintf(marker, sizeof marker, "%s/map/shard-000000.done", wd);
+    } else {
+        snprintf(path, sizeof path, "%s/blob.zst", wd);
+        snprintf(marker, sizeof marker, "%s/blob.done", wd);
+    }
+    put(path, z, zn);
+    int ml = snprintf(line, sizeof line, "%u %zu %016llx\n", count, zn, (unsigned long long)XXH3_64bits(z, zn));
+    put(marker, line, (size_t)ml);
+    free(z);
+
+    if (kind == 0) {
+        ndd_docs_t d = NDD_DOCS_INIT;
+        ndd_buf_t rej = NDD_BUF_INIT;
+        ndd_counters_t c;
+        uint64_t n = 0, skip = sel & 15, take = sel >> 4 == 15 ? UINT64_MAX : sel >> 4;
+        memset(&c, 0, sizeof c);
+        (void)ndd_ckpt_shard_check(wd, 0, &n);
+        int rc = ndd_ckpt_shard_load(wd, 0, &d, &rej, &c, skip, take, sel & 1);
+        FUZZ_CHECK(rc != NDD_OK || d.n <= take);
+        for (size_t i = 0; rc == NDD_OK && i < d.n; i++) /* every document reads back */
+            FUZZ_CHECK(ndd_docs_text(&d, i) != NULL && ndd_docs_id(&d, i) != NULL);
+        ndd_docs_free(&d);
+        ndd_buf_free(&rej);
+    } else if (kind == 1) {
+        ndd_keytab_t t;
+        uint64_t lo = sel & 15, hi = lo + (sel >> 4);
+        if (ndd_keytab_init(&t, 64))
+            abort();
+        if (sel & 0x80)
+            ndd_keytab_range(&t, lo, hi);
+        int rc = ndd_keytab_load(path, marker, &t);
+        for (uint64_t g = 0; rc == NDD_OK && g < 64; g++) {
+            size_t k = 0;
+            const uint64_t *keys = t.cnt[g] == UINT32_MAX ? NULL : ndd_keytab_find(&t, g, t.hash[g], &k);
+            FUZZ_CHECK(!keys || (g >= t.lo && g < t.hi));
+            FUZZ_CHECK(!keys || !k || keys + k <= t.keys + t.nkeys);
+        }
+        ndd_keytab_free(&t);
+    } else {
+        ndd_vcache_t v = {0};
+        ndd_verdict_t one;
+        memset(&one, 0, sizeof one);
+        one.a = 1;
+        if (ndd_vcache_add(&v, &one))
+            abort();
+        int rc = ndd_vcache_load(path, marker, &v);
+        FUZZ_CHECK(rc == NDD_OK || v.n == 1); /* a refused file adds nothing */
+        ndd_vcache_sort(&v);
+        FUZZ_CHECK(ndd_vcache_find(&v, 1, 0, 0, 0) != NULL);
+        ndd_vcache_free(&v);
+    }
+    return 0;
+}
