@@ -1,6 +1,7 @@
 /* fuzz_ckpt.c - the checkpoint and index files as ndd reads them back, as
  * streams (src/ckpt: map shards, the index's key and verdict files). Input:
- * byte 0 picks the reader (0 shard, 1 key file, 2 verdict file) and byte 1
+ * byte 0 picks the reader (0 shard, 1 key file, 2 verdict file, 3
+ * template occurrence file) and byte 1
  * how the rest becomes the file: even, it is the file's contents, written as
  * one zstd frame; odd, it is the compressed file itself (zstd's streaming
  * decompression over arbitrary frames, cut ones, trailing bytes). The marker
@@ -8,8 +9,8 @@
  * checksum, see the bytes; its count is byte 2), and byte 3 sets the shard
  * reader's skip and take and the key table's range. Checked: no crash, leak
  * or undefined behaviour; a refused file leaves the verdict cache as it was;
- * a shard load adds at most `take` documents and a key table finds only
- * documents of its range. */
+ * a shard load adds at most `take` documents and a key or occurrence
+ * table finds only documents of its range. */
 #include "fuzz_common.h"
 #include "ndd_ckpt.h"
 #include "ndd_docs.h"
@@ -41,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size < 4)
         return 0;
-    unsigned kind = data[0] % 3, raw = data[1] & 1, count = data[2], sel = data[3];
+    unsigned kind = data[0] % 4, raw = data[1] & 1, count = data[2], sel = data[3];
     const uint8_t *body = data + 4;
     size_t nbody = size - 4, zn = raw ? nbody : ZSTD_compressBound(nbody);
     char *z = malloc(zn ? zn : 1);
@@ -95,6 +96,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(!keys || !k || keys + k <= t.keys + t.nkeys);
         }
         ndd_keytab_free(&t);
+    } else if (kind == 3) {
+        ndd_occtab_t t;
+        uint64_t lo = sel & 15, hi = lo + (sel >> 4);
+        if (ndd_occtab_init(&t, 64))
+            abort();
+        if (sel & 0x80)
+            ndd_occtab_range(&t, lo, hi);
+        int rc = ndd_occtab_load(path, marker, &t);
+        for (uint64_t g = 0; rc == NDD_OK && g < 64; g++) {
+            size_t k = 0;
+            const ndd_tmpl_occ_t *o = ndd_occtab_find(&t, g, &k);
+            FUZZ_CHECK(!o || (g >= t.lo && g < t.hi));
+            FUZZ_CHECK(!o || !k || o + k <= t.v + t.nv);
+        }
+        ndd_occtab_free(&t);
     } else {
         ndd_vcache_t v = {0};
         ndd_verdict_t one;

@@ -577,3 +577,127 @@ int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t 
     ndd_le64_store(b->data + 12, count);
     return ndd_ckpt_blob_write(path, marker, b, count);
 }
+
+/* ---- the template occurrences ---- */
+
+#define MAGIC_OCCS 0x315343434F444E4Eull /* "NNDOCCS1" as LE bytes */
+#define OCCS_VERSION 1
+#define OCCS_HEAD 20
+
+int ndd_occtab_init(ndd_occtab_t *t, uint64_t n)
+{
+    memset(t, 0, sizeof *t);
+    size_t m = n ? (size_t)n : 1;
+    t->off = malloc(m * sizeof *t->off);
+    t->cnt = malloc(m * sizeof *t->cnt);
+    if (!t->off || !t->cnt) {
+        ndd_occtab_free(t);
+        return NDD_ERR_NOMEM;
+    }
+    memset(t->cnt, 0xff, m * sizeof *t->cnt);
+    t->n = t->hi = n;
+    return NDD_OK;
+}
+
+void ndd_occtab_range(ndd_occtab_t *t, uint64_t lo, uint64_t hi)
+{
+    t->lo = lo < t->n ? lo : t->n;
+    t->hi = hi < t->n ? hi : t->n;
+}
+
+void ndd_occtab_free(ndd_occtab_t *t)
+{
+    if (!t)
+        return;
+    free(t->off);
+    free(t->cnt);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+int ndd_occtab_load(const char *path, const char *marker, ndd_occtab_t *t)
+{
+    ndd_blob_stream_t *s = NULL;
+    uint64_t n = 0;
+    int rc = blob_head(path, marker, &s, MAGIC_OCCS, OCCS_VERSION, &n);
+    if (rc)
+        return rc;
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        const char *p;
+        size_t avail;
+        if ((rc = ndd_blob_need(s, 12, &p, &avail)))
+            break;
+        ndd_cur_t cur = {p, p + avail, 0};
+        uint64_t g = ndd_get64(&cur);
+        uint32_t k = ndd_get32(&cur);
+        if (cur.bad || g >= t->n || k == UINT32_MAX) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        size_t bytes = 12 + (size_t)k * NDD_TMPL_OCC_BYTES;
+        if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
+            break;
+        if (avail < bytes) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        if (g >= t->lo && g < t->hi) { /* a later record of g replaces an earlier one */
+            if ((rc = ndd_array_grow((void **)&t->v, &t->cap, t->nv + k + 1, sizeof *t->v)))
+                break;
+            t->off[g] = t->nv;
+            t->cnt[g] = k;
+            for (uint32_t j = 0; j < k; j++) {
+                const char *q = p + 12 + (size_t)j * NDD_TMPL_OCC_BYTES;
+                t->v[t->nv++] = (ndd_tmpl_occ_t){ndd_le64_load(q), ndd_le32_load(q + 8), ndd_le32_load(q + 12),
+                                                 ndd_le32_load(q + 16)};
+            }
+        }
+        ndd_blob_take(s, bytes);
+    }
+    /* (a damaged file's records may be in the table: the caller gives up) */
+    return ndd_blob_close(s, rc, 1);
+}
+
+const ndd_tmpl_occ_t *ndd_occtab_find(const ndd_occtab_t *t, uint64_t g, size_t *n)
+{
+    if (g >= t->n || t->cnt[g] == UINT32_MAX)
+        return NULL;
+    *n = t->cnt[g];
+    return t->v ? t->v + t->off[g] : (const ndd_tmpl_occ_t *)(const void *)t; /* (none: a valid, empty array) */
+}
+
+int ndd_occ_begin(ndd_buf_t *b)
+{
+    int rc = ndd_put64(b, MAGIC_OCCS);
+    if (!rc)
+        rc = ndd_put32(b, OCCS_VERSION);
+    return rc ? rc : ndd_put64(b, 0);
+}
+
+int ndd_occ_put(ndd_buf_t *b, uint64_t g, const ndd_tmpl_occ_t *v, size_t n)
+{
+    if (n >= UINT32_MAX)
+        return NDD_ERR_LIMIT;
+    int rc = ndd_buf_reserve(b, 12 + n * NDD_TMPL_OCC_BYTES);
+    if (!rc)
+        rc = ndd_put64(b, g);
+    if (!rc)
+        rc = ndd_put32(b, (uint32_t)n);
+    for (size_t i = 0; i < n && !rc; i++) {
+        char q[NDD_TMPL_OCC_BYTES];
+        ndd_le64_store(q, v[i].block);
+        ndd_le32_store(q + 8, v[i].page);
+        ndd_le32_store(q + 12, v[i].site);
+        ndd_le32_store(q + 16, v[i].content);
+        rc = ndd_buf_append(b, q, sizeof q);
+    }
+    return rc;
+}
+
+int ndd_occ_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count)
+{
+    if (b->len < OCCS_HEAD)
+        return NDD_ERR_INVAL;
+    ndd_le64_store(b->data + 12, count);
+    return ndd_ckpt_blob_write(path, marker, b, count);
+}

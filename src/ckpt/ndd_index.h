@@ -24,6 +24,7 @@
 #ifndef NDD_INDEX_H
 #define NDD_INDEX_H
 
+#include "ndd_tmpl.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "ndd_rows.h"
@@ -139,5 +140,39 @@ const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash
 int ndd_keys_begin(ndd_buf_t *b);
 int ndd_keys_put(ndd_buf_t *b, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
 int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count);
+
+/* ---- the template occurrences: document number g -> the block
+ * occurrences the template pass makes of its stored text (ndd_tmpl_doc_occ:
+ * block hash, page, site, content). A stored text never changes and the
+ * options are the index's, so they are a function of g: made once, by the
+ * batch that added the document, and read back by every later batch instead
+ * of hashing every old document's blocks again. ---- */
+typedef struct ndd_occtab {
+    uint64_t n;       /* documents 0..n) may be in the table */
+    uint64_t lo, hi;  /* only the records of [lo, hi) are kept (ndd_occtab_range) */
+    uint64_t *off;    /* [n]: v[off[g] .. off[g] + cnt[g]) */
+    uint32_t *cnt;    /* [n]; UINT32_MAX: g not in the table */
+    ndd_tmpl_occ_t *v;
+    size_t nv, cap;
+} ndd_occtab_t;
+
+/* An empty table for documents 0..n), all of them kept. */
+int ndd_occtab_init(ndd_occtab_t *t, uint64_t n);
+/* Keeps only the records of documents [lo, hi) from the next loads. */
+void ndd_occtab_range(ndd_occtab_t *t, uint64_t lo, uint64_t hi);
+void ndd_occtab_free(ndd_occtab_t *t);
+/* Adds the records of a file written by ndd_occ_write (a later record of a
+ * document replaces an earlier one). NDD_ERR_VERSION: of another version;
+ * NDD_ERR_FORMAT: damaged, or a number >= t->n. */
+int ndd_occtab_load(const char *path, const char *marker, ndd_occtab_t *t);
+/* Document g's occurrences (*n of them) when it is in the table, else NULL. */
+const ndd_tmpl_occ_t *ndd_occtab_find(const ndd_occtab_t *t, uint64_t g, size_t *n);
+/* An occurrence file: ndd_occ_begin on an empty buffer (magic "NNDOCCS1",
+ * u32 version, u64 count), one ndd_occ_put per document (u64 g, u32 n, n
+ * records of u64 block, u32 page, u32 site, u32 content), then ndd_occ_write
+ * (the count filled in). */
+int ndd_occ_begin(ndd_buf_t *b);
+int ndd_occ_put(ndd_buf_t *b, uint64_t g, const ndd_tmpl_occ_t *v, size_t n);
+int ndd_occ_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count);
 
 #endif

@@ -40,6 +40,9 @@ typedef struct ndd_ixrun {
     ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
     ndd_buf_t kout;           /* this rank's keys for this batch's key file */
     uint64_t nkout;           /* documents in kout */
+    ndd_occtab_t occ;         /* the template occurrences of this rank's old documents */
+    ndd_buf_t oout;           /* this rank's occurrences for this batch's occurrence file */
+    uint64_t noout;           /* documents in oout */
     ndd_buf_t *pins;          /* rank 0: this batch's input pins */
     size_t npins;
     int lock_fd;              /* rank 0: DIR/LOCK, held while the batch runs (else -1) */
@@ -56,6 +59,8 @@ void ndd_index_state_free(run_t *r)
     ndd_vcache_free(&ix->own);
     ndd_keytab_free(&ix->keys);
     ndd_buf_free(&ix->kout);
+    ndd_occtab_free(&ix->occ);
+    ndd_buf_free(&ix->oout);
     for (size_t i = 0; i < ix->npins; i++)
         ndd_buf_free(&ix->pins[i]);
     free(ix->pins);
@@ -261,6 +266,68 @@ static int keys_load(run_t *r)
     return ndd_comm_agree(r->comm, rc);
 }
 
+/* Every rank: the template occurrences of its own old documents (the
+ * template pass's range), from the occurrence files of batches 1..k in
+ * order. A batch written before these files existed has none: its
+ * documents' occurrences are made again (and noted in this batch's file). */
+static int occ_load(run_t *r)
+{
+    ndd_ixrun_t *ix = r->ix;
+    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    uint64_t first = 0, total = 0;
+    int xs = ndd_comm_exscan_u64(r->comm, r->d.n, &first, &total); /* (every rank calls it) */
+    int rc = ndd_occtab_init(&ix->occ, r->cfg->templates ? ix->nold : 0);
+    rc = ndd_comm_agree(r->comm, rc ? rc : xs);
+    if (!rc)
+        ndd_occtab_range(&ix->occ, first, first + r->d.n);
+    if (!rc)
+        rc = ndd_occ_begin(&ix->oout);
+    for (size_t k = 0; k < ix->man.nb && ix->occ.n && !rc; k++) {
+        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+            snprintf(path, sizeof path, "%s/tmpl/occ-%06d.zst", dir, p);
+            snprintf(marker, sizeof marker, "%s/tmpl/occ-%06d.done", dir, p);
+            if (access(marker, F_OK) != 0 && errno == ENOENT && access(path, F_OK) != 0 && errno == ENOENT)
+                break; /* a batch of an earlier ndd: none */
+            rc = ndd_occtab_load(path, marker, &ix->occ);
+        }
+    }
+    if (rc && r->me == 0)
+        ndd_run_log(r, 0, "--index %s: cannot read its template occurrences (%s)", r->cfg->index_dir,
+                    ndd_strerror(rc));
+    return ndd_comm_agree(r->comm, rc);
+}
+
+const ndd_tmpl_occ_t *ndd_index_occ(const run_t *r, uint64_t g, size_t *n)
+{
+    return r->ix ? ndd_occtab_find(&r->ix->occ, g, n) : NULL;
+}
+
+int ndd_index_occ_note(run_t *r, uint64_t g, const ndd_tmpl_occ_t *v, size_t n)
+{
+    r->ix->noout++;
+    return ndd_occ_put(&r->ix->oout, g, v, n);
+}
+
+int ndd_index_occ_write(run_t *r, const char *wd)
+{
+    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    snprintf(dir, sizeof dir, "%s/tmpl", wd);
+    snprintf(path, sizeof path, "%s/occ-%06d.zst", dir, r->me);
+    snprintf(marker, sizeof marker, "%s/occ-%06d.done", dir, r->me);
+    int rc = mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
+    if (!rc && !r->ix->oout.len) /* (templates off: an empty file all the same) */
+        rc = ndd_occ_begin(&r->ix->oout);
+    if (!rc)
+        rc = ndd_occ_write(path, marker, &r->ix->oout, r->ix->noout);
+    if (rc)
+        ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?)", path, ndd_strerror(rc));
+    ndd_buf_free(&r->ix->oout);
+    r->ix->noout = 0;
+    ndd_occtab_free(&r->ix->occ); /* (the template pass is over) */
+    return ndd_comm_agree(r->comm, rc);
+}
+
 const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t *n)
 {
     return r->ix ? ndd_keytab_find(&r->ix->keys, g, hash, n) : NULL;
@@ -331,6 +398,8 @@ int ndd_index_load_map(run_t *r, const char *wd, int nshards)
     r->ninputs_expanded += ix->old_files;
     if (!rc)
         rc = keys_load(r);
+    if (!rc)
+        rc = occ_load(r);
     r->t[NDD_ST_READ] += ndd_now() - t0;
 out:
     for (size_t k = 0; dirs && k < nsrc; k++)
@@ -433,30 +502,30 @@ int ndd_index_verdicts_write(run_t *r, const char *wd)
 }
 
 /* Rank 0: the batch's files from the work directory into tmp (a new
- * batch directory): map/shard-I, verify/verdicts-R and keys/keys-R with
- * their markers. */
+ * batch directory): map/shard-I, verify/verdicts-R, keys/keys-R and
+ * tmpl/occ-R with their markers. */
 static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
 {
     char a[IX_PATH + 64], b[IX_PATH + 64], sub[IX_PATH + 16];
-    static const char *const ext[2] = {"zst", "done"}, *const subs[3] = {"map", "verify", "keys"};
-    static const char *const kinds[3] = {"map/shard", "verify/verdicts", "keys/keys"};
+    static const char *const ext[2] = {"zst", "done"}, *const subs[4] = {"map", "verify", "keys", "tmpl"};
+    static const char *const kinds[4] = {"map/shard", "verify/verdicts", "keys/keys", "tmpl/occ"};
     int rc = NDD_OK;
     if (mkdir(tmp, 0777))
         return NDD_ERR_IO;
-    for (int d = 0; d < 3 && !rc; d++) {
+    for (int d = 0; d < 4 && !rc; d++) {
         snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         if (mkdir(sub, 0777))
             rc = NDD_ERR_IO;
     }
-    for (int i = 0; i < nshards + 2 * nparts && !rc; i++)
+    for (int i = 0; i < nshards + 3 * nparts && !rc; i++)
         for (int e = 0; e < 2 && !rc; e++) {
-            int kind = i < nshards ? 0 : i < nshards + nparts ? 1 : 2;
-            int idx = kind == 0 ? i : kind == 1 ? i - nshards : i - nshards - nparts;
+            int kind = i < nshards ? 0 : 1 + (i - nshards) / nparts;
+            int idx = kind == 0 ? i : (i - nshards) % nparts;
             snprintf(a, sizeof a, "%s/%s-%06d.%s", wd, kinds[kind], idx, ext[e]);
             snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kinds[kind], idx, ext[e]);
             rc = ndd_index_copy_file(a, b);
         }
-    for (int d = 0; d < 3 && !rc; d++) { /* the new names are durable before the rename */
+    for (int d = 0; d < 4 && !rc; d++) { /* the new names are durable before the rename */
         snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         rc = ndd_index_fsync_dir(sub);
     }

@@ -14,6 +14,7 @@
 #include "ndd_sets.h"
 #include "ndd_spill.h"
 #include "ndd_stats.h"
+#include "ndd_tmpl.h"
 #include "ndd_util.h"
 
 enum { NDD_ROWS_PAIRS = 0, NDD_ROWS_CLUSTERS = 1, NDD_ROWS_SCORES = 2 };
@@ -170,6 +171,14 @@ size_t ndd_index_keys_expected(const run_t *r, uint64_t g0, size_t n);
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);
 /* After the template pass: this rank's noted keys to wd/keys/keys-R. */
 int ndd_index_keys_write(run_t *r, const char *wd);
+/* --index: document g's template occurrences as a batch before made them
+ * (*n of them; only this rank's range of old documents), else NULL; the
+ * ones this batch makes are noted (_note) for its occurrence file, written
+ * after the template pass (_write: WD/tmpl/occ-R, which also frees the
+ * table). */
+const ndd_tmpl_occ_t *ndd_index_occ(const run_t *r, uint64_t g, size_t *n);
+int ndd_index_occ_note(run_t *r, uint64_t g, const ndd_tmpl_occ_t *v, size_t n);
+int ndd_index_occ_write(run_t *r, const char *wd);
 /* After ndd_stage_verify: this rank's new verdicts to wd/verify/verdicts-R. */
 int ndd_index_verdicts_write(run_t *r, const char *wd);
 /* 1 when the batch writes no verification checkpoint (verify/part-R): with

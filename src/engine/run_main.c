@@ -605,8 +605,10 @@ static int reduce_stage(run_t *r, job_t *j)
     NDD_TRY(ndd_stage_dup_ids(r));
     NDD_TRY(ndd_stage_templates(r));
     tc = ndd_now();
-    if (r->ix) /* --index: the keys this batch signed, for the index */
+    if (r->ix) /* --index: the keys this batch signed, the occurrences it made, for the index */
         NDD_TRY(ndd_index_keys_write(r, j->wd));
+    if (r->ix)
+        NDD_TRY(ndd_index_occ_write(r, j->wd));
     r->t[NDD_ST_CKPT] += ndd_now() - tc;
     ndd_prog_stage_done(r, "templates", t0);
     t0 = ndd_now();

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <xxhash.h>
 
-/* The occurrences of every local document: occ[first[i] .. first[i+1]). */
+/* The occurrences of every local document: occ[first[i] .. first[i+1]).
+ * With --index, an old document's are the index's (made by the batch that
+ * added it: its stored text never changes), the others' are made and noted
+ * for this batch's occurrence file. */
 static int local_occ(run_t *r, ndd_tmpl_occ_t **occ, size_t *nocc, size_t **first)
 {
     const ndd_docs_t *d = &r->d;
@@ -22,10 +25,21 @@ static int local_occ(run_t *r, ndd_tmpl_occ_t **occ, size_t *nocc, size_t **firs
     if (!*first)
         return NDD_ERR_NOMEM;
     for (size_t i = 0; i < d->n && !rc; i++) {
+        size_t ns = 0, before = *nocc;
+        const ndd_tmpl_occ_t *so = r->ix ? ndd_index_occ(r, r->first + i, &ns) : NULL;
         (*first)[i] = *nocc;
+        if (so) {
+            if (!(rc = ndd_array_grow((void **)occ, &cap, *nocc + ns + 1, sizeof **occ))) {
+                memcpy(*occ + *nocc, so, ns * sizeof *so);
+                *nocc += ns;
+            }
+            continue;
+        }
         uint32_t page = ndd_tmpl_page_key(ndd_docs_url(d, i), ndd_docs_id(d, i));
         rc = ndd_tmpl_doc_occ(ndd_docs_text(d, i), d->text_len[i], page, d->site[i], r->cfg->tmpl.max_short, occ,
                               nocc, &cap);
+        if (!rc && r->ix)
+            rc = ndd_index_occ_note(r, r->first + i, *occ + before, *nocc - before);
     }
     (*first)[d->n] = *nocc;
     return rc;

@@ -8,7 +8,7 @@
  * with its text hash, through its files, and refuses damaged ones; files
  * larger than the streamed reader's pieces read whole, a table with a range
  * keeps only its documents, and late damage is refused before anything of
- * the file is used. */
+ * the file is used; the template occurrences likewise. */
 #include "ndd_test.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -343,6 +343,71 @@ static void test_keytab(void **state)
     ndd_buf_free(&b[1]);
 }
 
+/* The template occurrences: every field through the file, a later record
+ * of a document replaces an earlier one, a range keeps only its documents,
+ * a number beyond the table, another version and a cut record are refused. */
+static void test_occtab(void **state)
+{
+    (void)state;
+    char path[128], marker[128];
+    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_tmpl_occ_t v[64];
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (size_t i = 0; i < 64; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[i] = (ndd_tmpl_occ_t){x, (uint32_t)(x >> 7), (uint32_t)(x >> 19), (uint32_t)(x >> 33)};
+    }
+    snprintf(path, sizeof path, "%s/o.zst", dir);
+    snprintf(marker, sizeof marker, "%s/o.done", dir);
+    assert_int_equal(ndd_occ_begin(&b), NDD_OK);
+    for (uint64_t g = 0; g < 10; g++) /* documents 0..9 of 12, document 4 without blocks */
+        assert_int_equal(ndd_occ_put(&b, g, v + g, g == 4 ? 0 : 3 + g % 5), NDD_OK);
+    assert_int_equal(ndd_occ_put(&b, 2, v + 40, 7), NDD_OK); /* later: replaces */
+    assert_int_equal(ndd_occ_write(path, marker, &b, 11), NDD_OK);
+    for (int ranged = 0; ranged < 2; ranged++) {
+        ndd_occtab_t t;
+        size_t n = 99;
+        assert_int_equal(ndd_occtab_init(&t, 12), NDD_OK);
+        if (ranged)
+            ndd_occtab_range(&t, 3, 7);
+        assert_int_equal(ndd_occtab_load(path, marker, &t), NDD_OK);
+        for (uint64_t g = 0; g < 12; g++) {
+            const ndd_tmpl_occ_t *o = ndd_occtab_find(&t, g, &n);
+            if (g >= 10 || (ranged && (g < 3 || g >= 7))) {
+                assert_null(o);
+                continue;
+            }
+            assert_non_null(o);
+            const ndd_tmpl_occ_t *want = g == 2 ? v + 40 : v + g;
+            size_t wn = g == 2 ? 7 : g == 4 ? 0 : 3 + g % 5;
+            assert_int_equal(n, wn);
+            for (size_t k = 0; k < n; k++) {
+                assert_true(o[k].block == want[k].block && o[k].page == want[k].page);
+                assert_true(o[k].site == want[k].site && o[k].content == want[k].content);
+            }
+        }
+        ndd_occtab_free(&t);
+    }
+    ndd_occtab_t t;
+    assert_int_equal(ndd_occtab_init(&t, 8), NDD_OK); /* document 9 is beyond it */
+    assert_int_equal(ndd_occtab_load(path, marker, &t), NDD_ERR_FORMAT);
+    ndd_occtab_free(&t);
+    assert_int_equal(ndd_occtab_init(&t, 12), NDD_OK);
+    for (int bad = 0; bad < 2; bad++) {
+        ndd_buf_free(&b);
+        assert_int_equal(ndd_occ_begin(&b), NDD_OK);
+        assert_int_equal(ndd_occ_put(&b, 1, v, 4), NDD_OK);
+        if (bad)
+            b.len -= 3;
+        else
+            b.data[8] = 9;
+        assert_int_equal(ndd_occ_write(path, marker, &b, 1), NDD_OK);
+        assert_int_equal(ndd_occtab_load(path, marker, &t), bad ? NDD_ERR_FORMAT : NDD_ERR_VERSION);
+    }
+    ndd_occtab_free(&t);
+    ndd_buf_free(&b);
+}
+
 /* Files larger than the streamed reader's pieces (1 MiB compressed and
  * decompressed: random keys do not compress) read whole and right; the
  * table keeps only the documents of its range (ndd_keytab_range), the others
@@ -467,6 +532,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vcache_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keytab, setup, teardown),
         cmocka_unit_test_setup_teardown(test_streamed_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_occtab, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
