@@ -458,6 +458,47 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
     return rc;
 }
 
+/* ---- tables by document number (the key and occurrence files) ---- */
+
+/* Stores one record of document g (hash h, k items at p). */
+typedef int (*rec_put_fn)(void *table, uint64_t g, uint64_t h, const char *p, uint32_t k);
+
+/* Takes the n records of the blob s (after its head), each u64 g, with
+ * hashed a u64 hash, u32 k, then k items of isize bytes, and hands those
+ * with lo <= g < hi to put; closes s. NDD_ERR_FORMAT: a record cut short,
+ * g >= tn, k = UINT32_MAX, or bytes after the last record. */
+static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isize, uint64_t tn, uint64_t lo,
+                        uint64_t hi, rec_put_fn put, void *table)
+{
+    const size_t head = hashed ? 20 : 12;
+    int rc = NDD_OK;
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        const char *p;
+        size_t avail;
+        if ((rc = ndd_blob_need(s, head, &p, &avail)))
+            break;
+        ndd_cur_t cur = {p, p + avail, 0};
+        uint64_t g = ndd_get64(&cur), h = hashed ? ndd_get64(&cur) : 0;
+        uint32_t k = ndd_get32(&cur);
+        if (cur.bad || g >= tn || k == UINT32_MAX) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        size_t bytes = head + (size_t)k * isize;
+        if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
+            break;
+        if (avail < bytes) {
+            rc = NDD_ERR_FORMAT;
+            break;
+        }
+        if (g >= lo && g < hi) /* (a later record of g replaces an earlier one) */
+            rc = put(table, g, h, p + head, k);
+        ndd_blob_take(s, bytes);
+    }
+    /* (a damaged file's records may be in the table: the caller gives up) */
+    return ndd_blob_close(s, rc, 1);
+}
+
 /* ---- the key table ---- */
 
 #define MAGIC_KEYS 0x315359454B444E4Eull /* "NNDKEYS1" as LE bytes */
@@ -499,45 +540,26 @@ void ndd_keytab_free(ndd_keytab_t *t)
     memset(t, 0, sizeof *t);
 }
 
+static int keys_rec(void *table, uint64_t g, uint64_t h, const char *p, uint32_t k)
+{
+    ndd_keytab_t *t = table;
+    int rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + k + 1, sizeof *t->keys);
+    if (rc)
+        return rc;
+    t->hash[g] = h;
+    t->off[g] = t->nkeys;
+    t->cnt[g] = k;
+    ndd_load64s(t->keys + t->nkeys, p, k);
+    t->nkeys += k;
+    return NDD_OK;
+}
+
 int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
 {
     ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
     int rc = blob_head(path, marker, &s, MAGIC_KEYS, KEYS_VERSION, &n);
-    if (rc)
-        return rc;
-    for (uint64_t i = 0; i < n && !rc; i++) {
-        const char *p;
-        size_t avail;
-        if ((rc = ndd_blob_need(s, 20, &p, &avail)))
-            break;
-        ndd_cur_t cur = {p, p + avail, 0};
-        uint64_t g = ndd_get64(&cur), h = ndd_get64(&cur);
-        uint32_t k = ndd_get32(&cur);
-        if (cur.bad || g >= t->n || k == UINT32_MAX) {
-            rc = NDD_ERR_FORMAT;
-            break;
-        }
-        size_t bytes = 20 + (size_t)k * 8;
-        if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
-            break;
-        if (avail < bytes) {
-            rc = NDD_ERR_FORMAT;
-            break;
-        }
-        if (g >= t->lo && g < t->hi) { /* a later record of g replaces an earlier one */
-            if ((rc = ndd_array_grow((void **)&t->keys, &t->cap, t->nkeys + k + 1, sizeof *t->keys)))
-                break;
-            t->hash[g] = h;
-            t->off[g] = t->nkeys;
-            t->cnt[g] = k;
-            ndd_load64s(t->keys + t->nkeys, p + 20, k);
-            t->nkeys += k;
-        }
-        ndd_blob_take(s, bytes);
-    }
-    /* (a damaged file's records may be in the table: the caller gives up) */
-    return ndd_blob_close(s, rc, 1);
+    return rc ? rc : walk_records(s, n, 1, 8, t->n, t->lo, t->hi, keys_rec, t);
 }
 
 const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n)
@@ -615,47 +637,27 @@ void ndd_occtab_free(ndd_occtab_t *t)
     memset(t, 0, sizeof *t);
 }
 
+static int occ_rec(void *table, uint64_t g, uint64_t h, const char *p, uint32_t k)
+{
+    ndd_occtab_t *t = table;
+    (void)h;
+    int rc = ndd_array_grow((void **)&t->v, &t->cap, t->nv + k + 1, sizeof *t->v);
+    if (rc)
+        return rc;
+    t->off[g] = t->nv;
+    t->cnt[g] = k;
+    for (uint32_t j = 0; j < k; j++, p += NDD_TMPL_OCC_BYTES)
+        t->v[t->nv++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12),
+                                         ndd_le32_load(p + 16)};
+    return NDD_OK;
+}
+
 int ndd_occtab_load(const char *path, const char *marker, ndd_occtab_t *t)
 {
     ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
     int rc = blob_head(path, marker, &s, MAGIC_OCCS, OCCS_VERSION, &n);
-    if (rc)
-        return rc;
-    for (uint64_t i = 0; i < n && !rc; i++) {
-        const char *p;
-        size_t avail;
-        if ((rc = ndd_blob_need(s, 12, &p, &avail)))
-            break;
-        ndd_cur_t cur = {p, p + avail, 0};
-        uint64_t g = ndd_get64(&cur);
-        uint32_t k = ndd_get32(&cur);
-        if (cur.bad || g >= t->n || k == UINT32_MAX) {
-            rc = NDD_ERR_FORMAT;
-            break;
-        }
-        size_t bytes = 12 + (size_t)k * NDD_TMPL_OCC_BYTES;
-        if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
-            break;
-        if (avail < bytes) {
-            rc = NDD_ERR_FORMAT;
-            break;
-        }
-        if (g >= t->lo && g < t->hi) { /* a later record of g replaces an earlier one */
-            if ((rc = ndd_array_grow((void **)&t->v, &t->cap, t->nv + k + 1, sizeof *t->v)))
-                break;
-            t->off[g] = t->nv;
-            t->cnt[g] = k;
-            for (uint32_t j = 0; j < k; j++) {
-                const char *q = p + 12 + (size_t)j * NDD_TMPL_OCC_BYTES;
-                t->v[t->nv++] = (ndd_tmpl_occ_t){ndd_le64_load(q), ndd_le32_load(q + 8), ndd_le32_load(q + 12),
-                                                 ndd_le32_load(q + 16)};
-            }
-        }
-        ndd_blob_take(s, bytes);
-    }
-    /* (a damaged file's records may be in the table: the caller gives up) */
-    return ndd_blob_close(s, rc, 1);
+    return rc ? rc : walk_records(s, n, 0, NDD_TMPL_OCC_BYTES, t->n, t->lo, t->hi, occ_rec, t);
 }
 
 const ndd_tmpl_occ_t *ndd_occtab_find(const ndd_occtab_t *t, uint64_t g, size_t *n)

@@ -230,68 +230,73 @@ out:
     return rc;
 }
 
-/* Every rank: the key table, from the key files of batches 1..k in order
- * (each holds the documents the batch signed). Only for sentence
- * signatures made by the template pass: other keys are not cached. The
- * template pass looks up the rank's own documents, and the candidate
- * selection of verification those whose keys did not come with their texts
- * in shuffle 2, which carries them between the ranks of a node: when every
- * rank is on this rank's node, the table keeps this rank's documents only
- * (a run on one node reads every key file whole but keeps 1/P of it). */
-static int keys_load(run_t *r)
+/* Loads the files SUB-R.zst (with their markers) of batches 1..k in
+ * order, R below each batch's part count, through load; skip_missing: a
+ * batch without them (written by an earlier ndd) is skipped. */
+static int load_batch_files(run_t *r, const char *sub, int skip_missing,
+                            int (*load)(const char *, const char *, void *), void *table)
 {
     ndd_ixrun_t *ix = r->ix;
     char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
-    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0);
-    int all_near = 1;
-    uint64_t first = 0, total = 0; /* (r->first is set after the load) */
+    int rc = NDD_OK;
+    for (size_t k = 0; k < ix->man.nb && !rc; k++) {
+        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+            snprintf(path, sizeof path, "%s/%s-%06d.zst", dir, sub, p);
+            snprintf(marker, sizeof marker, "%s/%s-%06d.done", dir, sub, p);
+            if (skip_missing && access(marker, F_OK) != 0 && errno == ENOENT && access(path, F_OK) != 0 &&
+                errno == ENOENT)
+                break; /* a batch of an earlier ndd: none */
+            rc = load(path, marker, table);
+        }
+    }
+    return rc;
+}
+
+static int load_keys(const char *path, const char *marker, void *t) { return ndd_keytab_load(path, marker, t); }
+static int load_occ(const char *path, const char *marker, void *t) { return ndd_occtab_load(path, marker, t); }
+
+/* Every rank: the key table, from the key files of batches 1..k in order
+ * (each holds the documents the batch signed). Only for sentence
+ * signatures made by the template pass: other keys are not cached. The
+ * template pass looks up the rank's own documents (from first on), and the
+ * candidate selection of verification those whose keys did not come with
+ * their texts in shuffle 2, which carries them between the ranks of a node:
+ * when every rank is on this rank's node, the table keeps this rank's
+ * documents only (a run on one node reads every key file whole but keeps
+ * 1/P of it). */
+static int keys_load(run_t *r, uint64_t first)
+{
+    ndd_ixrun_t *ix = r->ix;
+    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0), all_near = 1;
     for (int p = 0; p < r->P; p++)
         all_near &= ndd_comm_near(r->comm, p) != 0;
-    int xs = ndd_comm_exscan_u64(r->comm, r->d.n, &first, &total); /* (every rank calls it) */
-    rc = ndd_comm_agree(r->comm, rc ? rc : xs);
     if (!rc && all_near)
         ndd_keytab_range(&ix->keys, first, first + r->d.n);
     if (!rc)
         rc = ndd_keys_begin(&ix->kout);
-    for (size_t k = 0; k < ix->man.nb && ix->keys.n && !rc; k++) {
-        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
-        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
-            snprintf(path, sizeof path, "%s/keys/keys-%06d.zst", dir, p);
-            snprintf(marker, sizeof marker, "%s/keys/keys-%06d.done", dir, p);
-            rc = ndd_keytab_load(path, marker, &ix->keys);
-        }
-    }
+    if (!rc && ix->keys.n)
+        rc = load_batch_files(r, "keys/keys", 0, load_keys, &ix->keys);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "--index %s: cannot read its signature keys (%s)", r->cfg->index_dir, ndd_strerror(rc));
     return ndd_comm_agree(r->comm, rc);
 }
 
 /* Every rank: the template occurrences of its own old documents (the
- * template pass's range), from the occurrence files of batches 1..k in
- * order. A batch written before these files existed has none: its
- * documents' occurrences are made again (and noted in this batch's file). */
-static int occ_load(run_t *r)
+ * template pass's range, from first on), from the occurrence files of
+ * batches 1..k in order. A batch written before these files existed has
+ * none: its documents' occurrences are made again (and noted in this
+ * batch's file). */
+static int occ_load(run_t *r, uint64_t first)
 {
     ndd_ixrun_t *ix = r->ix;
-    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
-    uint64_t first = 0, total = 0;
-    int xs = ndd_comm_exscan_u64(r->comm, r->d.n, &first, &total); /* (every rank calls it) */
     int rc = ndd_occtab_init(&ix->occ, r->cfg->templates ? ix->nold : 0);
-    rc = ndd_comm_agree(r->comm, rc ? rc : xs);
     if (!rc)
         ndd_occtab_range(&ix->occ, first, first + r->d.n);
     if (!rc)
         rc = ndd_occ_begin(&ix->oout);
-    for (size_t k = 0; k < ix->man.nb && ix->occ.n && !rc; k++) {
-        rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
-        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
-            snprintf(path, sizeof path, "%s/tmpl/occ-%06d.zst", dir, p);
-            snprintf(marker, sizeof marker, "%s/tmpl/occ-%06d.done", dir, p);
-            if (access(marker, F_OK) != 0 && errno == ENOENT && access(path, F_OK) != 0 && errno == ENOENT)
-                break; /* a batch of an earlier ndd: none */
-            rc = ndd_occtab_load(path, marker, &ix->occ);
-        }
-    }
+    if (!rc && ix->occ.n)
+        rc = load_batch_files(r, "tmpl/occ", 1, load_occ, &ix->occ);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "--index %s: cannot read its template occurrences (%s)", r->cfg->index_dir,
                     ndd_strerror(rc));
@@ -396,10 +401,13 @@ int ndd_index_load_map(run_t *r, const char *wd, int nshards)
         ndd_run_log(r, 0, "--index %s: cannot load the map shards of its batches (%s)", r->cfg->index_dir,
                     ndd_strerror(rc));
     r->ninputs_expanded += ix->old_files;
+    uint64_t first = 0, total = 0; /* this rank's first document (r->first is set after the load) */
+    int xs = ndd_comm_exscan_u64(r->comm, r->d.n, &first, &total); /* (every rank, whatever rc) */
+    rc = ndd_comm_agree(r->comm, rc ? rc : xs);
     if (!rc)
-        rc = keys_load(r);
+        rc = keys_load(r, first);
     if (!rc)
-        rc = occ_load(r);
+        rc = occ_load(r, first);
     r->t[NDD_ST_READ] += ndd_now() - t0;
 out:
     for (size_t k = 0; dirs && k < nsrc; k++)
