@@ -523,11 +523,14 @@ int ndd_keytab_init(ndd_keytab_t *t, uint64_t n)
     return NDD_OK;
 }
 
-void ndd_keytab_range(ndd_keytab_t *t, uint64_t lo, uint64_t hi)
+/* [lo, hi) clamped to a table of n documents. */
+static void clamp_range(uint64_t n, uint64_t lo, uint64_t hi, uint64_t *tlo, uint64_t *thi)
 {
-    t->lo = lo < t->n ? lo : t->n;
-    t->hi = hi < t->n ? hi : t->n;
+    *tlo = lo < n ? lo : n;
+    *thi = hi < n ? hi : n;
 }
+
+void ndd_keytab_range(ndd_keytab_t *t, uint64_t lo, uint64_t hi) { clamp_range(t->n, lo, hi, &t->lo, &t->hi); }
 
 void ndd_keytab_free(ndd_keytab_t *t)
 {
@@ -621,11 +624,7 @@ int ndd_occtab_init(ndd_occtab_t *t, uint64_t n)
     return NDD_OK;
 }
 
-void ndd_occtab_range(ndd_occtab_t *t, uint64_t lo, uint64_t hi)
-{
-    t->lo = lo < t->n ? lo : t->n;
-    t->hi = hi < t->n ? hi : t->n;
-}
+void ndd_occtab_range(ndd_occtab_t *t, uint64_t lo, uint64_t hi) { clamp_range(t->n, lo, hi, &t->lo, &t->hi); }
 
 void ndd_occtab_free(ndd_occtab_t *t)
 {
@@ -647,8 +646,7 @@ static int occ_rec(void *table, uint64_t g, uint64_t h, const char *p, uint32_t 
     t->off[g] = t->nv;
     t->cnt[g] = k;
     for (uint32_t j = 0; j < k; j++, p += NDD_TMPL_OCC_BYTES)
-        t->v[t->nv++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12),
-                                         ndd_le32_load(p + 16)};
+        t->v[t->nv++] = ndd_tmpl_occ_load(p);
     return NDD_OK;
 }
 
@@ -687,10 +685,7 @@ int ndd_occ_put(ndd_buf_t *b, uint64_t g, const ndd_tmpl_occ_t *v, size_t n)
         rc = ndd_put32(b, (uint32_t)n);
     for (size_t i = 0; i < n && !rc; i++) {
         char q[NDD_TMPL_OCC_BYTES];
-        ndd_le64_store(q, v[i].block);
-        ndd_le32_store(q + 8, v[i].page);
-        ndd_le32_store(q + 12, v[i].site);
-        ndd_le32_store(q + 16, v[i].content);
+        ndd_tmpl_occ_store(q, &v[i]);
         rc = ndd_buf_append(b, q, sizeof q);
     }
     return rc;

@@ -314,13 +314,20 @@ int ndd_index_occ_note(run_t *r, uint64_t g, const ndd_tmpl_occ_t *v, size_t n)
     return ndd_occ_put(&r->ix->oout, g, v, n);
 }
 
+/* WD/SUB (made when absent) and this rank's file NAME-R.zst in it with its marker. */
+static int part_paths(const run_t *r, const char *wd, const char *sub, const char *name, char *path, char *marker)
+{
+    char dir[IX_PATH];
+    snprintf(dir, sizeof dir, "%s/%s", wd, sub);
+    snprintf(path, IX_PATH + 64, "%s/%s-%06d.zst", dir, name, r->me);
+    snprintf(marker, IX_PATH + 64, "%s/%s-%06d.done", dir, name, r->me);
+    return mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
+}
+
 int ndd_index_occ_write(run_t *r, const char *wd)
 {
-    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
-    snprintf(dir, sizeof dir, "%s/tmpl", wd);
-    snprintf(path, sizeof path, "%s/occ-%06d.zst", dir, r->me);
-    snprintf(marker, sizeof marker, "%s/occ-%06d.done", dir, r->me);
-    int rc = mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
+    char path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = part_paths(r, wd, "tmpl", "occ", path, marker);
     if (!rc && !r->ix->oout.len) /* (templates off: an empty file all the same) */
         rc = ndd_occ_begin(&r->ix->oout);
     if (!rc)
@@ -361,11 +368,8 @@ int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *key
 
 int ndd_index_keys_write(run_t *r, const char *wd)
 {
-    char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
-    snprintf(dir, sizeof dir, "%s/keys", wd);
-    snprintf(path, sizeof path, "%s/keys-%06d.zst", dir, r->me);
-    snprintf(marker, sizeof marker, "%s/keys-%06d.done", dir, r->me);
-    int rc = mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
+    char path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = part_paths(r, wd, "keys", "keys", path, marker);
     if (!rc)
         rc = ndd_keys_write(path, marker, &r->ix->kout, r->ix->nkout);
     if (rc)

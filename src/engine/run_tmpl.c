@@ -60,9 +60,7 @@ static int decide_owned(run_t *r, ndd_buf_t *recv)
     for (int s = 0; s < r->P && !rc; s++) { /* each block freed once read */
         m[s] = recv[s].len / NDD_TMPL_OCC_BYTES;
         for (size_t k = 0; k < m[s]; k++) {
-            const char *p = recv[s].data + k * NDD_TMPL_OCC_BYTES;
-            v[at++] = (ndd_tmpl_occ_t){ndd_le64_load(p), ndd_le32_load(p + 8), ndd_le32_load(p + 12),
-                                       ndd_le32_load(p + 16)};
+            v[at++] = ndd_tmpl_occ_load(recv[s].data + k * NDD_TMPL_OCC_BYTES);
         }
         ndd_buf_free(&recv[s]);
     }
@@ -91,10 +89,7 @@ static int flags_of(run_t *r, const ndd_tmpl_occ_t *occ, size_t nocc, uint8_t *f
     NDD_TRY(ndd_comm_agree(r->comm, !send || !recv || !cur ? NDD_ERR_NOMEM : NDD_OK));
     for (size_t k = 0; k < nocc && !rc; k++) {
         char rec[NDD_TMPL_OCC_BYTES];
-        ndd_le64_store(rec, occ[k].block);
-        ndd_le32_store(rec + 8, occ[k].page);
-        ndd_le32_store(rec + 12, occ[k].site);
-        ndd_le32_store(rec + 16, occ[k].content);
+        ndd_tmpl_occ_store(rec, &occ[k]);
         rc = ndd_buf_append(&send[ndd_part_hash_dest(occ[k].block, P)], rec, sizeof rec);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));

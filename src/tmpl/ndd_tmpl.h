@@ -46,6 +46,32 @@ typedef struct ndd_tmpl_occ {
 } ndd_tmpl_occ_t;
 
 #define NDD_TMPL_OCC_BYTES 20
+
+/* An occurrence as NDD_TMPL_OCC_BYTES little-endian bytes (u64 block, u32
+ * page, site, content): the template pass's exchange and the index's
+ * occurrence files. */
+static inline void ndd_tmpl_occ_store(char *q, const ndd_tmpl_occ_t *o)
+{
+    for (int b = 0; b < 8; b++)
+        q[b] = (char)(o->block >> (8 * b));
+    const uint32_t w[3] = {o->page, o->site, o->content};
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < 4; b++)
+            q[8 + 4 * k + b] = (char)(w[k] >> (8 * b));
+}
+
+static inline ndd_tmpl_occ_t ndd_tmpl_occ_load(const char *q)
+{
+    const unsigned char *u = (const unsigned char *)q;
+    uint64_t h = 0;
+    uint32_t w[3] = {0, 0, 0};
+    for (int b = 7; b >= 0; b--)
+        h = h << 8 | u[b];
+    for (int k = 0; k < 3; k++)
+        for (int b = 3; b >= 0; b--)
+            w[k] = w[k] << 8 | u[8 + 4 * k + b];
+    return (ndd_tmpl_occ_t){h, w[0], w[1], w[2]};
+}
 #define NDD_TMPL_SHORT_BIT ((uint64_t)1 << 63)
 
 /* Hash of one block: ASCII letters case-folded, runs of spaces collapsed
