@@ -1,6 +1,7 @@
 /* cmd_run.c - 'ndd run': options, then the job (ndd_run, src/engine) on an
  * engine, then the summary from rank 0. */
 #include "ndd_cli.h"
+#include "ndd_ckpt.h"
 #include "ndd_run.h"
 #include "ndd_util.h"
 
@@ -644,10 +645,49 @@ static void run_baseline_defaults(ndd_run_cfg_t *c, const run_given_t *g)
         c->postings.site_docs = SIZE_MAX;
 }
 
+/* What identifies a command: the hash of its arguments, as 16 hex digits
+ * (an interrupted run's default work directory is resumed by the same
+ * command). */
+static void command_key(int argc, char **argv, char key[40])
+{
+    XXH3_state_t *x = XXH3_createState();
+    key[0] = '\0';
+    if (!x)
+        return;
+    XXH3_64bits_reset(x);
+    for (int i = 0; i < argc; i++)
+        XXH3_64bits_update(x, argv[i], strlen(argv[i]) + 1);
+    snprintf(key, 40, "%016llx", (unsigned long long)XXH3_64bits_digest(x));
+    XXH3_freeState(x);
+}
+
+/* 1 when DIR/.ndd-work holds a run of this very command (its manifest's
+ * command key): the files beside it are that run's outputs, written before
+ * it was stopped, which its resume writes again. */
+static int outdir_of_this_command(const char *dir, int argc, char **argv)
+{
+    char wd[4096], key[40];
+    ndd_manifest_t m;
+    int same = 0;
+    if (snprintf(wd, sizeof wd, "%s/.ndd-work", dir) >= (int)sizeof wd)
+        return 0;
+    command_key(argc, argv, key);
+    memset(&m, 0, sizeof m);
+    if (!key[0] || ndd_ckpt_manifest_read(wd, &m) != NDD_OK)
+        return 0;
+    for (size_t i = 0; i < m.nopts && !same; i++)
+        same = !strncmp(m.opts[i], "command ", 8) && !strcmp(m.opts[i] + 8, key);
+    ndd_ckpt_manifest_free(&m);
+    return same;
+}
+
 /* An output directory that holds anything but ndd's own work directory
  * (.ndd-work) or the --write-dedup file is refused without --force: a run
- * would overwrite its files and mix its outputs with others. */
-static int run_check_outdir(const run_opts_t *o)
+ * would overwrite its files and mix its outputs with others. Not when the
+ * work directory is an interrupted run of this same command (stopped while
+ * it wrote its outputs, or before an --index batch landed): running the
+ * command again resumes it and writes them again. */
+static int run_check_outdir(const run_opts_t *o, int argc, char **argv)
 {
     const char *dir = o->cfg.outdir, *dd = o->cfg.write_dedup, *base = NULL;
     struct stat st;
@@ -675,7 +715,7 @@ static int run_check_outdir(const run_opts_t *o)
         break;
     }
     closedir(d);
-    if (!first[0])
+    if (!first[0] || outdir_of_this_command(dir, argc, argv))
         return 0;
     return ndd_cli_usage_error(run_cmd, "output directory %s is not empty (it holds %s): give another -o DIR, or "
                                "--force to write over it", dir, first);
@@ -709,7 +749,7 @@ static int run_check(int argc, char **argv, run_opts_t *o)
         return ndd_cli_usage_error(run_cmd, "--stop-after needs --work-dir or --resume (else nothing is kept)");
     if (c->resume && c->work_dir)
         return ndd_cli_usage_error(run_cmd, "--resume WORK continues WORK: do not also give --work-dir");
-    if (run_check_outdir(o))
+    if (run_check_outdir(o, argc, argv))
         return NDD_EXIT_USAGE;
     if (c->resume) {
         if (optind < argc)
@@ -884,15 +924,9 @@ int ndd_cmd_run(int argc, char **argv)
     /* what identifies this command: its arguments (an interrupted run's
      * default work directory is resumed by the same command) */
     char key[40];
-    XXH3_state_t *x = XXH3_createState();
-    if (x) {
-        XXH3_64bits_reset(x);
-        for (int i = 0; i < argc; i++)
-            XXH3_64bits_update(x, argv[i], strlen(argv[i]) + 1);
-        snprintf(key, sizeof key, "%016llx", (unsigned long long)XXH3_64bits_digest(x));
-        XXH3_freeState(x);
+    command_key(argc, argv, key);
+    if (key[0])
         o.cfg.command = key;
-    }
     if (o.cfg.index_dir) {
         if (strchr(o.index_opts.data ? o.index_opts.data : "", '\n')) {
             ndd_buf_free(&o.index_opts);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # e2e (issue 17, item 4): runs that survive the cluster. A run killed by SIGKILL after
 # its map stage leaves OUT/.ndd-work; running the same command again resumes it (and
-# says so), gives outputs byte-identical to an uninterrupted run and removes the work
-# directory. Another command (other options) does not resume it; changed inputs start
+# says so; output files it had begun to write do not stop it), gives outputs
+# byte-identical to an uninterrupted run and removes the work directory. Another command (other options) does not resume it; changed inputs start
 # again; --resume OUT/.ndd-work -o OUT removes the work directory after success.
 # stats.json records the version, the command line and the inputs; --progress reports
 # every stage with its place in the job.
@@ -45,7 +45,10 @@ done
 [ "$killed" = 1 ] || fail "could not kill the run between its map stage and its end (3 attempts)"
 [ -e "$tmp/o/.ndd-work/manifest" ] || fail "the killed run left no work directory"
 
-# the same command again: resumed, announced, identical, cleaned up
+# the same command again: resumed, announced, identical, cleaned up; the output files
+# a run stopped while writing them leaves (here a cut pairs.tsv) do not stop it: they
+# are that run's, written again
+printf 'doc_a\tdoc_b\t0.' > "$tmp/o/pairs.tsv"
 "$NDD" run -q --engine local:2 -o "$tmp/o" "${A[@]}" "${in[@]}" 2>"$tmp/resumed.log" || fail "rerun: exit $?"
 grep -q "resuming the interrupted run of this command in $tmp/o/.ndd-work" "$tmp/resumed.log" ||
   fail "rerun did not say it resumed: $(cat "$tmp/resumed.log")"
@@ -57,6 +60,12 @@ mkdir -p "$tmp/o2"
 "$NDD" run -q --engine local:2 -o "$tmp/k" "${A[@]}" --stop-after verify --work-dir "$tmp/o2/.ndd-work-x" "${in[@]}" ||
   fail "stop-after: exit $?"
 rm -rf "$tmp/o2/.ndd-work" && mv "$tmp/o2/.ndd-work-x" "$tmp/o2/.ndd-work"
+# (beside a work directory of another command, an output file is someone else's: refused)
+touch "$tmp/o2/pairs.tsv"
+"$NDD" run -q --engine local:1 -o "$tmp/o2" "${A[@]}" "${in[@]}" 2>"$tmp/other.log"
+[ $? = 2 ] && grep -q "is not empty (it holds pairs.tsv)" "$tmp/other.log" ||
+  fail "an output directory with another command's work directory and a file was not refused: $(cat "$tmp/other.log")"
+rm "$tmp/o2/pairs.tsv"
 "$NDD" run -q --engine local:1 -o "$tmp/o2" "${A[@]}" "${in[@]}" 2>"$tmp/other.log" || fail "other command: exit $?"
 ! grep -q resuming "$tmp/other.log" || fail "a work directory of another command was resumed"
 same "$tmp/ref" "$tmp/o2"
