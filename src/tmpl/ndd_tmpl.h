@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ndd_util.h"
+#include "ndd_wire.h"
 
 typedef struct ndd_tmpl_params {
     uint32_t min_pages;      /* site template: on >= min_pages distinct pages (URLs) of one site; 0 = rule off */
@@ -46,33 +47,23 @@ typedef struct ndd_tmpl_occ {
 } ndd_tmpl_occ_t;
 
 #define NDD_TMPL_OCC_BYTES 20
+#define NDD_TMPL_SHORT_BIT ((uint64_t)1 << 63)
 
 /* An occurrence as NDD_TMPL_OCC_BYTES little-endian bytes (u64 block, u32
  * page, site, content): the template pass's exchange and the index's
  * occurrence files. */
 static inline void ndd_tmpl_occ_store(char *q, const ndd_tmpl_occ_t *o)
 {
-    for (int b = 0; b < 8; b++)
-        q[b] = (char)(o->block >> (8 * b));
-    const uint32_t w[3] = {o->page, o->site, o->content};
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < 4; b++)
-            q[8 + 4 * k + b] = (char)(w[k] >> (8 * b));
+    ndd_le64_store(q, o->block);
+    ndd_le32_store(q + 8, o->page);
+    ndd_le32_store(q + 12, o->site);
+    ndd_le32_store(q + 16, o->content);
 }
 
 static inline ndd_tmpl_occ_t ndd_tmpl_occ_load(const char *q)
 {
-    const unsigned char *u = (const unsigned char *)q;
-    uint64_t h = 0;
-    uint32_t w[3] = {0, 0, 0};
-    for (int b = 7; b >= 0; b--)
-        h = h << 8 | u[b];
-    for (int k = 0; k < 3; k++)
-        for (int b = 3; b >= 0; b--)
-            w[k] = w[k] << 8 | u[8 + 4 * k + b];
-    return (ndd_tmpl_occ_t){h, w[0], w[1], w[2]};
+    return (ndd_tmpl_occ_t){ndd_le64_load(q), ndd_le32_load(q + 8), ndd_le32_load(q + 12), ndd_le32_load(q + 16)};
 }
-#define NDD_TMPL_SHORT_BIT ((uint64_t)1 << 63)
 
 /* Hash of one block: ASCII letters case-folded, runs of spaces collapsed
  * (the text is normalised already), leading/trailing spaces ignored; the top
