@@ -206,20 +206,30 @@ static int inflate(const char *z, size_t zn, ndd_buf_t *out, size_t limit)
     return rc;
 }
 
+/* A blob's marker "COUNT BYTES XXH3" (zw_close). */
+static int read_marker(const char *marker, uint64_t *count, uint64_t *bytes, uint64_t *hash)
+{
+    char *m = NULL;
+    size_t mn = 0;
+    unsigned long long c = 0, b = 0, h = 0;
+    int rc = ndd_read_file(marker, 4096, &m, &mn);
+    if (!rc && sscanf(m, "%llu %llu %llx", &c, &b, &h) != 3)
+        rc = NDD_ERR_FORMAT;
+    free(m);
+    *count = c;
+    *bytes = b;
+    *hash = h;
+    return rc;
+}
+
 /* Reads path into *z (*zn bytes, caller frees) and checks it against its
  * marker (size and XXH3); *count = the marker's count. */
 static int read_checked(const char *path, const char *marker, char **z, size_t *zn, uint64_t *count)
 {
-    char *m = NULL;
-    size_t mn = 0, bytes = 0;
-    unsigned long long cnt = 0, hash = 0;
+    uint64_t cnt = 0, bytes = 0, hash = 0;
     int rc;
     *z = NULL;
-    NDD_TRY(ndd_read_file(marker, 4096, &m, &mn));
-    if (sscanf(m, "%llu %zu %llx", &cnt, &bytes, &hash) != 3) {
-        rc = NDD_ERR_FORMAT;
-        goto out;
-    }
+    NDD_TRY(read_marker(marker, &cnt, &bytes, &hash));
     NDD_TRY(ndd_read_file(path, 0, z, zn));
     if (*zn != bytes || XXH3_64bits(*z, *zn) != hash) {
         rc = NDD_ERR_FORMAT;
@@ -232,7 +242,6 @@ out:
         free(*z);
         *z = NULL;
     }
-    free(m);
     return rc;
 }
 
@@ -553,14 +562,17 @@ static int get_doc(ndd_cur_t *c, ndd_docs_t *d, int skip, uint64_t **keys, size_
     return NDD_OK;
 }
 
-/* A blob read as a stream (shards, key and verdict files): its compressed
- * file is read piece by piece into one reused buffer, its zstd frame
- * decompressed piece by piece after the bytes parsed so far are dropped, so
- * neither the file nor its contents are ever held whole (fresh memory costs
- * page faults, the slowest part of a load on some machines). The file is
- * checked against its marker (size and XXH3) in a first pass before any of
- * it is parsed, and again as it is read (zr_close reads the rest when
- * parsing stopped early): a damaged file is NDD_ERR_FORMAT. */
+/* A blob read as a stream (shards, key, verdict and occurrence files): its
+ * compressed file is read piece by piece into one reused buffer, its zstd
+ * frame decompressed piece by piece after the bytes parsed so far are
+ * dropped, so neither the file nor its contents are ever held whole (fresh
+ * memory costs page faults, the slowest part of a load on some machines).
+ * The file is checked against its marker (size and XXH3) in a first pass,
+ * before any of it is parsed: a damaged file is NDD_ERR_FORMAT. The second
+ * pass reads the same file through the descriptor opened for the first
+ * (checkpoint files are replaced by rename, never written in place), and
+ * stops where parsing stops (a rank that takes a shard's first documents
+ * does not read the rest). */
 #ifdef NDD_ZR_PIECE /* (the fuzzing build: small pieces, so that most inputs span several) */
 #define ZR_PIECE ((size_t)NDD_ZR_PIECE)
 #else
@@ -571,9 +583,8 @@ struct ndd_blob_stream {
     int fd;
     char *zin; /* ZR_PIECE bytes of the compressed file */
     ZSTD_inBuffer in;
-    XXH3_state_t *x;
-    uint64_t zleft, zhash; /* compressed bytes not read yet; the marker's XXH3 */
-    uint64_t zsize;        /* the file's size */
+    uint64_t zleft; /* compressed bytes not read yet */
+    uint64_t zsize; /* the file's size */
     ndd_buf_t buf;
     size_t pos;   /* buf[pos..len): decompressed, not parsed yet */
     int ended;    /* the frame ended (or its input did) */
@@ -581,8 +592,9 @@ struct ndd_blob_stream {
 };
 typedef struct ndd_blob_stream zreader_t;
 
-/* Reads the next piece of the compressed file into in (hashed). */
-static int zr_feed(zreader_t *r)
+/* Reads the next piece of the compressed file into in (and into x's hash
+ * when x is given: the first pass). */
+static int zr_feed(zreader_t *r, XXH3_state_t *x)
 {
     size_t want = r->zleft < ZR_PIECE ? (size_t)r->zleft : ZR_PIECE, got = 0;
     while (got < want) {
@@ -593,7 +605,8 @@ static int zr_feed(zreader_t *r)
             return k < 0 ? NDD_ERR_IO : NDD_ERR_FORMAT; /* shorter than its marker says */
         got += (size_t)k;
     }
-    XXH3_64bits_update(r->x, r->zin, got);
+    if (x)
+        XXH3_64bits_update(x, r->zin, got);
     r->zleft -= got;
     r->in = (ZSTD_inBuffer){r->zin, got, 0};
     return NDD_OK;
@@ -603,40 +616,36 @@ static int zr_feed(zreader_t *r)
  * may be NULL): a size that differs is NDD_ERR_FORMAT at once. */
 static int zr_open(zreader_t *r, const char *path, const char *marker, uint64_t *count)
 {
-    char *m = NULL;
-    size_t mn = 0;
-    unsigned long long cnt = 0, bytes = 0, hash = 0;
+    uint64_t cnt = 0, bytes = 0, hash = 0;
     struct stat st;
+    XXH3_state_t *x = NULL;
     int rc;
     memset(r, 0, sizeof *r);
     r->fd = -1;
-    NDD_TRY(ndd_read_file(marker, 4096, &m, &mn));
-    if (sscanf(m, "%llu %llu %llx", &cnt, &bytes, &hash) != 3) {
-        rc = NDD_ERR_FORMAT;
-        goto out;
-    }
+    NDD_TRY(read_marker(marker, &cnt, &bytes, &hash));
     r->dc = ZSTD_createDCtx();
     r->zin = malloc(ZR_PIECE);
-    r->x = XXH3_createState();
-    if (!r->dc || !r->zin || !r->x) {
+    x = XXH3_createState();
+    if (!r->dc || !r->zin || !x) {
         rc = NDD_ERR_NOMEM;
         goto out;
     }
-    XXH3_64bits_reset(r->x);
+    XXH3_64bits_reset(x);
     if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(r->fd, &st)) {
         rc = NDD_ERR_IO;
         goto out;
     }
-    if ((unsigned long long)st.st_size != bytes) {
+    if ((uint64_t)st.st_size != bytes) {
         rc = NDD_ERR_FORMAT;
         goto out;
     }
-    /* a first pass checks the whole file (read through the same piece, from
-     * the page cache by then): nothing of a damaged file is ever parsed */
+    /* the first pass checks the whole file (read through the same piece;
+     * the second finds it in the page cache): nothing of a damaged file is
+     * ever parsed */
     r->zleft = bytes;
     while (!rc && r->zleft)
-        rc = zr_feed(r);
-    if (!rc && XXH3_64bits_digest(r->x) != hash)
+        rc = zr_feed(r, x);
+    if (!rc && XXH3_64bits_digest(x) != hash)
         rc = NDD_ERR_FORMAT;
     if (rc)
         goto out;
@@ -644,38 +653,26 @@ static int zr_open(zreader_t *r, const char *path, const char *marker, uint64_t 
         rc = NDD_ERR_IO;
         goto out;
     }
-    XXH3_64bits_reset(r->x);
     r->in = (ZSTD_inBuffer){r->zin, 0, 0};
     r->zleft = r->zsize = bytes;
-    r->zhash = hash;
     if (count)
         *count = cnt;
 out:
-    free(m);
+    XXH3_freeState(x);
     return rc;
 }
 
-/* Ends the read: the rest of the file is read and the whole checked against
- * the marker (a mismatch is NDD_ERR_FORMAT, before any other error);
- * returns rc otherwise. Frees r's parts. */
+/* Frees r's parts (after zr_open, whatever it returned); returns rc. */
 static int zr_close(zreader_t *r, int rc)
 {
-    int opened = r->fd >= 0, chk = NDD_OK; /* (not opened: rc says why) */
-    while (opened && !chk && r->zleft)
-        chk = zr_feed(r);
-    if (opened && !chk && XXH3_64bits_digest(r->x) != r->zhash)
-        chk = NDD_ERR_FORMAT;
     if (r->fd >= 0)
         close(r->fd);
     free(r->zin);
-    XXH3_freeState(r->x);
     ZSTD_freeDCtx(r->dc);
     ndd_buf_free(&r->buf);
     memset(r, 0, sizeof *r);
     r->fd = -1;
-    if (chk == NDD_ERR_FORMAT && rc != NDD_ERR_NOMEM)
-        return chk;
-    return rc ? rc : chk;
+    return rc;
 }
 
 /* Decompresses at least one more byte (a piece, or more when what is not
@@ -698,7 +695,7 @@ static int zr_more(zreader_t *r)
     ZSTD_outBuffer o = {r->buf.data + r->buf.len, want, 0};
     size_t ret = 1;
     while (o.pos < o.size) {
-        if (r->in.pos == r->in.size && r->zleft && (rc = zr_feed(r)))
+        if (r->in.pos == r->in.size && r->zleft && (rc = zr_feed(r, NULL)))
             return rc;
         size_t before_in = r->in.pos, before_out = o.pos;
         ret = ZSTD_decompressStream(r->dc, &o, &r->in);
@@ -793,13 +790,10 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
     ndd_counters_t cnt;
     uint64_t *keys = NULL, count = 0;
     size_t kcap = 0;
-    int rc, opened = 0;
-    NDD_TRY(path_of(path, wd, "map/shard-%06d.zst", idx));
-    NDD_TRY(path_of(marker, wd, "map/shard-%06d.done", idx));
-    rc = zr_open(&zr, path, marker, &count);
-    opened = 1;
-    if (rc)
-        goto out;
+    int rc;
+    if ((rc = path_of(path, wd, "map/shard-%06d.zst", idx)) || (rc = path_of(marker, wd, "map/shard-%06d.done", idx)))
+        return rc;
+    NDD_TRY(zr_open(&zr, path, marker, &count));
     /* head: magic, version, counters, document count, rejects' length */
     NDD_TRY(zr_need(&zr, HEAD_BYTES + 12 + 8 * NDD_NCOUNTERS + 16));
     ndd_cur_t cur = zr_cur(&zr);
@@ -818,34 +812,24 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         rc = NDD_ERR_FORMAT;
         goto out;
     }
-    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
-    /* the documents are parsed before the counters and rejects are taken:
-     * nothing is added from a file that turns out damaged at its end */
-    ndd_buf_t rejs = NDD_BUF_INIT;
-    if (with_meta && (rc = ndd_buf_append(&rejs, rej, (size_t)rl)))
-        goto out;
+    if (with_meta) {
+        ndd_counters_add(c, &cnt);
+        NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
+    }
     zr.pos = (size_t)(cur.p - zr.buf.data);
+    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
     if (last > first)
-        rc = ndd_docs_reserve(d, d->n + (size_t)(last - first));
-    for (uint64_t i = 0; i < last && !rc; i++)
-        rc = zr_doc(&zr, d, i < first, &keys, &kcap);
-    if (!rc && last == n) { /* all read: nothing may follow the last document, the frame is whole */
-        rc = zr_need(&zr, 1);
-        if (!rc && (zr.pos != zr.buf.len || !zr.complete))
+        NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
+    for (uint64_t i = 0; i < last; i++)
+        NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
+    if (last == n) { /* all read: nothing may follow the last document, the frame is whole */
+        NDD_TRY(zr_need(&zr, 1));
+        if (zr.pos != zr.buf.len || !zr.complete)
             rc = NDD_ERR_FORMAT;
     }
-    rc = zr_close(&zr, rc);
-    opened = 0;
-    if (!rc && with_meta) {
-        ndd_counters_add(c, &cnt);
-        rc = ndd_buf_append(rejects, rejs.data ? rejs.data : "", rejs.len);
-    }
-    ndd_buf_free(&rejs);
 out:
-    if (opened)
-        rc = zr_close(&zr, rc);
     free(keys);
-    return rc;
+    return zr_close(&zr, rc);
 }
 
 /* ---- verify parts ---- */
@@ -1032,9 +1016,4 @@ int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *r
     if (rc)
         return rc;
     return zw_close(&w, zw_write(&w, raw->data, raw->len, 1), path, marker, count);
-}
-
-int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count)
-{
-    return read_blob(path, marker, out, 0, count);
 }

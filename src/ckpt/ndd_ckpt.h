@@ -104,18 +104,16 @@ int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets
 
 /* Writes p[0..n) to path atomically (path.tmp.PID, flushed, fsynced, renamed). */
 int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n);
-/* raw as one zstd frame at path (atomically), then marker "count bytes xxh3";
- * _read checks the file against its marker and decompresses it into out. */
+/* raw as one zstd frame at path (atomically), then marker "count bytes xxh3". */
 int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count);
-int ndd_ckpt_blob_read(const char *path, const char *marker, ndd_buf_t *out, uint64_t *count);
-/* A blob written by ndd_ckpt_blob_write read as a stream, piece by piece
- * (neither the file nor its contents held whole): _open checks the marker's
- * size (*count = its count; may be NULL); _need makes at least n bytes not
- * taken yet available at *p (*avail bytes; fewer only where the blob ends),
- * _take marks n of them parsed; _close reads what is left of the file and
- * checks it against the marker's XXH3 (NDD_ERR_FORMAT, before any other
- * error: a damaged file), with whole also that every byte was taken and the
- * frame is complete; it returns rc otherwise and frees the stream. */
+/* A blob written by ndd_ckpt_blob_write read back as a stream, piece by
+ * piece (neither the file nor its contents held whole): _open checks the
+ * whole file against its marker, size and XXH3 (NDD_ERR_FORMAT: damaged;
+ * *count = the marker's count, may be NULL); _need makes at least n bytes
+ * not taken yet available at *p (*avail bytes; fewer only where the blob
+ * ends), _take marks n of them parsed; _close, with whole, also checks that
+ * every byte was taken and the frame is complete (NDD_ERR_FORMAT), returns
+ * rc otherwise and frees the stream. */
 typedef struct ndd_blob_stream ndd_blob_stream_t;
 int ndd_blob_open(const char *path, const char *marker, ndd_blob_stream_t **s, uint64_t *count);
 int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail);
