@@ -505,21 +505,16 @@ static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isi
 #define KEYS_VERSION 1
 #define KEYS_HEAD 20
 
-int ndd_keytab_init(ndd_keytab_t *t, uint64_t n)
+/* A table's index by document, for documents 0..n) (at least one entry):
+ * off[n] and cnt[n], every cnt UINT32_MAX (not in the table). */
+static int doc_index(uint64_t n, uint64_t **off, uint32_t **cnt)
 {
-    memset(t, 0, sizeof *t);
     size_t m = n ? (size_t)n : 1;
-    t->hash = malloc(m * sizeof *t->hash);
-    t->off = malloc(m * sizeof *t->off);
-    t->cnt = malloc(m * sizeof *t->cnt);
-    if (!t->hash || !t->off || !t->cnt) {
-        ndd_keytab_free(t);
+    *off = malloc(m * sizeof **off);
+    *cnt = malloc(m * sizeof **cnt);
+    if (!*off || !*cnt)
         return NDD_ERR_NOMEM;
-    }
-    memset(t->cnt, 0xff, m * sizeof *t->cnt);
-    t->n = n;
-    t->lo = 0;
-    t->hi = n;
+    memset(*cnt, 0xff, m * sizeof **cnt);
     return NDD_OK;
 }
 
@@ -528,6 +523,18 @@ static void clamp_range(uint64_t n, uint64_t lo, uint64_t hi, uint64_t *tlo, uin
 {
     *tlo = lo < n ? lo : n;
     *thi = hi < n ? hi : n;
+}
+
+int ndd_keytab_init(ndd_keytab_t *t, uint64_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->hash = malloc((n ? (size_t)n : 1) * sizeof *t->hash);
+    if (!t->hash || doc_index(n, &t->off, &t->cnt)) {
+        ndd_keytab_free(t);
+        return NDD_ERR_NOMEM;
+    }
+    t->n = t->hi = n;
+    return NDD_OK;
 }
 
 void ndd_keytab_range(ndd_keytab_t *t, uint64_t lo, uint64_t hi) { clamp_range(t->n, lo, hi, &t->lo, &t->hi); }
@@ -612,14 +619,10 @@ int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t 
 int ndd_occtab_init(ndd_occtab_t *t, uint64_t n)
 {
     memset(t, 0, sizeof *t);
-    size_t m = n ? (size_t)n : 1;
-    t->off = malloc(m * sizeof *t->off);
-    t->cnt = malloc(m * sizeof *t->cnt);
-    if (!t->off || !t->cnt) {
+    if (doc_index(n, &t->off, &t->cnt)) {
         ndd_occtab_free(t);
         return NDD_ERR_NOMEM;
     }
-    memset(t->cnt, 0xff, m * sizeof *t->cnt);
     t->n = t->hi = n;
     return NDD_OK;
 }
