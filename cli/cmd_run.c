@@ -668,15 +668,14 @@ static int outdir_of_this_command(const char *dir, int argc, char **argv)
 {
     char wd[4096], key[40];
     ndd_manifest_t m;
-    int same = 0;
     if (snprintf(wd, sizeof wd, "%s/.ndd-work", dir) >= (int)sizeof wd)
         return 0;
     command_key(argc, argv, key);
     memset(&m, 0, sizeof m);
     if (!key[0] || ndd_ckpt_manifest_read(wd, &m) != NDD_OK)
         return 0;
-    for (size_t i = 0; i < m.nopts && !same; i++)
-        same = !strncmp(m.opts[i], "command ", 8) && !strcmp(m.opts[i] + 8, key);
+    const char *was = ndd_ckpt_manifest_opt(&m, "command");
+    int same = was && !strcmp(was, key);
     ndd_ckpt_manifest_free(&m);
     return same;
 }

@@ -374,6 +374,16 @@ static void manifest_line(ndd_manifest_t *m, const char *k, const char *v, int *
     else if (!strcmp(k, "candidates")) m->candidates = atoi(v);
 }
 
+const char *ndd_ckpt_manifest_opt(const ndd_manifest_t *m, const char *key)
+{
+    const char *v = NULL;
+    size_t kn = strlen(key);
+    for (size_t k = 0; k < m->nopts; k++)
+        if (!strncmp(m->opts[k], key, kn) && m->opts[k][kn] == ' ')
+            v = m->opts[k] + kn + 1;
+    return v;
+}
+
 int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m)
 {
     char path[PATH_CAP];

@@ -70,6 +70,9 @@ int ndd_ckpt_manifest_write(const char *wd, const ndd_manifest_t *m);
 int ndd_ckpt_manifest_read(const char *wd, ndd_manifest_t *m);
 /* Frees what _read stored (inputs = NULL, ninputs = 0); m or store_ may be NULL. */
 void ndd_ckpt_manifest_free(ndd_manifest_t *m);
+/* The value of the manifest's "opt KEY VALUE" line (the last one when
+ * repeated), or NULL. */
+const char *ndd_ckpt_manifest_opt(const ndd_manifest_t *m, const char *key);
 
 /* The map shard of task idx: documents with their keys, rejects (TSV rows;
  * may be NULL), the NDD_CST_READ counters of c (the others are not stored).

@@ -153,14 +153,7 @@ static int opts_lines(const ndd_run_cfg_t *cfg, ndd_buf_t *lines, const char **v
 static void opts_from_manifest(ndd_run_cfg_t *cfg, const ndd_manifest_t *m)
 {
     for (size_t i = 0; i < RUN_NSOPTS; i++)
-        *sopt_at(cfg, i) = NULL;
-    for (size_t k = 0; k < m->nopts; k++) {
-        const char *sp = strchr(m->opts[k], ' ');
-        for (size_t i = 0; sp && i < RUN_NSOPTS; i++)
-            if (strlen(run_sopts[i].key) == (size_t)(sp - m->opts[k]) &&
-                !memcmp(m->opts[k], run_sopts[i].key, (size_t)(sp - m->opts[k])))
-                *sopt_at(cfg, i) = sp + 1;
-    }
+        *sopt_at(cfg, i) = ndd_ckpt_manifest_opt(m, run_sopts[i].key);
 }
 
 /* The options a resumed run takes from the manifest. */
