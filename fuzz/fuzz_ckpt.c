@@ -1,16 +1,16 @@
 /* fuzz_ckpt.c - the checkpoint and index files as ndd reads them back, as
- * streams (src/ckpt: map shards, the index's key and verdict files). Input:
- * byte 0 picks the reader (0 shard, 1 key file, 2 verdict file, 3
- * template occurrence file) and byte 1
- * how the rest becomes the file: even, it is the file's contents, written as
- * one zstd frame; odd, it is the compressed file itself (zstd's streaming
- * decompression over arbitrary frames, cut ones, trailing bytes). The marker
- * is written to match (size and XXH3, so the parsers, not only the
- * checksum, see the bytes; its count is byte 2), and byte 3 sets the shard
- * reader's skip and take and the key table's range. Checked: no crash, leak
- * or undefined behaviour; a refused file leaves the verdict cache as it was;
- * a shard load adds at most `take` documents and a key or occurrence
- * table finds only documents of its range. */
+ * streams (src/ckpt: map shards, the index's key, verdict and template
+ * occurrence files). Input: byte 0 picks the reader (0 shard, 1 key file, 2
+ * verdict file, 3 occurrence file) and byte 1 how the rest becomes the
+ * file: even, it is the file's contents, written as one zstd frame; odd, it
+ * is the compressed file itself (zstd's streaming decompression over
+ * arbitrary frames, cut ones, trailing bytes). The marker is written to
+ * match (size and XXH3, so the parsers, not only the checksum, see the
+ * bytes; its count is byte 2), and byte 3 sets the shard reader's skip and
+ * take and the tables' range. Checked: no crash, leak or undefined
+ * behaviour; a refused file leaves the verdict cache as it was; a shard
+ * load adds at most `take` documents and a key or occurrence table finds
+ * only documents of its range. */
 #include "fuzz_common.h"
 #include "ndd_ckpt.h"
 #include "ndd_docs.h"

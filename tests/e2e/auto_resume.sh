@@ -2,7 +2,8 @@
 # e2e (issue 17, item 4): runs that survive the cluster. A run killed by SIGKILL after
 # its map stage leaves OUT/.ndd-work; running the same command again resumes it (and
 # says so; output files it had begun to write do not stop it), gives outputs
-# byte-identical to an uninterrupted run and removes the work directory. Another command (other options) does not resume it; changed inputs start
+# byte-identical to an uninterrupted run and removes the work directory. Another
+# command (other options) does not resume it; changed inputs start
 # again; --resume OUT/.ndd-work -o OUT removes the work directory after success.
 # stats.json records the version, the command line and the inputs; --progress reports
 # every stage with its place in the job.

@@ -187,7 +187,8 @@ PYEOF
   printf 'X' | dd of="$tmp/r3/.ndd-work/verify/verdicts-000000.zst" bs=1 seek=30 conv=notrunc 2>/dev/null
   "$NDD" run -q --engine local:2 -o "$tmp/r3" --index "$tmp/ixv" "${in[@]:$h}" 2>"$tmp/log" ||
     fail "batch resumed with a damaged verdict file: exit $? $(cat "$tmp/log")"
-  grep -q "are unreadable .*: verifying again" "$tmp/log" || fail "a damaged verdict file went unnoticed: $(cat "$tmp/log")"
+  grep -q "are unreadable .*: verifying again" "$tmp/log" ||
+    fail "a damaged verdict file went unnoticed: $(cat "$tmp/log")"
   same "$tmp/ref" "$tmp/r3"
   echo "a batch killed after its verification resumed without verifying again (a damaged verdict file:" \
     "verified again): identical to one run"

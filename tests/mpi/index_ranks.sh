@@ -22,7 +22,8 @@ at=0
 for b in 0 1 2 3; do
   cnt=$(( (n * (b + 1)) / 4 - at ))
   far=(); [ $b = 2 ] && far=(-x NDD_COMM_FAR=1) # ranks as if on nodes of their own: every rank keeps every key
-  mpirun -n $((b + 1)) --oversubscribe "${far[@]}" "$NDD_BIN" run -q -o "$tmp/o$b" --index "$tmp/ix" "${in[@]:$at:$cnt}" \
+  mpirun -n $((b + 1)) --oversubscribe "${far[@]}" "$NDD_BIN" run -q -o "$tmp/o$b" --index "$tmp/ix" \
+    "${in[@]:$at:$cnt}" \
     2>"$tmp/log" || fail "batch $b on $((b + 1)) ranks: $(cat "$tmp/log")"
   at=$((at + cnt))
 done
