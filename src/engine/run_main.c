@@ -574,11 +574,11 @@ out:
 static int reduce_stage(run_t *r, job_t *j)
 {
     int nparts = 0, rc = NDD_OK;
-    if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK &&
-        ndd_index_skips_verify_ckpt(r)) { /* the stages again, every verdict from the batch's own files */
+    int done = r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK;
+    if (done && ndd_index_skips_verify_ckpt(r)) { /* the stages again, every verdict from the batch's own files */
         r->cc_rounds = 0;
         NDD_TRY(ndd_index_own_load(r, j->wd, nparts));
-    } else if (r->cfg->resume && ndd_ckpt_verify_done_read(j->wd, &nparts, &r->cc_rounds) == NDD_OK) {
+    } else if (done) {
         for (int p = 0; p < nparts && !rc; p++)
             rc = ndd_ckpt_verify_load(j->wd, p, &r->c, &r->top, r->rows, r->first, r->first + r->d.n, r->me == 0);
         if ((rc = ndd_comm_agree(r->comm, rc)) == NDD_OK || rc == NDD_ERR_NOMEM)
