@@ -465,13 +465,17 @@ typedef int (*rec_put_fn)(void *table, uint64_t g, uint64_t h, const char *p, ui
 
 /* Takes the n records of the blob s (after its head), each u64 g, with
  * hashed a u64 hash, u32 k, then k items of isize bytes, and hands those
- * with lo <= g < hi to put; closes s. NDD_ERR_FORMAT: a record cut short,
+ * with lo <= g < hi to put; closes s. *first: the first record's g
+ * (UINT64_MAX when there is none). A file's records are in document order
+ * (each rank writes its own documents in order): the walk stops at the
+ * first g >= hi, and reads no further. NDD_ERR_FORMAT: a record cut short,
  * g >= tn, k = UINT32_MAX, or bytes after the last record. */
 static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isize, uint64_t tn, uint64_t lo,
-                        uint64_t hi, rec_put_fn put, void *table)
+                        uint64_t hi, rec_put_fn put, void *table, uint64_t *first)
 {
     const size_t head = hashed ? 20 : 12;
-    int rc = NDD_OK;
+    int rc = NDD_OK, past = 0;
+    *first = UINT64_MAX;
     for (uint64_t i = 0; i < n && !rc; i++) {
         const char *p;
         size_t avail;
@@ -484,6 +488,12 @@ static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isi
             rc = NDD_ERR_FORMAT;
             break;
         }
+        if (i == 0)
+            *first = g;
+        if (g >= hi) { /* (the rest is past the range too) */
+            past = 1;
+            break;
+        }
         size_t bytes = head + (size_t)k * isize;
         if ((rc = ndd_blob_need(s, bytes, &p, &avail)))
             break;
@@ -491,12 +501,12 @@ static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isi
             rc = NDD_ERR_FORMAT;
             break;
         }
-        if (g >= lo && g < hi) /* (a later record of g replaces an earlier one) */
+        if (g >= lo) /* (a later record of g replaces an earlier one) */
             rc = put(table, g, h, p + head, k);
         ndd_blob_take(s, bytes);
     }
     /* (a damaged file's records may be in the table: the caller gives up) */
-    return ndd_blob_close(s, rc, 1);
+    return ndd_blob_close(s, rc, !past);
 }
 
 /* ---- the key table ---- */
@@ -569,7 +579,7 @@ int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t)
     ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
     int rc = blob_head(path, marker, &s, MAGIC_KEYS, KEYS_VERSION, &n);
-    return rc ? rc : walk_records(s, n, 1, 8, t->n, t->lo, t->hi, keys_rec, t);
+    return rc ? rc : walk_records(s, n, 1, 8, t->n, t->lo, t->hi, keys_rec, t, &t->first);
 }
 
 const uint64_t *ndd_keytab_find(const ndd_keytab_t *t, uint64_t g, uint64_t hash, size_t *n)
@@ -658,7 +668,7 @@ int ndd_occtab_load(const char *path, const char *marker, ndd_occtab_t *t)
     ndd_blob_stream_t *s = NULL;
     uint64_t n = 0;
     int rc = blob_head(path, marker, &s, MAGIC_OCCS, OCCS_VERSION, &n);
-    return rc ? rc : walk_records(s, n, 0, NDD_TMPL_OCC_BYTES, t->n, t->lo, t->hi, occ_rec, t);
+    return rc ? rc : walk_records(s, n, 0, NDD_TMPL_OCC_BYTES, t->n, t->lo, t->hi, occ_rec, t, &t->first);
 }
 
 const ndd_tmpl_occ_t *ndd_occtab_find(const ndd_occtab_t *t, uint64_t g, size_t *n)

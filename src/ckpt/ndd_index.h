@@ -116,6 +116,7 @@ typedef struct ndd_keytab {
     uint32_t *cnt;   /* [n]; UINT32_MAX: g not in the table */
     uint64_t *keys;
     size_t nkeys, cap;
+    uint64_t first; /* the file loaded last: its first record's document (UINT64_MAX: it had none) */
 } ndd_keytab_t;
 
 /* An empty table for documents 0..n), all of them kept. */
@@ -128,8 +129,10 @@ void ndd_keytab_free(ndd_keytab_t *t);
 /* Adds the records of a file written by ndd_keys_write; a record of a
  * document already in the table replaces it (files are loaded in batch
  * order: the last batch that signed a document has its current keys).
- * NDD_ERR_VERSION: of another version; NDD_ERR_FORMAT: damaged, or a
- * number >= t->n. */
+ * A file's records are in document order: its first record's document is
+ * left in t->first, and the records from the first one at or past t->hi on
+ * are not read. NDD_ERR_VERSION: of another version; NDD_ERR_FORMAT:
+ * damaged, or a number >= t->n. */
 int ndd_keytab_load(const char *path, const char *marker, ndd_keytab_t *t);
 /* Document g's keys when it is in the table with this text hash (*n of
  * them), else NULL. */
@@ -154,6 +157,7 @@ typedef struct ndd_occtab {
     uint32_t *cnt;    /* [n]; UINT32_MAX: g not in the table */
     ndd_tmpl_occ_t *v;
     size_t nv, cap;
+    uint64_t first;   /* the file loaded last: its first record's document (UINT64_MAX: it had none) */
 } ndd_occtab_t;
 
 /* An empty table for documents 0..n), all of them kept. */
@@ -162,7 +166,8 @@ int ndd_occtab_init(ndd_occtab_t *t, uint64_t n);
 void ndd_occtab_range(ndd_occtab_t *t, uint64_t lo, uint64_t hi);
 void ndd_occtab_free(ndd_occtab_t *t);
 /* Adds the records of a file written by ndd_occ_write (a later record of a
- * document replaces an earlier one). NDD_ERR_VERSION: of another version;
+ * document replaces an earlier one; t->first and t->hi as for the key
+ * table). NDD_ERR_VERSION: of another version;
  * NDD_ERR_FORMAT: damaged, or a number >= t->n. */
 int ndd_occtab_load(const char *path, const char *marker, ndd_occtab_t *t);
 /* Document g's occurrences (*n of them) when it is in the table, else NULL. */

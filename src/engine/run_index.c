@@ -231,23 +231,35 @@ out:
 }
 
 /* Loads the files SUB-R.zst (with their markers) of batches 1..k in
- * order, R below each batch's part count, through load; skip_missing: a
- * batch without them (written by an earlier ndd) is skipped. */
+ * order, R below each batch's part count, through load, into a table that
+ * keeps the documents from lo on and leaves in *first the first document
+ * of the file it loaded last; skip_missing: a batch without them (written
+ * by an earlier ndd) is skipped. A batch's part R holds documents of its
+ * rank R, all below those of part R + 1 and of the next batches: its parts
+ * are read from the last one down, so that each part's bound (the first
+ * document of the part above it, or the batch's end) is known before it is
+ * opened, and the parts wholly below lo are not read (each rank of a node
+ * reads about its own parts, not every part). */
 static int load_batch_files(run_t *r, const char *sub, int skip_missing,
-                            int (*load)(const char *, const char *, void *), void *table)
+                            int (*load)(const char *, const char *, void *), void *table, uint64_t lo,
+                            const uint64_t *first)
 {
     ndd_ixrun_t *ix = r->ix;
     char dir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64];
+    uint64_t end = 0;
     int rc = NDD_OK;
     for (size_t k = 0; k < ix->man.nb && !rc; k++) {
+        end += ix->man.b[k].docs;
         rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
-        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+        uint64_t bound = end; /* the documents of the parts left are below it */
+        for (int p = ix->man.b[k].nverdicts - 1; p >= 0 && bound > lo && !rc; p--) {
             snprintf(path, sizeof path, "%s/%s-%06d.zst", dir, sub, p);
             snprintf(marker, sizeof marker, "%s/%s-%06d.done", dir, sub, p);
             if (skip_missing && access(marker, F_OK) != 0 && errno == ENOENT && access(path, F_OK) != 0 &&
                 errno == ENOENT)
                 break; /* a batch of an earlier ndd: none */
-            rc = load(path, marker, table);
+            if (!(rc = load(path, marker, table)) && *first < bound)
+                bound = *first;
         }
     }
     return rc;
@@ -263,8 +275,8 @@ static int load_occ(const char *path, const char *marker, void *t) { return ndd_
  * candidate selection of verification those whose keys did not come with
  * their texts in shuffle 2, which carries them between the ranks of a node:
  * when every rank is on this rank's node, the table keeps this rank's
- * documents only (a run on one node reads every key file whole but keeps
- * 1/P of it). */
+ * documents only (and reads about its own parts of the key files:
+ * load_batch_files). */
 static int keys_load(run_t *r, uint64_t first)
 {
     ndd_ixrun_t *ix = r->ix;
@@ -276,7 +288,7 @@ static int keys_load(run_t *r, uint64_t first)
     if (!rc)
         rc = ndd_keys_begin(&ix->kout);
     if (!rc && ix->keys.n)
-        rc = load_batch_files(r, "keys/keys", 0, load_keys, &ix->keys);
+        rc = load_batch_files(r, "keys/keys", 0, load_keys, &ix->keys, ix->keys.lo, &ix->keys.first);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "--index %s: cannot read its signature keys (%s)", r->cfg->index_dir, ndd_strerror(rc));
     return ndd_comm_agree(r->comm, rc);
@@ -296,7 +308,7 @@ static int occ_load(run_t *r, uint64_t first)
     if (!rc)
         rc = ndd_occ_begin(&ix->oout);
     if (!rc && ix->occ.n)
-        rc = load_batch_files(r, "tmpl/occ", 1, load_occ, &ix->occ);
+        rc = load_batch_files(r, "tmpl/occ", 1, load_occ, &ix->occ, ix->occ.lo, &ix->occ.first);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "--index %s: cannot read its template occurrences (%s)", r->cfg->index_dir,
                     ndd_strerror(rc));

@@ -293,7 +293,9 @@ static void test_keytab(void **state)
     assert_int_equal(ndd_keys_write(path[1], marker[1], &b[1], 4), NDD_OK);
     assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
     assert_int_equal(ndd_keytab_load(path[1], marker[1], &t), NDD_OK); /* any order */
+    assert_int_equal(t.first, 6);
     assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    assert_int_equal(t.first, 0);
     for (uint64_t g = 0; g < 12; g++) {
         const uint64_t *k = ndd_keytab_find(&t, g, 1000 + g, &n);
         if (g >= 10) {
@@ -336,6 +338,31 @@ static void test_keytab(void **state)
         assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 1), NDD_OK);
         assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), bad ? NDD_ERR_FORMAT : NDD_ERR_VERSION);
     }
+    /* a file's records are in document order: those from the first past the
+     * range on are not read (here a cut record after it: not seen) */
+    ndd_buf_free(&b[0]);
+    assert_int_equal(ndd_keys_begin(&b[0]), NDD_OK);
+    assert_int_equal(ndd_keys_put(&b[0], 1, 1001, keys, 4), NDD_OK);
+    assert_int_equal(ndd_keys_put(&b[0], 5, 1005, keys, 4), NDD_OK);
+    assert_int_equal(ndd_keys_put(&b[0], 7, 1007, keys, 4), NDD_OK);
+    b[0].len -= 3;
+    assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 3), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_ERR_FORMAT); /* the whole range: read */
+    ndd_keytab_free(&t);
+    assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
+    ndd_keytab_range(&t, 0, 5);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    assert_int_equal(t.first, 1);
+    assert_non_null(ndd_keytab_find(&t, 1, 1001, &n));
+    assert_null(ndd_keytab_find(&t, 5, 1005, &n));
+    ndd_keytab_free(&t);
+    /* an empty file: no first document */
+    assert_int_equal(ndd_keytab_init(&t, 12), NDD_OK);
+    ndd_buf_free(&b[0]);
+    assert_int_equal(ndd_keys_begin(&b[0]), NDD_OK);
+    assert_int_equal(ndd_keys_write(path[0], marker[0], &b[0], 0), NDD_OK);
+    assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_OK);
+    assert_true(t.first == UINT64_MAX);
     unlink(path[0]);
     assert_int_equal(ndd_keytab_load(path[0], marker[0], &t), NDD_ERR_IO);
     ndd_keytab_free(&t);
@@ -371,6 +398,7 @@ static void test_occtab(void **state)
         if (ranged)
             ndd_occtab_range(&t, 3, 7);
         assert_int_equal(ndd_occtab_load(path, marker, &t), NDD_OK);
+        assert_int_equal(t.first, 0);
         for (uint64_t g = 0; g < 12; g++) {
             const ndd_tmpl_occ_t *o = ndd_occtab_find(&t, g, &n);
             if (g >= 10 || (ranged && (g < 3 || g >= 7))) {
