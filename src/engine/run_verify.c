@@ -10,8 +10,9 @@
 #include <xxhash.h>
 #include <zstd.h>
 
-/* Set statistics (the owner of each label counts it) and the big sets. */
-static int count_sets(run_t *r, ndd_buf_t *big)
+/* Set statistics (the owner of each label counts it), the big sets, and
+ * small[d] += the sizes of the small sets hashed to rank d. */
+static int count_sets(run_t *r, ndd_buf_t *big, uint64_t *small)
 {
     int rc = NDD_OK;
     for (size_t i = 0; i < r->nowned && !rc; i++) {
@@ -29,6 +30,8 @@ static int count_sets(run_t *r, ndd_buf_t *big)
         if (sz >= r->cfg->big_set) {
             uint64_t x[2] = {r->owned[i].label, sz};
             rc = ndd_put64s(big, x, 2);
+        } else {
+            small[ndd_part_hash_dest(r->owned[i].label, r->P)] += sz;
         }
     }
     return rc;
@@ -42,15 +45,18 @@ static int cmp_dest(const void *a, const void *b)
 
 /* Destination rank of every local document in a set: sets smaller than
  * big_set by a hash of their label; big sets by LPT over all ranks (cost =
- * size, as candidate pairs are bounded per member). */
+ * size, as candidate pairs are bounded per member), from the loads the small
+ * sets hashed to each rank already give it (without them a rank could get
+ * its share of the big sets on top of more than its share of small ones). */
 static int place_sets(run_t *r, uint32_t *dest_of)
 {
     ndd_buf_t big = NDD_BUF_INIT, all = NDD_BUF_INIT;
     ndd_setsize_t *sets = NULL;
     uint32_t *dest = NULL;
-    uint64_t *bydest = NULL;
-    int rc = ndd_comm_agree(r->comm, count_sets(r, &big));
-    if (rc || (rc = ndd_comm_allgather(r->comm, big.data ? big.data : "", big.len, &all, NULL)))
+    uint64_t *bydest = NULL, *small = calloc((size_t)r->P, sizeof *small);
+    int rc = ndd_comm_agree(r->comm, !small ? NDD_ERR_NOMEM : count_sets(r, &big, small));
+    if (rc || (rc = ndd_comm_allreduce(r->comm, small, (size_t)r->P, NDD_TY_U64, NDD_RED_SUM)) ||
+        (rc = ndd_comm_allgather(r->comm, big.data ? big.data : "", big.len, &all, NULL)))
         goto out;
     size_t n = all.len / 16;
     sets = malloc((n ? n : 1) * sizeof *sets);
@@ -62,7 +68,7 @@ static int place_sets(run_t *r, uint32_t *dest_of)
         ndd_load64s(x, all.data + 16 * i, 2);
         sets[i] = (ndd_setsize_t){x[0], x[1]};
     }
-    ndd_part_lpt(sets, n, r->P, dest);
+    ndd_part_lpt(sets, n, r->P, small, dest);
     for (size_t i = 0; i < n; i++) {
         bydest[2 * i] = sets[i].label;
         bydest[2 * i + 1] = dest[i];
@@ -82,6 +88,7 @@ static int place_sets(run_t *r, uint32_t *dest_of)
 out:
     ndd_buf_free(&big);
     ndd_buf_free(&all);
+    free(small);
     free(sets);
     free(dest);
     free(bydest);

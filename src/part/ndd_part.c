@@ -116,11 +116,13 @@ static int cmp_big(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
-void ndd_part_lpt(ndd_setsize_t *sets, size_t n, int P, uint32_t *dest)
+void ndd_part_lpt(ndd_setsize_t *sets, size_t n, int P, const uint64_t *start, uint32_t *dest)
 {
     /* Without memory for the loads every set goes to rank 0: a worse balance,
      * never a different output (outputs do not depend on placement). */
     uint64_t *load = calloc((size_t)P, sizeof *load);
+    for (int s = 0; s < P && load && start; s++)
+        load[s] = start[s];
     ndd_qsort(sets, n, sizeof *sets, cmp_big);
     for (size_t i = 0; i < n; i++) {
         int best = 0;

@@ -53,8 +53,10 @@ typedef struct ndd_setsize {
 } ndd_setsize_t;
 
 /* LPT placement of big sets: sorts sets by (size desc, label asc), then puts
- * each on the least loaded rank (ties: the lowest rank; load = sum of
- * sizes). On return dest[i] is the rank of sets[i] in the sorted order. */
-void ndd_part_lpt(ndd_setsize_t *sets, size_t n, int P, uint32_t *dest);
+ * each on the least loaded rank (ties: the lowest rank; load = start[rank]
+ * (the load a rank has already: the small sets hashed to it; NULL: none)
+ * plus the sizes placed on it). On return dest[i] is the rank of sets[i] in
+ * the sorted order. */
+void ndd_part_lpt(ndd_setsize_t *sets, size_t n, int P, const uint64_t *start, uint32_t *dest);
 
 #endif
