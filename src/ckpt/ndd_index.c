@@ -12,7 +12,7 @@
 
 #define MAGIC_VERDS 0x5344524556444E4Eull /* "NNDVERDS" as LE bytes */
 #define VERDS_VERSION 1
-#define VERD_BYTES 84
+#define VERD_BYTES NDD_VERDICT_BYTES
 #define IX_PATH 4096
 #define IX_MAX_SHARDS 65536
 
@@ -351,6 +351,45 @@ static double bits_f64(uint64_t u)
     return d;
 }
 
+int ndd_verdict_put(ndd_buf_t *b, const ndd_verdict_t *v)
+{
+    const ndd_vres_t *r = &v->v;
+    uint32_t fl = (uint32_t)((r->duplicate != 0) | (r->pruned_by_bound != 0) << 1 | (r->hit_cost_limit != 0) << 2 |
+                             (r->formulaic != 0) << 3 | (r->sketched != 0) << 4 | (r->conceptual != 0) << 5);
+    uint64_t w[10] = {v->a, v->b, v->ha, v->hb, f64_bits(r->resemblance), f64_bits(r->containment),
+                      f64_bits(r->ncd), f64_bits(r->score), f64_bits(r->strain_away), r->tlcs};
+    int rc = ndd_buf_reserve(b, VERD_BYTES);
+    if (!rc)
+        rc = ndd_put64s(b, w, 4);
+    if (!rc)
+        rc = ndd_put32(b, fl);
+    return rc ? rc : ndd_put64s(b, w + 4, 6);
+}
+
+int ndd_verdict_get(const char *p, ndd_verdict_t *x)
+{
+    ndd_cur_t cur = {p, p + VERD_BYTES, 0};
+    memset(x, 0, sizeof *x);
+    x->a = ndd_get64(&cur);
+    x->b = ndd_get64(&cur);
+    x->ha = ndd_get64(&cur);
+    x->hb = ndd_get64(&cur);
+    uint32_t fl = ndd_get32(&cur);
+    x->v.duplicate = fl & 1;
+    x->v.pruned_by_bound = fl >> 1 & 1;
+    x->v.hit_cost_limit = fl >> 2 & 1;
+    x->v.formulaic = fl >> 3 & 1;
+    x->v.sketched = fl >> 4 & 1;
+    x->v.conceptual = fl >> 5 & 1;
+    x->v.resemblance = bits_f64(ndd_get64(&cur));
+    x->v.containment = bits_f64(ndd_get64(&cur));
+    x->v.ncd = bits_f64(ndd_get64(&cur));
+    x->v.score = bits_f64(ndd_get64(&cur));
+    x->v.strain_away = bits_f64(ndd_get64(&cur));
+    x->v.tlcs = ndd_get64(&cur);
+    return cur.bad ? NDD_ERR_FORMAT : NDD_OK;
+}
+
 int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *v, size_t n)
 {
     ndd_buf_t b = NDD_BUF_INIT;
@@ -361,18 +400,8 @@ int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *
         rc = ndd_put32(&b, VERDS_VERSION);
     if (!rc)
         rc = ndd_put64(&b, n);
-    for (size_t i = 0; i < n && !rc; i++) {
-        const ndd_vres_t *r = &v[i].v;
-        uint32_t fl = (uint32_t)((r->duplicate != 0) | (r->pruned_by_bound != 0) << 1 | (r->hit_cost_limit != 0) << 2 |
-                                 (r->formulaic != 0) << 3 | (r->sketched != 0) << 4 | (r->conceptual != 0) << 5);
-        uint64_t w[11] = {v[i].a, v[i].b, v[i].ha, v[i].hb, f64_bits(r->resemblance), f64_bits(r->containment),
-                          f64_bits(r->ncd), f64_bits(r->score), f64_bits(r->strain_away), r->tlcs, 0};
-        rc = ndd_put64s(&b, w, 4);
-        if (!rc)
-            rc = ndd_put32(&b, fl);
-        if (!rc)
-            rc = ndd_put64s(&b, w + 4, 6);
-    }
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = ndd_verdict_put(&b, &v[i]);
     if (!rc)
         rc = ndd_ckpt_blob_write(path, marker, &b, n);
     ndd_buf_free(&b);
@@ -429,28 +458,10 @@ int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c)
             rc = NDD_ERR_FORMAT;
             break;
         }
-        ndd_cur_t cur = {p, p + VERD_BYTES, 0};
         ndd_verdict_t x;
-        memset(&x, 0, sizeof x);
-        x.a = ndd_get64(&cur);
-        x.b = ndd_get64(&cur);
-        x.ha = ndd_get64(&cur);
-        x.hb = ndd_get64(&cur);
-        uint32_t fl = ndd_get32(&cur);
-        x.v.duplicate = fl & 1;
-        x.v.pruned_by_bound = fl >> 1 & 1;
-        x.v.hit_cost_limit = fl >> 2 & 1;
-        x.v.formulaic = fl >> 3 & 1;
-        x.v.sketched = fl >> 4 & 1;
-        x.v.conceptual = fl >> 5 & 1;
-        x.v.resemblance = bits_f64(ndd_get64(&cur));
-        x.v.containment = bits_f64(ndd_get64(&cur));
-        x.v.ncd = bits_f64(ndd_get64(&cur));
-        x.v.score = bits_f64(ndd_get64(&cur));
-        x.v.strain_away = bits_f64(ndd_get64(&cur));
-        x.v.tlcs = ndd_get64(&cur);
+        int bad = ndd_verdict_get(p, &x);
         ndd_blob_take(s, VERD_BYTES);
-        rc = cur.bad ? NDD_ERR_FORMAT : ndd_vcache_add(c, &x);
+        rc = bad ? bad : ndd_vcache_add(c, &x);
     }
     rc = ndd_blob_close(s, rc, 1);
     if (rc) /* nothing of a damaged file stays */

@@ -103,6 +103,11 @@ int ndd_vcache_write(const char *path, const char *marker, const ndd_verdict_t *
 /* Appends the verdicts of a file written by _write (NDD_ERR_VERSION: of
  * another version; NDD_ERR_FORMAT: damaged). */
 int ndd_vcache_load(const char *path, const char *marker, ndd_vcache_t *c);
+/* One verdict as the file's 84-byte record (also between ranks), and back
+ * from NDD_VERDICT_BYTES bytes at p. */
+#define NDD_VERDICT_BYTES 84
+int ndd_verdict_put(ndd_buf_t *b, const ndd_verdict_t *v);
+int ndd_verdict_get(const char *p, ndd_verdict_t *v);
 
 /* ---- the key table: document number g -> (XXH3-64 of its text after the
  * template strip and the cut, its signature keys), so that a document whose

@@ -443,18 +443,84 @@ int ndd_index_verdicts_load(run_t *r)
         r->c.ix_docs_old = ix->nold;
         r->c.ix_docs_new = r->starts[r->P] - ix->nold;
     }
+    /* the verdict files dealt out to the ranks (file i to rank i mod P):
+     * ndd_index_verdicts_route then sends each verdict to the rank that
+     * verifies its pair's set */
+    size_t i = 0;
     for (size_t k = 0; k < ix->man.nb && ix->cacheable && !rc; k++) {
         rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
-        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++) {
+        for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++, i++) {
+            if (i % (size_t)r->P != (size_t)r->me)
+                continue;
             snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", dir, p);
             snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", dir, p);
             rc = ndd_vcache_load(path, marker, &ix->cache);
         }
     }
-    ndd_vcache_sort(&ix->cache);
     if (rc && r->me == 0)
         ndd_run_log(r, 0, "--index %s: cannot read its verdicts (%s)", r->cfg->index_dir, ndd_strerror(rc));
     return ndd_comm_agree(r->comm, rc);
+}
+
+/* One step of the verdicts' route: each verdict of from to the rank
+ * dest(x, verdict) returns (-1: dropped), through an exchange; the
+ * received ones replace from's. Collective. */
+static int route_step(run_t *r, ndd_vcache_t *from, int (*dest)(const run_t *, const void *, const ndd_verdict_t *),
+                      const void *x)
+{
+    ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
+    int rc = !send || !recv ? NDD_ERR_NOMEM : NDD_OK;
+    for (size_t i = 0; i < from->n && !rc; i++) {
+        int d = dest(r, x, &from->v[i]);
+        if (d >= 0)
+            rc = ndd_verdict_put(&send[d], &from->v[i]);
+    }
+    ndd_vcache_free(from);
+    if (!(rc = ndd_comm_agree(r->comm, rc)))
+        rc = ndd_comm_exchange_move(r->comm, send, recv, NULL);
+    size_t n = 0;
+    for (int s = 0; s < r->P && !rc; s++)
+        n += recv[s].len / NDD_VERDICT_BYTES;
+    if (!rc)
+        rc = ndd_array_grow((void **)&from->v, &from->cap, n, sizeof *from->v);
+    for (int s = 0; s < r->P && !rc; s++)
+        for (size_t at = 0; at + NDD_VERDICT_BYTES <= recv[s].len && !rc; at += NDD_VERDICT_BYTES)
+            if (!(rc = ndd_verdict_get(recv[s].data + at, &from->v[from->n])))
+                from->n++;
+    ndd_bufs_free(send, r->P);
+    ndd_bufs_free(recv, r->P);
+    return ndd_comm_agree(r->comm, rc);
+}
+
+/* The rank that holds document a (whose set it knows). */
+static int home_of(const run_t *r, const void *x, const ndd_verdict_t *v)
+{
+    (void)x;
+    return v->a < r->starts[r->P] ? ndd_part_owner_of(r->starts, r->P, v->a) : -1;
+}
+
+/* The rank that verifies the set of document a (a here), or -1 when a is
+ * in no set: its pairs are not verified. */
+static int set_rank_of(const run_t *r, const void *x, const ndd_verdict_t *v)
+{
+    const uint32_t *dest_of = x;
+    uint64_t i = v->a - r->first;
+    return v->a >= r->first && i < r->d.n && r->in_set[i] ? (int)dest_of[i] : -1;
+}
+
+int ndd_index_verdicts_route(run_t *r, const uint32_t *dest_of)
+{
+    ndd_ixrun_t *ix = r->ix;
+    int rc = NDD_OK;
+    if (!ix || !ix->cacheable)
+        return NDD_OK;
+    /* a pair is verified at its set's rank, and both its documents are in
+     * that set: the rank of a's set is the rank that looks the verdict up */
+    if (r->P > 1 && !(rc = route_step(r, &ix->cache, home_of, NULL)))
+        rc = route_step(r, &ix->cache, set_rank_of, dest_of);
+    if (!rc)
+        ndd_vcache_sort(&ix->cache);
+    return rc;
 }
 
 int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_t ga, uint64_t gb, uint64_t ha,

@@ -150,8 +150,15 @@ int ndd_index_load_map(run_t *r, const char *wd, int nshards);
  * nshards[s] shards in dirs[s]/map), in order: this rank's contiguous range
  * of them, and the rejects and read counters of its range of shards. */
 int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_t nsrc);
-/* Before ndd_stage_verify: every rank loads the index's verdict cache. */
+/* Before ndd_stage_verify: every rank loads its share of the index's
+ * verdict files (file i of all batches' parts if i mod P is its rank). */
 int ndd_index_verdicts_load(run_t *r);
+/* In ndd_stage_verify, once the sets are placed (dest_of[i]: the rank of
+ * local document i's set): every verdict to the rank that verifies the set
+ * of its pair's first document, through that document's rank (two
+ * exchanges; a verdict whose document is in no set is dropped), then the
+ * cache indexed for lookups. Collective; no-op without a cacheable --index. */
+int ndd_index_verdicts_route(run_t *r, const uint32_t *dest_of);
 /* Local: the verifier's result of pair (i, j) of the current set (global
  * numbers ga, gb; ha, hb: XXH3-64 of their texts as verified): from the
  * cache when the same pair with the same texts was verified before, else

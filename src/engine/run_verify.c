@@ -1054,6 +1054,8 @@ int ndd_stage_verify(run_t *r)
     int rc = !dest_of || !raw || !z || !send[0] || !send[1] || !send[2] ? NDD_ERR_NOMEM : NDD_OK;
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(place_sets(r, dest_of));
+    if (r->ix) /* --index: the cached verdicts to the ranks that look them up */
+        NDD_TRY(ndd_index_verdicts_route(r, dest_of));
     NDD_TRY(ndd_lsi_send(r, dest_of));
     NDD_TRY(shuffle_texts(r, dest_of, raw, z, &spill));
     r->t[NDD_ST_SHUFFLE2] = ndd_now() - t0;

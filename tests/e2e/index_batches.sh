@@ -97,7 +97,18 @@ for b in 2 3 4 5; do
   done
 done
 [ "$(counts "$tmp/ix5" 2 keys/keys)" -gt 0 ] || fail "k=5 batch 2 signed nothing"
-echo "each batch signs the same documents on 1-4 ranks as on 1"
+# and takes as many verdicts from the cache: each rank loads a share of the verdict
+# files and every verdict is routed to the rank that verifies its set
+# (ndd_index_verdicts_route); one lost on the way would be verified again
+for b in 1 2 3 4; do
+  python3 - "$tmp/k5-$b/stats.json" "$tmp/one-$b/stats.json" <<'EOF' || fail "k=5 batch $((b + 1)): verdicts differ from 1 rank"
+import json, sys
+a, b = (json.load(open(p))["index"] for p in sys.argv[1:])
+assert (a["verdicts_from_cache"], a["verdicts_new"]) == (b["verdicts_from_cache"], b["verdicts_new"]), (a, b)
+assert b["verdicts_from_cache"] > 0, b
+EOF
+done
+echo "each batch signs the same documents and takes the same verdicts from the cache on 1-4 ranks as on 1"
 
 # other verifiers: SigNCD (its verdicts cached too), tlcs+lsi (corpus-wide state: nothing cached)
 for v in signcd tlcs+lsi; do
