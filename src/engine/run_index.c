@@ -271,19 +271,18 @@ static int load_occ(const char *path, const char *marker, void *t) { return ndd_
 /* Every rank: the key table, from the key files of batches 1..k in order
  * (each holds the documents the batch signed). Only for sentence
  * signatures made by the template pass: other keys are not cached. The
- * template pass looks up the rank's own documents (from first on), and the
- * candidate selection of verification those whose keys did not come with
- * their texts in shuffle 2, which carries them between the ranks of a node:
- * when every rank is on this rank's node, the table keeps this rank's
- * documents only (and reads about its own parts of the key files:
- * load_batch_files). */
+ * template pass looks up the rank's own documents (from first on), and
+ * shuffle 2 carries each document's keys with its text to its set's rank
+ * (to ranks on other nodes too in an index batch: shuffle_texts), so the
+ * table keeps this rank's documents only, and reads about its own parts of
+ * the key files (load_batch_files): O(index / P) per rank. When the memory
+ * budget keeps the keys from travelling (r->keys_kept = 0), the candidate
+ * selection signs the members of other ranks again (the same keys). */
 static int keys_load(run_t *r, uint64_t first)
 {
     ndd_ixrun_t *ix = r->ix;
-    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0), all_near = 1;
-    for (int p = 0; p < r->P; p++)
-        all_near &= ndd_comm_near(r->comm, p) != 0;
-    if (!rc && all_near)
+    int rc = ndd_keytab_init(&ix->keys, r->cfg->templates && !r->cfg->candidates ? ix->nold : 0);
+    if (!rc)
         ndd_keytab_range(&ix->keys, first, first + r->d.n);
     if (!rc)
         rc = ndd_keys_begin(&ix->kout);

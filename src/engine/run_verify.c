@@ -278,8 +278,10 @@ static int shuffle_texts(run_t *r, const uint32_t *dest_of, ndd_buf_t *raw, ndd_
         size_t bytes = 0;
         int self = dest == (uint32_t)r->me, near = !self && ndd_comm_near(r->comm, (int)dest);
         /* the keys go to ranks of this node only: across nodes their bytes
-         * (random, they do not compress) cost more than signing again */
-        int with_keys = r->keys_kept && (self || near);
+         * (random, they do not compress) cost more than signing again; in an
+         * index batch they go everywhere (the key table is what spares the
+         * signing of old documents, and it keeps each rank's own only) */
+        int with_keys = r->keys_kept && (self || near || r->ix);
         for (b = a; b < nord && ord[b].dest == dest; b++) {
             size_t i = ord[b].i;
             int fol = ndd_exact_is_follower(r, i); /* travels without its text */
