@@ -13,6 +13,8 @@
 # batch 2, and where batch 2's verification came from (cache / new).
 #   SIZE=200MB  FILE_SIZE=8MB  ENGINE=local:2  REPS=1  BENCH_DIR=/tmp/idx-bench  BUILD=build
 #   B2_FILES=N  batch 2 = the last N files instead
+#   GEN="--singletons 0.8 ..."  more gencrawl.py options (another corpus, in its own
+#               directory): the default corpus publishes 60 % of its articles 2-5 times
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 SIZE=${SIZE:-200MB}
@@ -24,11 +26,13 @@ BUILD=${BUILD:-$root/build}
 data="$root/../shared/datasets/reuters21578"
 [ -d "$data" ] || { echo "bench-index: $data absent (the real Reuters text is needed); skipping"; exit 0; }
 [ -x "$BUILD/ndd" ] || { echo "bench-index: build $BUILD/ndd first"; exit 1; }
-# one corpus per file size (c: the 16 MB files of the first measurements)
-corpus="$BENCH_DIR/c$([ "$FILE_SIZE" = 16MB ] || echo "${FILE_SIZE%MB}")"
+# one corpus per file size and GEN (c: the 16 MB files of the first measurements)
+GEN=${GEN:-}
+corpus="$BENCH_DIR/c$([ "$FILE_SIZE" = 16MB ] || echo "${FILE_SIZE%MB}")$([ -z "$GEN" ] || echo "-$(printf %s "$GEN" | tr -c 'A-Za-z0-9.:' _)")"
 if [ ! -f "$corpus/manifest.json" ]; then
   rm -rf "$corpus"
-  python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size "$FILE_SIZE" -q -o "$corpus" \
+  # shellcheck disable=SC2086 # (GEN: options, split on purpose)
+  python3 "$root/datasets/gencrawl.py" --source reuters --size "$SIZE" --seed 1 --file-size "$FILE_SIZE" $GEN -q -o "$corpus" \
     --datasets "$root/../shared/datasets"
 fi
 in=("$corpus"/crawl-*)

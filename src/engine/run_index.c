@@ -36,7 +36,9 @@ typedef struct ndd_ixrun {
     int cacheable;            /* the verifier is a function of the two texts (TLCS, SigNCD) */
     ndd_vcache_t cache;       /* the verdicts of earlier batches */
     ndd_vcache_t fresh;       /* those computed here */
-    ndd_vcache_t own;         /* resumed: those this batch computed before it was stopped (sorted) */
+    ndd_vcache_t own;         /* resumed: those this batch computed before it was stopped (routed, sorted) */
+    int own_loaded;           /* (every rank) own was loaded: it is routed with the cache */
+    uint64_t own_taken;       /* lookups own answered on this rank */
     ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
     ndd_buf_t kout;           /* this rank's keys for this batch's key file */
     uint64_t nkout;           /* documents in kout */
@@ -517,8 +519,12 @@ int ndd_index_verdicts_route(run_t *r, const uint32_t *dest_of)
      * that set: the rank of a's set is the rank that looks the verdict up */
     if (r->P > 1 && !(rc = route_step(r, &ix->cache, home_of, NULL)))
         rc = route_step(r, &ix->cache, set_rank_of, dest_of);
-    if (!rc)
+    if (ix->own_loaded && r->P > 1 && !rc && !(rc = route_step(r, &ix->own, home_of, NULL)))
+        rc = route_step(r, &ix->own, set_rank_of, dest_of);
+    if (!rc) {
         ndd_vcache_sort(&ix->cache);
+        ndd_vcache_sort(&ix->own);
+    }
     return rc;
 }
 
@@ -543,6 +549,7 @@ int ndd_index_pair(run_t *r, ndd_verifier_t *vf, uint32_t i, uint32_t j, uint64_
     /* a resumed batch: its own verdicts from before it was stopped count as
      * computed here (they are), and go into its verdict file again */
     hit = ix->own.n ? ndd_vcache_find(&ix->own, x.a, x.b, x.ha, x.hb) : NULL;
+    ix->own_taken += hit != NULL;
     int rc = hit ? (*v = hit->v, NDD_OK) : ndd_verifier_pair(vf, i, j, v);
     if (rc)
         return rc;
@@ -558,7 +565,8 @@ int ndd_index_own_load(run_t *r, const char *wd, int nparts)
     ndd_ixrun_t *ix = r->ix;
     char path[IX_PATH + 64], marker[IX_PATH + 64];
     int rc = NDD_OK;
-    for (int p = 0; p < nparts && !rc; p++) {
+    /* dealt out like the cache's files, routed with it (ndd_index_verdicts_route) */
+    for (int p = r->me; p < nparts && !rc; p += r->P) {
         snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, p);
         snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, p);
         rc = ndd_vcache_load(path, marker, &ix->own);
@@ -572,16 +580,28 @@ int ndd_index_own_load(run_t *r, const char *wd, int nparts)
         ndd_vcache_free(&ix->own);
         return NDD_OK;
     }
-    ndd_vcache_sort(&ix->own);
+    uint64_t n = ix->own.n;
+    if ((rc = ndd_comm_allreduce(r->comm, &n, 1, NDD_TY_U64, NDD_RED_SUM)))
+        return rc;
+    ix->own_loaded = 1;
     if (r->me == 0)
-        ndd_run_log(r, 1, "resuming after verification: the %zu verdicts this batch computed are taken, not verified "
-                    "again", ix->own.n);
+        ndd_run_log(r, 1, "resuming after verification: the %llu verdicts this batch computed are taken, not verified "
+                    "again", (unsigned long long)n);
     return NDD_OK;
 }
 
 int ndd_index_verdicts_write(run_t *r, const char *wd)
 {
     char path[IX_PATH + 64], marker[IX_PATH + 64];
+    if (r->ix->own_loaded) { /* a resumed batch: how many of its own verdicts served */
+        uint64_t n = r->ix->own_taken;
+        int rc = ndd_comm_allreduce(r->comm, &n, 1, NDD_TY_U64, NDD_RED_SUM);
+        if (rc)
+            return rc;
+        if (r->me == 0)
+            ndd_run_log(r, 1, "resumed after verification: %llu pairs took the verdict this batch had computed",
+                        (unsigned long long)n);
+    }
     snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, r->me);
     snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, r->me);
     int rc = ndd_vcache_write(path, marker, r->ix->fresh.v, r->ix->fresh.n);

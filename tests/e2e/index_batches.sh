@@ -209,6 +209,14 @@ if [ "$killed" = 1 ]; then
     fail "batch resumed after verification: exit $? $(cat "$tmp/log")"
   grep -Eq "resuming after verification: the [1-9][0-9]* verdicts this batch computed are taken" "$tmp/log" ||
     fail "the batch did not take its own verdicts: $(cat "$tmp/log")"
+  # every pair the batch had verified takes its own verdict, none is verified again
+  # (the files dealt out to the ranks, the verdicts routed to their sets' ranks; the
+  # same command resumes on the same in-process rank count, so the route itself only
+  # matters to an MPI batch resumed with another -n)
+  took=$(sed -n 's/.*resumed after verification: \([0-9]*\) pairs took.*/\1/p' "$tmp/log")
+  want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index"]["verdicts_new"])' "$tmp/r4/stats.json")
+  [ -n "$took" ] && [ "$took" = "$want" ] ||
+    fail "the resumed batch took ${took:-no} own verdicts, the batch computed $want: $(cat "$tmp/log")"
   same "$tmp/ref" "$tmp/r3"
   [ "$(grep -c '^batch ' "$tmp/ixv/INDEX")" = 2 ] || fail "the batch resumed after verification did not land"
   python3 - "$tmp/r4/stats.json" "$tmp/r3/stats.json" <<'PYEOF' || fail "resumed after verification: stats differ"
