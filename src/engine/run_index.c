@@ -232,6 +232,15 @@ out:
     return rc;
 }
 
+/* DIR/KIND-P.zst and its marker DIR/KIND-P.done (KIND: "keys/keys",
+ * "verify/verdicts", ..., the names of a part's files); path and marker
+ * hold IX_PATH + 64 bytes. */
+static void part_file(char *path, char *marker, const char *dir, const char *kind, int p)
+{
+    snprintf(path, IX_PATH + 64, "%s/%s-%06d.zst", dir, kind, p);
+    snprintf(marker, IX_PATH + 64, "%s/%s-%06d.done", dir, kind, p);
+}
+
 /* Loads the files SUB-R.zst (with their markers) of batches 1..k in
  * order, R below each batch's part count, through load, into a table that
  * keeps the documents from lo on and leaves in *first the first document
@@ -255,8 +264,7 @@ static int load_batch_files(run_t *r, const char *sub, int skip_missing,
         rc = ndd_index_batch_dir(dir, sizeof dir, r->cfg->index_dir, k + 1);
         uint64_t bound = end; /* the documents of the parts left are below it */
         for (int p = ix->man.b[k].nverdicts - 1; p >= 0 && bound > lo && !rc; p--) {
-            snprintf(path, sizeof path, "%s/%s-%06d.zst", dir, sub, p);
-            snprintf(marker, sizeof marker, "%s/%s-%06d.done", dir, sub, p);
+            part_file(path, marker, dir, sub, p);
             if (skip_missing && access(marker, F_OK) != 0 && errno == ENOENT && access(path, F_OK) != 0 &&
                 errno == ENOENT)
                 break; /* a batch of an earlier ndd: none */
@@ -332,8 +340,7 @@ static int part_paths(const run_t *r, const char *wd, const char *sub, const cha
 {
     char dir[IX_PATH];
     snprintf(dir, sizeof dir, "%s/%s", wd, sub);
-    snprintf(path, IX_PATH + 64, "%s/%s-%06d.zst", dir, name, r->me);
-    snprintf(marker, IX_PATH + 64, "%s/%s-%06d.done", dir, name, r->me);
+    part_file(path, marker, dir, name, r->me);
     return mkdir(dir, 0777) && errno != EEXIST ? NDD_ERR_IO : NDD_OK;
 }
 
@@ -453,8 +460,7 @@ int ndd_index_verdicts_load(run_t *r)
         for (int p = 0; p < ix->man.b[k].nverdicts && !rc; p++, i++) {
             if (i % (size_t)r->P != (size_t)r->me)
                 continue;
-            snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", dir, p);
-            snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", dir, p);
+            part_file(path, marker, dir, "verify/verdicts", p);
             rc = ndd_vcache_load(path, marker, &ix->cache);
         }
     }
@@ -567,8 +573,7 @@ int ndd_index_own_load(run_t *r, const char *wd, int nparts)
     int rc = NDD_OK;
     /* dealt out like the cache's files, routed with it (ndd_index_verdicts_route) */
     for (int p = r->me; p < nparts && !rc; p += r->P) {
-        snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, p);
-        snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, p);
+        part_file(path, marker, wd, "verify/verdicts", p);
         rc = ndd_vcache_load(path, marker, &ix->own);
     }
     rc = ndd_comm_agree(r->comm, rc);
@@ -602,8 +607,7 @@ int ndd_index_verdicts_write(run_t *r, const char *wd)
             ndd_run_log(r, 1, "resumed after verification: %llu pairs took the verdict this batch had computed",
                         (unsigned long long)n);
     }
-    snprintf(path, sizeof path, "%s/verify/verdicts-%06d.zst", wd, r->me);
-    snprintf(marker, sizeof marker, "%s/verify/verdicts-%06d.done", wd, r->me);
+    part_file(path, marker, wd, "verify/verdicts", r->me);
     int rc = ndd_vcache_write(path, marker, r->ix->fresh.v, r->ix->fresh.n);
     if (rc)
         ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?)", path, ndd_strerror(rc));
