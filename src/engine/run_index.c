@@ -476,7 +476,16 @@ static int route_step(run_t *r, ndd_vcache_t *from, int (*dest)(const run_t *, c
                       const void *x)
 {
     ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
-    int rc = !send || !recv ? NDD_ERR_NOMEM : NDD_OK;
+    size_t *cnt = calloc((size_t)r->P, sizeof *cnt);
+    int rc = !send || !recv || !cnt ? NDD_ERR_NOMEM : NDD_OK;
+    for (size_t i = 0; i < from->n && !rc; i++) { /* each destination's buffer at its final size */
+        int d = dest(r, x, &from->v[i]);
+        if (d >= 0)
+            cnt[d]++;
+    }
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_buf_reserve(&send[s], cnt[s] * NDD_VERDICT_BYTES);
+    free(cnt);
     for (size_t i = 0; i < from->n && !rc; i++) {
         int d = dest(r, x, &from->v[i]);
         if (d >= 0)
