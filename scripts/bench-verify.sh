@@ -7,7 +7,8 @@
 #   1. tests/bench/bench_verify: pairs verified per second per core (CPU time
 #      of one thread, best of REPS rounds, one reused workspace) on PAIRS
 #      pairs of ~10 KB documents built from Reuters-21578 bodies:
-#      near-duplicates, and different articles sharing a site template.
+#      near-duplicates, reordered copies (PAIRS/20: the pairs that take most
+#      of ndd run's Myers work), and different articles sharing a site template.
 #   2. ndd compare --raw --exact against GNU diff --minimal (one byte per
 #      line) on the same inputs, in one run: CPU time (user + sys) of each
 #      tool over the whole input set, best of REPS rounds run alternately,
