@@ -28,6 +28,8 @@ case "$ENGINE" in local | mpi) ;; *) echo "bench-scale: ENGINE must be local or 
 for p in $RANKS; do
   [[ "$p" =~ ^[1-9][0-9]*$ ]] || { echo "bench-scale: RANKS holds '$p', not a rank count" >&2; exit 2; }
 done
+[ -n "${RANKS// /}" ] || { echo "bench-scale: RANKS is empty" >&2; exit 2; }
+[[ "$REPS" =~ ^[1-9][0-9]*$ ]] || { echo "bench-scale: REPS must be 1 or more, not '$REPS'" >&2; exit 2; }
 [ -x "$BUILD/ndd" ] || { echo "bench-scale: build $BUILD/ndd first (scripts/build.sh)" >&2; exit 1; }
 if [ -z "${INPUTS:-}" ]; then
   corpus=/tmp/idx-bench/c8
@@ -42,6 +44,9 @@ if [ -z "${INPUTS:-}" ]; then
 fi
 # shellcheck disable=SC2206 # (INPUTS: paths and globs, split on purpose)
 inputs=($INPUTS)
+for f in "${inputs[@]}"; do
+  [ -r "$f" ] || { echo "bench-scale: input '$f' cannot be read" >&2; exit 2; }
+done
 bytes=$(cat "${inputs[@]}" | wc -c)
 cores=$(nproc)
 echo "bench-scale: ${#inputs[@]} input files, $((bytes / 1048576)) MB; engine $ENGINE; ranks $RANKS; $cores cores;" \
@@ -56,9 +61,14 @@ for rep in $(seq 1 "$REPS"); do
     out="$OUT_DIR/out-$p"
     rm -rf "$out"
     if [ "$ENGINE" = local ]; then
-      "$BUILD/ndd" run -q --engine "local:$p" -o "$out" "${inputs[@]}" 2>>"$OUT_DIR/log"
+      cmd=("$BUILD/ndd" run -q --engine "local:$p" -o "$out" "${inputs[@]}")
     else
-      mpirun -n "$p" --oversubscribe "$BUILD/ndd" run -q -o "$out" "${inputs[@]}" 2>>"$OUT_DIR/log"
+      cmd=(mpirun -n "$p" --oversubscribe "$BUILD/ndd" run -q -o "$out" "${inputs[@]}")
+    fi
+    if ! "${cmd[@]}" 2>>"$OUT_DIR/log"; then
+      echo "bench-scale: the run on $p rank(s) failed; the end of $OUT_DIR/log:" >&2
+      tail -n 20 "$OUT_DIR/log" >&2
+      exit 1
     fi
     cp "$out/stats.json" "$OUT_DIR/stats-$p-$rep.json"
     echo "rep $rep, $p rank(s): $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" \
@@ -76,7 +86,7 @@ w0 = best[ref]["wall_seconds"] * int(ref)  # the reference's wall in rank-second
 mb = nbytes / 1048576
 print()
 print("| ranks | wall s (best) | MB/s per rank | speed-up | efficiency | " + " | ".join(stages)
-      + " | verify work max / min rank | peak RSS MiB (largest rank) |")
+      + " | verify work max / min rank | peak RSS MiB (largest rank; local: the process) |")
 print("|" + "---|" * (7 + len(stages)))
 for p in ranks:
     s, n = best[p], int(p)
