@@ -67,9 +67,10 @@ for rep in $(seq 1 "$REPS"); do
   tf=$(run full "${in[@]}");                          bf=$(python3 -c "print(min(x for x in ($tf, ${bf:-1e9})))")
   t=$(run b1 --index "$BENCH_DIR/ix" "${in[@]:0:$k1}"); b1=$(python3 -c "print(min(x for x in ($t, ${b1:-1e9})))")
   t=$(run b2 --index "$BENCH_DIR/ix" "${in[@]:$k1}");  b2=$(python3 -c "print(min(x for x in ($t, ${b2:-1e9})))")
-  ratios="$ratios $(python3 -c "print(round($t / $tf, 3))")"
+  ratio=$(python3 -c "print(round($t / $tf, 3))")
+  ratios="$ratios $ratio"
   echo "rep $rep: full $(wall "$BENCH_DIR/full") s, batch 1 $(wall "$BENCH_DIR/b1") s, batch 2 $(wall "$BENCH_DIR/b2") s" \
-    "(stats.json walls); batch 2 / this repetition's full run $(python3 -c "print(round($t / $tf, 3))")x"
+    "(stats.json walls); batch 2 / this repetition's full run ${ratio}x"
 done
 for f in clusters.tsv pairs.tsv scores.tsv rejects.tsv removed.txt; do
   cmp -s "$BENCH_DIR/full/$f" "$BENCH_DIR/b2/$f" || { echo "bench-index: $f of batch 2 differs from the full run"; exit 1; }

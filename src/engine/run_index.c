@@ -477,20 +477,20 @@ static int route_step(run_t *r, ndd_vcache_t *from, int (*dest)(const run_t *, c
 {
     ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
     size_t *cnt = calloc((size_t)r->P, sizeof *cnt);
-    int rc = !send || !recv || !cnt ? NDD_ERR_NOMEM : NDD_OK;
-    for (size_t i = 0; i < from->n && !rc; i++) { /* each destination's buffer at its final size */
-        int d = dest(r, x, &from->v[i]);
-        if (d >= 0)
-            cnt[d]++;
-    }
-    for (int s = 0; s < r->P && !rc; s++)
-        rc = ndd_buf_reserve(&send[s], cnt[s] * NDD_VERDICT_BYTES);
-    free(cnt);
+    int *to = malloc((from->n ? from->n : 1) * sizeof *to); /* each verdict's destination, found once */
+    int rc = !send || !recv || !cnt || !to ? NDD_ERR_NOMEM : NDD_OK;
     for (size_t i = 0; i < from->n && !rc; i++) {
-        int d = dest(r, x, &from->v[i]);
-        if (d >= 0)
-            rc = ndd_verdict_put(&send[d], &from->v[i]);
+        to[i] = dest(r, x, &from->v[i]);
+        if (to[i] >= 0)
+            cnt[to[i]]++;
     }
+    for (int s = 0; s < r->P && !rc; s++) /* each destination's buffer at its final size */
+        rc = ndd_buf_reserve(&send[s], cnt[s] * NDD_VERDICT_BYTES);
+    for (size_t i = 0; i < from->n && !rc; i++)
+        if (to[i] >= 0)
+            rc = ndd_verdict_put(&send[to[i]], &from->v[i]);
+    free(cnt);
+    free(to);
     ndd_vcache_free(from);
     if (!(rc = ndd_comm_agree(r->comm, rc)))
         rc = ndd_comm_exchange_move(r->comm, send, recv, NULL);
