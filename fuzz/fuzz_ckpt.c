@@ -4,7 +4,10 @@
  * verdict file, 3 occurrence file) and byte 1 how the rest becomes the
  * file: even, it is the file's contents, written as one zstd frame; odd, it
  * is the compressed file itself (zstd's streaming decompression over
- * arbitrary frames, cut ones, trailing bytes). The marker is written to
+ * arbitrary frames, cut ones, trailing bytes); with byte 1's bit 1 set, a
+ * map shard's seek table (a skippable frame, docs/architecture.md) is
+ * appended to the file, its 0..4 entries (frame offset, first document)
+ * taken from the input's last bytes. The marker is written to
  * match (size and XXH3, so the parsers, not only the checksum, see the
  * bytes; its count is byte 2), and byte 3 sets the shard reader's skip and
  * take and the tables' range. Checked: no crash, leak or undefined
@@ -44,8 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned kind = data[0] % 4, raw = data[1] & 1, count = data[2], sel = data[3];
     const uint8_t *body = data + 4;
-    size_t nbody = size - 4, zn = raw ? nbody : ZSTD_compressBound(nbody);
-    char *z = malloc(zn ? zn : 1);
+    size_t nbody = size - 4, nseek = data[1] & 2 ? (size_t)(data[1] >> 2) % 5 : 0;
+    if (nseek && nbody < 16 * nseek)
+        nseek = 0;
+    const uint8_t *entries = body + nbody - 16 * nseek; /* (the table's entries, as they are) */
+    nbody -= 16 * nseek;
+    size_t zn = raw ? nbody : ZSTD_compressBound(nbody);
+    char *z = malloc((zn ? zn : 1) + (data[1] & 2 ? 8 + 16 * nseek + 16 : 0));
     if (!z)
         abort();
     if (raw) {
@@ -54,6 +62,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         zn = ZSTD_compress(z, zn, body, nbody, 1);
         FUZZ_CHECK(!ZSTD_isError(zn));
+    }
+    if (data[1] & 2) { /* u32 0x184D2A5E, u32 16 k + 16, k entries, u64 k, "NNDSEEK1" */
+        uint64_t k = nseek, magic = 0x314B454553444E4Eull;
+        uint32_t fm = 0x184D2A5Eu, fs = (uint32_t)(16 * k + 16);
+        memcpy(z + zn, &fm, 4); /* (little-endian hosts: the fuzzers run on x86-64) */
+        memcpy(z + zn + 4, &fs, 4);
+        if (nseek)
+            memcpy(z + zn + 8, entries, 16 * nseek);
+        memcpy(z + zn + 8 + 16 * nseek, &k, 8);
+        memcpy(z + zn + 16 + 16 * nseek, &magic, 8);
+        zn += 8 + 16 * nseek + 16;
     }
     char path[128], marker[128], line[96];
     if (kind == 0) {

@@ -33,6 +33,19 @@
 #define MAGIC_SHARD_V1 0x3144524148534444ull /* "DDSHARD1": format 1 (native layout) */
 #define MAGIC_PART_V1 0x3154524150444444ull  /* "DDDPART1" */
 #define HEAD_BYTES 12                        /* magic + version */
+#define MAGIC_SEEK 0x314B454553444E4Eull     /* "NNDSEEK1": a shard's seek table */
+#define SEEK_FRAME_MAGIC 0x184D2A5Eu         /* a zstd skippable frame (0x184D2A50..5F) */
+#define SEEK_TAIL 16                         /* the table's last bytes: u64 k, u64 MAGIC_SEEK */
+#define SHARD_FRAME_DEFAULT ((size_t)1 << 20) /* raw bytes of documents per frame of a map shard */
+
+static size_t shard_frame = SHARD_FRAME_DEFAULT;
+
+size_t ndd_ckpt_shard_frame(size_t bytes)
+{
+    size_t old = shard_frame;
+    shard_frame = bytes ? bytes : SHARD_FRAME_DEFAULT;
+    return old;
+}
 #define PATH_CAP 4096
 
 /* ---- files ---- */
@@ -90,6 +103,7 @@ typedef struct {
     XXH3_state_t x;
     char *out;
     size_t ocap;
+    uint64_t written; /* bytes written to the file so far */
     int rc;
 } zwriter_t;
 
@@ -129,9 +143,20 @@ static int zw_write(zwriter_t *w, const void *p, size_t n, int end)
         if (o.pos && fwrite(w->out, 1, o.pos, w->f) != o.pos)
             return w->rc = NDD_ERR_IO;
         XXH3_64bits_update(&w->x, w->out, o.pos);
+        w->written += o.pos;
         if (end ? left == 0 : in.pos == in.size)
             break;
     }
+    return NDD_OK;
+}
+
+/* Writes p[0..n) to the file as it is (between frames: a skippable frame). */
+static int zw_raw(zwriter_t *w, const void *p, size_t n)
+{
+    if (n && fwrite(p, 1, n, w->f) != n)
+        return w->rc = NDD_ERR_IO;
+    XXH3_64bits_update(&w->x, p, n);
+    w->written += n;
     return NDD_OK;
 }
 
@@ -469,11 +494,33 @@ out:
     return rc;
 }
 
+/* The seek table, a zstd skippable frame at the end of a shard:
+ *   u32 SEEK_FRAME_MAGIC, u32 content bytes (16 k + 16),
+ *   k x (u64 offset of a document frame in the file, u64 its first document),
+ *   u64 k, u64 MAGIC_SEEK
+ * (its last 16 bytes are the file's: the reader finds it from the end).
+ * entries: the k pairs, already in wire form. */
+static int seek_table_write(zwriter_t *w, const ndd_buf_t *entries)
+{
+    char head[8], tail[16];
+    uint64_t k = entries->len / 16;
+    if (entries->len % 16 || k > (UINT32_MAX - 16) / 16)
+        return NDD_ERR_LIMIT;
+    ndd_le32_store(head, SEEK_FRAME_MAGIC);
+    ndd_le32_store(head + 4, (uint32_t)(16 * k + 16));
+    ndd_le64_store(tail, k);
+    ndd_le64_store(tail + 8, MAGIC_SEEK);
+    int rc = zw_raw(w, head, sizeof head);
+    if (!rc)
+        rc = zw_raw(w, entries->data, entries->len);
+    return rc ? rc : zw_raw(w, tail, sizeof tail);
+}
+
 int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd_buf_t *rejects,
                          const ndd_counters_t *c)
 {
     char path[PATH_CAP], marker[PATH_CAP];
-    ndd_buf_t b = NDD_BUF_INIT;
+    ndd_buf_t b = NDD_BUF_INIT, seek = NDD_BUF_INIT;
     ndd_counters_t rd = *c;
     zwriter_t w;
     int rc, opened = 0;
@@ -490,17 +537,28 @@ int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd
     NDD_TRY(ndd_put64(&b, rejects ? rejects->len : 0));
     if (rejects && rejects->len)
         NDD_TRY(ndd_buf_append(&b, rejects->data, rejects->len));
-    /* compressed 1 MiB at a time: the shard is never held serialised */
+    /* the head and rejects are frame 0; the documents follow in frames of
+     * about shard_frame bytes each (compressed as they come: the shard is
+     * never held serialised), every frame starting at a document, and the
+     * seek table (frame offset, first document) closes the file */
+    NDD_TRY(zw_put(&w, &b, 1));
+    NDD_TRY(ndd_put64(&seek, w.written));
+    NDD_TRY(ndd_put64(&seek, 0));
     for (size_t i = 0; i < d->n; i++) {
         NDD_TRY(put_doc(&b, d, i));
-        if (b.len >= ((size_t)1 << 20))
-            NDD_TRY(zw_put(&w, &b, 0));
+        if (b.len >= shard_frame && i + 1 < d->n) {
+            NDD_TRY(zw_put(&w, &b, 1));
+            NDD_TRY(ndd_put64(&seek, w.written));
+            NDD_TRY(ndd_put64(&seek, i + 1));
+        }
     }
-    rc = zw_put(&w, &b, 1);
+    NDD_TRY(zw_put(&w, &b, 1));
+    rc = seek_table_write(&w, &seek);
 out:
     if (opened)
         rc = zw_close(&w, rc, path, marker, d->n);
     ndd_buf_free(&b);
+    ndd_buf_free(&seek);
     return rc;
 }
 
@@ -703,25 +761,94 @@ static int zr_more(zreader_t *r)
     if (rc)
         return rc;
     ZSTD_outBuffer o = {r->buf.data + r->buf.len, want, 0};
-    size_t ret = 1;
     while (o.pos < o.size) {
         if (r->in.pos == r->in.size && r->zleft && (rc = zr_feed(r, NULL)))
             return rc;
         size_t before_in = r->in.pos, before_out = o.pos;
-        ret = ZSTD_decompressStream(r->dc, &o, &r->in);
+        size_t ret = ZSTD_decompressStream(r->dc, &o, &r->in);
         if (ZSTD_isError(ret))
             return NDD_ERR_COMPRESS;
-        if (ret == 0 || (r->in.pos == before_in && o.pos == before_out && !r->zleft))
-            break; /* the frame ended, or no progress: its input ended */
+        /* a frame that ends before the file does is followed by the next
+         * one (a map shard is a sequence of frames, its skippable seek table
+         * last, which zstd passes over); the file's end after a whole frame
+         * completes the stream, inside a frame (no progress) cuts it */
+        if (r->in.pos == r->in.size && !r->zleft && (ret == 0 || (r->in.pos == before_in && o.pos == before_out))) {
+            r->ended = 1;
+            r->complete = ret == 0;
+            break;
+        }
+        if (ret == 0 && o.pos)
+            break; /* a frame ended: the next one is decompressed when it is needed (a seek may skip it) */
     }
     r->buf.len += o.pos;
     r->buf.data[r->buf.len] = '\0';
-    if (ret == 0 && (r->in.pos != r->in.size || r->zleft))
-        return NDD_ERR_FORMAT; /* more after the frame */
-    r->complete = ret == 0;
-    if (ret == 0 || o.pos < o.size)
-        r->ended = 1;
     return o.pos ? NDD_OK : NDD_ERR_FORMAT;
+}
+
+/* Goes on decompressing from byte off of the file (the start of a frame),
+ * dropping what was decompressed and not parsed. */
+static int zr_seek(zreader_t *r, uint64_t off)
+{
+    if (off > r->zsize || lseek(r->fd, (off_t)off, SEEK_SET) != (off_t)off)
+        return NDD_ERR_FORMAT;
+    if (ZSTD_isError(ZSTD_DCtx_reset(r->dc, ZSTD_reset_session_only)))
+        return NDD_ERR_COMPRESS;
+    r->in = (ZSTD_inBuffer){r->zin, 0, 0};
+    r->zleft = r->zsize - off;
+    ndd_buf_clear(&r->buf);
+    r->pos = 0;
+    r->ended = r->complete = 0;
+    return NDD_OK;
+}
+
+/* Where document `first` of an n-document shard can be reached: *off, the
+ * start of the last document frame that begins at or before it, and *doc,
+ * that frame's first document; *off = *doc = 0 when the shard has no seek
+ * table (one frame, as in an index of format 2: read from its start). The
+ * table at the file's end (the file was checked against its marker) is read
+ * whole and must hold together - frames after the head, in order, the first
+ * at document 0, documents increasing up to n - or it is NDD_ERR_FORMAT. */
+static int zr_seek_find(zreader_t *r, uint64_t n, uint64_t first, uint64_t *off, uint64_t *doc)
+{
+    char tail[SEEK_TAIL];
+    *off = *doc = 0;
+    if (r->zsize < 8 + SEEK_TAIL)
+        return NDD_OK;
+    if (pread(r->fd, tail, SEEK_TAIL, (off_t)(r->zsize - SEEK_TAIL)) != SEEK_TAIL)
+        return NDD_ERR_IO;
+    uint64_t k = ndd_le64_load(tail);
+    if (ndd_le64_load(tail + 8) != MAGIC_SEEK)
+        return NDD_OK; /* no table */
+    if (k == 0 || k > (r->zsize - 8 - SEEK_TAIL) / 16)
+        return NDD_ERR_FORMAT;
+    uint64_t start = r->zsize - SEEK_TAIL - 16 * k - 8;
+    char *e = malloc((size_t)(16 * k + 8));
+    if (!e)
+        return NDD_ERR_NOMEM;
+    int rc = pread(r->fd, e, (size_t)(16 * k + 8), (off_t)start) == (ssize_t)(16 * k + 8) ? NDD_OK : NDD_ERR_IO;
+    if (!rc && (ndd_le32_load(e) != SEEK_FRAME_MAGIC || ndd_le32_load(e + 4) != 16 * k + SEEK_TAIL))
+        rc = NDD_ERR_FORMAT;
+    for (uint64_t i = 0; i < k && !rc; i++) {
+        uint64_t eo = ndd_le64_load(e + 8 + 16 * i), ed = ndd_le64_load(e + 16 + 16 * i);
+        uint64_t po = i ? ndd_le64_load(e + 16 * i - 8) : 0, pd = i ? ndd_le64_load(e + 16 * i) : 0;
+        if (eo == 0 || eo >= start || ed > n || (i ? eo <= po || ed <= pd : ed != 0))
+            rc = NDD_ERR_FORMAT;
+    }
+    /* the last entry at or before first (entries increasing: a binary search) */
+    uint64_t lo = 0, hi = k;
+    while (!rc && hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ndd_le64_load(e + 16 + 16 * mid) <= first)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (!rc) {
+        *off = ndd_le64_load(e + 8 + 16 * lo);
+        *doc = ndd_le64_load(e + 16 + 16 * lo);
+    }
+    free(e);
+    return rc;
 }
 
 /* Makes at least n bytes not parsed yet available (or all there are). */
@@ -827,10 +954,17 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
     }
     zr.pos = (size_t)(cur.p - zr.buf.data);
-    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first);
+    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first), at = 0, off = 0;
     if (last > first)
         NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
-    for (uint64_t i = 0; i < last; i++)
+    /* documents before `first`: the frames wholly before it are passed over
+     * (a rank reads about its own range of a shard, not all that precedes it) */
+    if (first > 0 && last > first) {
+        NDD_TRY(zr_seek_find(&zr, n, first, &off, &at));
+        if (at > 0)
+            NDD_TRY(zr_seek(&zr, off));
+    }
+    for (uint64_t i = at; i < last; i++)
         NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
     if (last == n) { /* all read: nothing may follow the last document, the frame is whole */
         NDD_TRY(zr_need(&zr, 1));

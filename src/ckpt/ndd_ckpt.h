@@ -76,9 +76,17 @@ const char *ndd_ckpt_manifest_opt(const ndd_manifest_t *m, const char *key);
 
 /* The map shard of task idx: documents with their keys, rejects (TSV rows;
  * may be NULL), the NDD_CST_READ counters of c (the others are not stored).
- * The marker's count is d->n. */
+ * The marker's count is d->n. The file is a sequence of zstd frames - the
+ * head and rejects, then the documents in frames of about 1 MiB (before
+ * compression) each starting at a document - closed by a seek table (a
+ * skippable frame: each document frame's offset and first document), so
+ * that a reader of documents [skip, ...) starts at the frame holding `skip`
+ * instead of decompressing everything before it. */
 int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd_buf_t *rejects,
                          const ndd_counters_t *c);
+/* Tests: the bytes of documents per frame of the shards written from now on
+ * (0: the default, 1 MiB); returns the value it replaces. */
+size_t ndd_ckpt_shard_frame(size_t bytes);
 /* 0 and the document count when shard idx is complete and intact (reads and
  * checksums the whole file, checks its head: magic, version, counters
  * schema, count = the marker's); _count trusts the marker alone. */
@@ -87,7 +95,10 @@ int ndd_ckpt_shard_count(const char *wd, int idx, uint64_t *ndocs);
 /* Appends documents [skip, skip + take) of shard idx (clipped to the shard;
  * take UINT64_MAX: to the end) to d with ndd_docs_add and, when with_meta,
  * appends its rejects to *rejects and adds its read counters to *c (c +=).
- * rejects and c are not touched without with_meta. */
+ * rejects and c are not touched without with_meta. The whole file is
+ * checksummed (its marker); of the documents before skip, only those of the
+ * frame that holds skip are decompressed (a shard without a seek table, as
+ * ndd wrote them before, is decompressed from its start). */
 int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejects, ndd_counters_t *c,
                         uint64_t skip, uint64_t take, int with_meta);
 

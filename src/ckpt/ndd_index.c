@@ -167,7 +167,7 @@ int ndd_index_read(const char *dir, ndd_index_man_t *m)
         goto out;
     }
     m->version = atoi(text + 10);
-    if (m->version != NDD_INDEX_VERSION) {
+    if (m->version < NDD_INDEX_VERSION_MIN || m->version > NDD_INDEX_VERSION) {
         rc = NDD_ERR_VERSION; /* never misread an index of another format */
         goto out;
     }

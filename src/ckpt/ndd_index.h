@@ -30,7 +30,11 @@
 #include "ndd_rows.h"
 #include "ndd_util.h"
 
-#define NDD_INDEX_VERSION 2
+/* 3: map shards in frames with a seek table (ndd_ckpt_shard_write), which
+ * an ndd that reads version 2 only cannot read; an index of version 2 (its
+ * shards one frame each) is read, and written as version 3 with its next batch */
+#define NDD_INDEX_VERSION 3
+#define NDD_INDEX_VERSION_MIN 2 /* the oldest version read */
 
 typedef struct ndd_ixbatch {
     uint64_t docs;  /* documents the batch added */

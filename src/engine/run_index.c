@@ -139,8 +139,9 @@ static int open_checks(run_t *r, ndd_ixrun_t *ix, const char *dir, const char *o
         return (ix->man.opts = strdup(opts)) ? NDD_OK : NDD_ERR_NOMEM; /* a first batch */
     }
     if (rc == NDD_ERR_VERSION) {
-        ndd_run_log(r, 0, "--index %s: the index has format version %d, this ndd reads version %d only: build a "
-                    "new index from the inputs of its batches", dir, ix->man.version, NDD_INDEX_VERSION);
+        ndd_run_log(r, 0, "--index %s: the index has format version %d, this ndd reads versions %d to %d only: "
+                    "build a new index from the inputs of its batches", dir, ix->man.version, NDD_INDEX_VERSION_MIN,
+                    NDD_INDEX_VERSION);
         return rc;
     }
     if (rc) {

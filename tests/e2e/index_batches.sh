@@ -257,7 +257,7 @@ cp -r "$tmp/ix2" "$tmp/ixv"
 sed -i '1s/.*/ndd-index 1/' "$tmp/ixv/INDEX"
 "$NDD" run -q --engine local:1 -o "$tmp/v" --index "$tmp/ixv" "${in[@]:0:1}" 2>"$tmp/log"
 [ $? = 1 ] || fail "an index of format version 1 was not refused (exit 1)"
-grep -q "$tmp/ixv: the index has format version 1, this ndd reads version 2" "$tmp/log" ||
+grep -q "$tmp/ixv: the index has format version 1, this ndd reads versions 2 to 3" "$tmp/log" ||
   fail "the version message: $(cat "$tmp/log")"
 mkdir -p "$tmp/notix" && echo x > "$tmp/notix/something"
 "$NDD" run -q --engine local:1 -o "$tmp/n" --index "$tmp/notix" "${in[@]:0:1}" 2>"$tmp/log" &&

@@ -48,15 +48,16 @@ static char *get_file(const char *name, size_t *n)
     return p;
 }
 
-/* The raw (decompressed) blob of a checkpoint file (one frame, written
- * streamed: its size is not in its header). */
+/* The raw (decompressed) blob of a checkpoint file (frames written
+ * streamed: their sizes are not in their headers; a map shard has several,
+ * and its seek table, a skippable frame, adds nothing). */
 static char *raw_of(const char *name, size_t *n)
 {
     size_t zn, cap = 1 << 16, len = 0, left = 1;
     char *z = get_file(name, &zn), *raw = malloc(cap);
     ZSTD_DCtx *dc = ZSTD_createDCtx();
     ZSTD_inBuffer in = {z, zn, 0};
-    while (left) {
+    while (left || in.pos < in.size) {
         if (len == cap)
             raw = realloc(raw, cap *= 2);
         ZSTD_outBuffer out = {raw + len, cap - len, 0};
@@ -392,6 +393,153 @@ static void test_shard_stream(void **state)
     ndd_buf_free(&text);
 }
 
+/* file z[0..zn) as shard 6 with a marker that matches it (its count n) */
+static void put_shard_file(const char *z, size_t zn, uint64_t n)
+{
+    char line[96];
+    int l = snprintf(line, sizeof line, "%llu %zu %016llx\n", (unsigned long long)n, zn,
+                     (unsigned long long)XXH3_64bits(z, zn));
+    put_file("map/shard-000006.zst", z, zn);
+    put_file("map/shard-000006.done", line, (size_t)l);
+}
+
+/* Documents [skip, skip + take) of shard 6 against d's (the load must succeed). */
+static void load_range_ok(const ndd_docs_t *d, uint64_t skip, uint64_t take)
+{
+    ndd_docs_t e = NDD_DOCS_INIT;
+    ndd_buf_t rej = NDD_BUF_INIT;
+    ndd_counters_t got;
+    memset(&got, 0, sizeof got);
+    assert_int_equal(ndd_ckpt_shard_load(wd, 6, &e, &rej, &got, skip, take, (int)(skip % 2)), NDD_OK);
+    uint64_t first = skip < d->n ? skip : d->n, want = d->n - first < take ? d->n - first : take;
+    assert_int_equal(e.n, want);
+    for (size_t j = 0; j < e.n; j++)
+        same_doc(d, first + j, &e, j);
+    ndd_docs_free(&e);
+    ndd_buf_free(&rej);
+}
+
+/* Map shards in frames with a seek table: every range loads the documents
+ * written (from frames of a few documents); the frames before the one that
+ * holds `skip` are not decompressed (a frame damaged there, the file's
+ * marker made to match: the later documents load, the whole shard does
+ * not); the same documents as one frame without a table (as ndd wrote shards
+ * before) load alike; a table that does not hold together is refused. */
+static void test_shard_frames(void **state)
+{
+    (void)state;
+    ndd_docs_t d = NDD_DOCS_INIT;
+    ndd_buf_t rej = NDD_BUF_INIT, text = NDD_BUF_INIT;
+    ndd_counters_t c;
+    fill_counters(&c, 3);
+    uint64_t x = 0x9E3779B97F4A7C15ull, keys[8];
+    for (size_t i = 0; i < 300; i++) {
+        size_t len = (size_t)(ndd_test_xorshift(&x) % 700), nk = i % 8;
+        ndd_buf_clear(&text);
+        for (size_t k = 0; k < len; k++)
+            assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
+        for (size_t k = 0; k < nk; k++)
+            keys[k] = ndd_test_xorshift(&x);
+        char id[32], url[48];
+        snprintf(id, sizeof id, "f%zu", i);
+        snprintf(url, sizeof url, "http://f%zu.example/%zu", i % 3, i);
+        assert_int_equal(ndd_docs_add(&d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
+                                      (uint32_t)i, (uint16_t)i, (uint32_t)nk, keys, nk),
+                         NDD_OK);
+    }
+    ndd_rows_fmt_reject(&rej, "in/f.jsonl", 1, 7, "no visible text", NULL, NULL);
+    size_t old = ndd_ckpt_shard_frame(2000); /* about 6 documents a frame */
+    assert_int_equal(ndd_ckpt_shard_write(wd, 6, &d, &rej, &c), NDD_OK);
+    assert_int_equal(ndd_ckpt_shard_frame(old), 2000);
+    size_t zn, n;
+    char *z = get_file("map/shard-000006.zst", &zn);
+    /* the table: k entries, the first at document 0, offsets and documents increasing */
+    uint64_t k = ndd_le64_load(z + zn - 16);
+    assert_int_equal(ndd_le64_load(z + zn - 8), 0x314B454553444E4Eull);
+    assert_true(k > 40 && k < 100);
+    const char *tab = z + zn - 16 - 16 * k;
+    assert_int_equal(ndd_le32_load(tab - 8), 0x184D2A5Eu);
+    assert_int_equal(ndd_le64_load(tab + 8), 0);
+    for (uint64_t e = 1; e < k; e++)
+        assert_true(ndd_le64_load(tab + 16 * e) > ndd_le64_load(tab + 16 * (e - 1)) &&
+                    ndd_le64_load(tab + 16 * e + 8) > ndd_le64_load(tab + 16 * (e - 1) + 8));
+    static const uint64_t takes[] = {0, 1, 5, 6, 7, 150, UINT64_MAX};
+    for (uint64_t skip = 0; skip <= d.n + 1; skip += skip < 20 ? 1 : 7)
+        for (size_t t = 0; t < sizeof takes / sizeof takes[0]; t++)
+            load_range_ok(&d, skip, takes[t]);
+    load_range_ok(&d, d.n - 1, 1);
+    uint64_t ndocs = 0;
+    assert_int_equal(ndd_ckpt_shard_check(wd, 6, &ndocs), NDD_OK);
+    assert_int_equal(ndocs, d.n);
+
+    /* frame 3 (documents from the table's entry 2 on) damaged: its magic
+     * number (a frame's content has no checksum of its own; the file's
+     * marker is made to match) */
+    char *bad = malloc(zn);
+    memcpy(bad, z, zn);
+    uint64_t f3 = ndd_le64_load(tab + 16 * 2), after = ndd_le64_load(tab + 16 * 3 + 8);
+    assert_int_equal(ndd_le32_load(bad + f3), 0xFD2FB528u);
+    memset(bad + f3, 0xA5, 4);
+    put_shard_file(bad, zn, d.n);
+    load_range_ok(&d, after, UINT64_MAX); /* from the next frame on: never decoded */
+    load_range_ok(&d, after + 1, 10);
+    ndd_docs_t e = NDD_DOCS_INIT;
+    ndd_buf_t r2 = NDD_BUF_INIT;
+    int rc = ndd_ckpt_shard_load(wd, 6, &e, &r2, &c, 0, UINT64_MAX, 0);
+    assert_true(rc == NDD_ERR_FORMAT || rc == NDD_ERR_COMPRESS);
+    ndd_docs_free(&e);
+
+    /* the same documents as one frame, no table: every range alike */
+    put_shard_file(z, zn, d.n);
+    char *raw = raw_of("map/shard-000006.zst", &n);
+    put_blob("map/shard-000006.zst", "map/shard-000006.done", raw, n, d.n);
+    for (uint64_t skip = 0; skip <= d.n; skip += 37)
+        load_range_ok(&d, skip, 50);
+    load_range_ok(&d, 0, UINT64_MAX);
+
+    /* tables that do not hold together (markers made to match): an entry
+     * past the table, a count too large, the frame's magic or size wrong */
+    static const struct {
+        long at; /* from the end of the file */
+        uint64_t v;
+        int bytes;
+    } cases[] = {
+        {-(long)(16 + 16 * 1), 0xFFFFFFFFull, 8},  /* the last entry's offset beyond the table */
+        {-16, 1ull << 40, 8},                      /* k */
+        {-16, 0, 8},                               /* k = 0 */
+        {0, 0x184D2A50u, 4},                       /* (at = 0: the frame's magic, found from k) */
+        {1, 7, 4},                                 /* (at = 1: the frame's content size) */
+        {2, 5, 8},                                 /* (at = 2: the first entry's document, not 0) */
+        {3, 0, 8},                                 /* (at = 3: entry 2's offset that of entry 1) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(bad, z, zn);
+        long at = cases[i].at;
+        char *tb = bad + zn - 16 - 16 * k; /* the entries */
+        if (at == 0 || at == 1) {
+            ndd_le32_store(tb - 8 + (at == 1 ? 4 : 0), (uint32_t)cases[i].v);
+        } else if (at == 2) {
+            ndd_le64_store(tb + 8, cases[i].v);
+        } else if (at == 3) {
+            memcpy(tb + 32, tb + 16, 8);
+        } else {
+            ndd_le64_store(bad + zn + at, cases[i].v);
+        }
+        put_shard_file(bad, zn, d.n);
+        assert_int_equal(ndd_ckpt_shard_load(wd, 6, &e, &r2, &c, d.n - 3, 2, 0), NDD_ERR_FORMAT);
+        assert_int_equal(e.n, 0);
+    }
+    put_shard_file(z, zn, d.n);
+    load_range_ok(&d, d.n - 3, 2);
+    free(bad);
+    free(raw);
+    free(z);
+    ndd_buf_free(&r2);
+    ndd_docs_free(&d);
+    ndd_buf_free(&rej);
+    ndd_buf_free(&text);
+}
+
 static void test_shard_corrupt(void **state)
 {
     (void)state;
@@ -703,6 +851,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shard_stream, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shard_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shard_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verify_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verify_corrupt_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remove, setup, teardown),

@@ -118,16 +118,23 @@ static void test_manifest_refused(void **state)
     static const char *const other[] = {
         "ndd-index 0\nopts x\nend\n",
         "ndd-index 1\nopts x\nend\n", /* the format before the key files */
-        "ndd-index 3\nsomething new\n",
+        "ndd-index 4\nsomething new\n",
     };
     for (int v = 0; v < 3; v++) {
         put_index(other[v]);
         assert_int_equal(ndd_index_read(dir, &r), NDD_ERR_VERSION);
-        assert_int_equal(r.version, v == 2 ? 3 : v);
+        assert_int_equal(r.version, v == 2 ? 4 : v);
     }
+    /* versions 2 (map shards of one frame) and 3 (shards with seek tables) are read */
     put_index("ndd-index 2\nopts x\nend\n"); /* an index with no batch yet */
     assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
     assert_int_equal(r.nb, 0);
+    assert_int_equal(r.version, 2);
+    ndd_index_free(&r);
+    put_index("ndd-index 3\nopts x\nbatch 1 1 1 1\npin 1 2 3 a\nend\n");
+    assert_int_equal(ndd_index_read(dir, &r), NDD_OK);
+    assert_int_equal(r.nb, 1);
+    assert_int_equal(r.version, 3);
     ndd_index_free(&r);
 }
 
