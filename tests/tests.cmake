@@ -63,6 +63,14 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/bench/bench_verify.c)
   target_link_libraries(bench_verify PRIVATE ndd_core)
 endif()
 
+# ---- ckpt: what loading a map shard costs P ranks, frames and seek table
+# against one frame (docs/BENCHMARKS.md "Seekable map shards"). Built, never
+# registered as a test.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/bench/bench_shard_load.c)
+  add_executable(bench_shard_load ${CMAKE_SOURCE_DIR}/tests/bench/bench_shard_load.c)
+  target_link_libraries(bench_shard_load PRIVATE ndd_core)
+endif()
+
 # ---- slurm (helper "slurm"): slurm/ndd.sbatch and slurm/ndd-stages.sh on a real
 # local Slurm brought up by scripts/slurm-local.sh (1 and 2 nodes). Each test skips
 # (77) where that cannot run: not root, slurm/munge packages or namespaces missing.
