@@ -46,6 +46,8 @@ size_t ndd_ckpt_shard_frame(size_t bytes)
     shard_frame = bytes ? bytes : SHARD_FRAME_DEFAULT;
     return old;
 }
+
+size_t ndd_ckpt_frame_bytes(void) { return shard_frame; }
 #define PATH_CAP 4096
 
 /* ---- files ---- */
@@ -801,54 +803,62 @@ static int zr_seek(zreader_t *r, uint64_t off)
     return NDD_OK;
 }
 
-/* Where document `first` of an n-document shard can be reached: *off, the
- * start of the last document frame that begins at or before it, and *doc,
- * that frame's first document; *off = *doc = 0 when the shard has no seek
- * table (one frame, as in an index of format 2: read from its start). The
- * table at the file's end (the file was checked against its marker) is read
- * whole and must hold together - frames after the head, in order, the first
- * at document 0, documents increasing up to n - or it is NDD_ERR_FORMAT. */
-static int zr_seek_find(zreader_t *r, uint64_t n, uint64_t first, uint64_t *off, uint64_t *doc)
+/* The seek table at the end of a file (the file was checked against its
+ * marker), read whole: *k entries (u64 frame offset, u64 key), in wire form
+ * at *e (malloc'd; NULL, *k = 0 when the file has none: one frame, as ndd
+ * wrote every blob before the tables). NDD_ERR_FORMAT when the table does not
+ * hold together: its frame's magic or size, or entries that are not frames
+ * after the head in order with keys increasing up to max_key. */
+static int zr_seek_table(zreader_t *r, uint64_t max_key, char **e, uint64_t *k)
 {
     char tail[SEEK_TAIL];
-    *off = *doc = 0;
+    *e = NULL;
+    *k = 0;
     if (r->zsize < 8 + SEEK_TAIL)
         return NDD_OK;
     if (pread(r->fd, tail, SEEK_TAIL, (off_t)(r->zsize - SEEK_TAIL)) != SEEK_TAIL)
         return NDD_ERR_IO;
-    uint64_t k = ndd_le64_load(tail);
+    uint64_t m = ndd_le64_load(tail);
     if (ndd_le64_load(tail + 8) != MAGIC_SEEK)
         return NDD_OK; /* no table */
-    if (k == 0 || k > (r->zsize - 8 - SEEK_TAIL) / 16)
+    if (m == 0 || m > (r->zsize - 8 - SEEK_TAIL) / 16)
         return NDD_ERR_FORMAT;
-    uint64_t start = r->zsize - SEEK_TAIL - 16 * k - 8;
-    char *e = malloc((size_t)(16 * k + 8));
-    if (!e)
+    uint64_t start = r->zsize - SEEK_TAIL - 16 * m - 8;
+    char *t = malloc((size_t)(16 * m + 8));
+    if (!t)
         return NDD_ERR_NOMEM;
-    int rc = pread(r->fd, e, (size_t)(16 * k + 8), (off_t)start) == (ssize_t)(16 * k + 8) ? NDD_OK : NDD_ERR_IO;
-    if (!rc && (ndd_le32_load(e) != SEEK_FRAME_MAGIC || ndd_le32_load(e + 4) != 16 * k + SEEK_TAIL))
+    int rc = pread(r->fd, t, (size_t)(16 * m + 8), (off_t)start) == (ssize_t)(16 * m + 8) ? NDD_OK : NDD_ERR_IO;
+    if (!rc && (ndd_le32_load(t) != SEEK_FRAME_MAGIC || ndd_le32_load(t + 4) != 16 * m + SEEK_TAIL))
         rc = NDD_ERR_FORMAT;
-    for (uint64_t i = 0; i < k && !rc; i++) {
-        uint64_t eo = ndd_le64_load(e + 8 + 16 * i), ed = ndd_le64_load(e + 16 + 16 * i);
-        uint64_t po = i ? ndd_le64_load(e + 16 * i - 8) : 0, pd = i ? ndd_le64_load(e + 16 * i) : 0;
-        if (eo == 0 || eo >= start || ed > n || (i ? eo <= po || ed <= pd : ed != 0))
+    for (uint64_t i = 0; i < m && !rc; i++) {
+        uint64_t eo = ndd_le64_load(t + 8 + 16 * i), ek = ndd_le64_load(t + 16 + 16 * i);
+        uint64_t po = i ? ndd_le64_load(t + 16 * i - 8) : 0, pk = i ? ndd_le64_load(t + 16 * i) : 0;
+        if (eo == 0 || eo >= start || ek > max_key || (i && (eo <= po || ek <= pk)))
             rc = NDD_ERR_FORMAT;
     }
-    /* the last entry at or before first (entries increasing: a binary search) */
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    memmove(t, t + 8, (size_t)(16 * m));
+    *e = t;
+    *k = m;
+    return NDD_OK;
+}
+
+/* Of a table's k entries (keys increasing), the last one whose key is at
+ * most key (0 when none is). */
+static uint64_t seek_entry(const char *e, uint64_t k, uint64_t key)
+{
     uint64_t lo = 0, hi = k;
-    while (!rc && hi - lo > 1) {
+    while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ndd_le64_load(e + 16 + 16 * mid) <= first)
+        if (ndd_le64_load(e + 8 + 16 * mid) <= key)
             lo = mid;
         else
             hi = mid;
     }
-    if (!rc) {
-        *off = ndd_le64_load(e + 8 + 16 * lo);
-        *doc = ndd_le64_load(e + 16 + 16 * lo);
-    }
-    free(e);
-    return rc;
+    return lo;
 }
 
 /* Makes at least n bytes not parsed yet available (or all there are). */
@@ -960,9 +970,21 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
     /* documents before `first`: the frames wholly before it are passed over
      * (a rank reads about its own range of a shard, not all that precedes it) */
     if (first > 0 && last > first) {
-        NDD_TRY(zr_seek_find(&zr, n, first, &off, &at));
-        if (at > 0)
-            NDD_TRY(zr_seek(&zr, off));
+        char *e = NULL;
+        uint64_t k = 0;
+        NDD_TRY(zr_seek_table(&zr, n, &e, &k));
+        if (k && ndd_le64_load(e + 8) != 0) /* a shard's first document frame starts at its document 0 */
+            rc = NDD_ERR_FORMAT;
+        if (k && !rc) {
+            uint64_t i = seek_entry(e, k, first);
+            off = ndd_le64_load(e + 16 * i);
+            at = ndd_le64_load(e + 16 * i + 8);
+        }
+        free(e);
+        if (!rc && at > 0)
+            rc = zr_seek(&zr, off);
+        if (rc)
+            goto out;
     }
     for (uint64_t i = at; i < last; i++)
         NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
@@ -1160,4 +1182,46 @@ int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *r
     if (rc)
         return rc;
     return zw_close(&w, zw_write(&w, raw->data, raw->len, 1), path, marker, count);
+}
+
+int ndd_ckpt_blob_write_framed(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count,
+                               const uint64_t *cut, const uint64_t *key, size_t ncut)
+{
+    for (size_t i = 0; i < ncut; i++)
+        if (cut[i] == 0 || cut[i] > raw->len || (i && (cut[i] <= cut[i - 1] || key[i] <= key[i - 1])))
+            return NDD_ERR_INVAL;
+    zwriter_t w;
+    ndd_buf_t seek = NDD_BUF_INIT;
+    int rc = zw_open(&w, path);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i <= ncut && !rc; i++) { /* frame i: [cut[i - 1], cut[i]) (0 and the end outside) */
+        size_t a = i ? (size_t)cut[i - 1] : 0, b = i < ncut ? (size_t)cut[i] : raw->len;
+        if (i && (rc = ndd_put64(&seek, w.written)) == NDD_OK)
+            rc = ndd_put64(&seek, key[i - 1]);
+        if (!rc)
+            rc = zw_write(&w, raw->data + a, b - a, 1);
+    }
+    if (!rc && ncut)
+        rc = seek_table_write(&w, &seek);
+    ndd_buf_free(&seek);
+    return zw_close(&w, rc, path, marker, count);
+}
+
+int ndd_blob_seek(ndd_blob_stream_t *s, uint64_t key, uint64_t *first_key, uint64_t *at)
+{
+    char *e = NULL;
+    uint64_t k = 0;
+    int rc = zr_seek_table(s, UINT64_MAX, &e, &k);
+    *first_key = *at = UINT64_MAX;
+    if (!rc && k) {
+        uint64_t i = seek_entry(e, k, key);
+        *first_key = ndd_le64_load(e + 8);
+        if (ndd_le64_load(e + 16 * i + 8) <= key) {
+            *at = ndd_le64_load(e + 16 * i + 8);
+            rc = zr_seek(s, ndd_le64_load(e + 16 * i));
+        }
+    }
+    free(e);
+    return rc;
 }

@@ -84,9 +84,11 @@ const char *ndd_ckpt_manifest_opt(const ndd_manifest_t *m, const char *key);
  * instead of decompressing everything before it. */
 int ndd_ckpt_shard_write(const char *wd, int idx, const ndd_docs_t *d, const ndd_buf_t *rejects,
                          const ndd_counters_t *c);
-/* Tests: the bytes of documents per frame of the shards written from now on
- * (0: the default, 1 MiB); returns the value it replaces. */
+/* Tests: the bytes of documents (or records) per frame of the shards and
+ * framed blobs written from now on (0: the default, 1 MiB); returns the value
+ * it replaces. _frame_bytes: the value now. */
 size_t ndd_ckpt_shard_frame(size_t bytes);
+size_t ndd_ckpt_frame_bytes(void);
 /* 0 and the document count when shard idx is complete and intact (reads and
  * checksums the whole file, checks its head: magic, version, counters
  * schema, count = the marker's); _count trusts the marker alone. */
@@ -120,6 +122,12 @@ int ndd_ckpt_verify_load(const char *wd, int idx, ndd_counters_t *c, ndd_topsets
 int ndd_ckpt_write_atomic(const char *path, const void *p, size_t n);
 /* raw as one zstd frame at path (atomically), then marker "count bytes xxh3". */
 int ndd_ckpt_blob_write(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count);
+/* The same in frames with a seek table (as a map shard): raw[0, cut[0]) is
+ * frame 0 (the head), raw[cut[i], cut[i + 1]) frame i + 1 (the last to the
+ * end), key[i] the key of the frame at cut[i] (a record's document); cuts
+ * and keys increasing (else NDD_ERR_INVAL); ncut 0: one frame, no table. */
+int ndd_ckpt_blob_write_framed(const char *path, const char *marker, const ndd_buf_t *raw, uint64_t count,
+                               const uint64_t *cut, const uint64_t *key, size_t ncut);
 /* A blob written by ndd_ckpt_blob_write read back as a stream, piece by
  * piece (neither the file nor its contents held whole): _open checks the
  * whole file against its marker, size and XXH3 (NDD_ERR_FORMAT: damaged;
@@ -134,6 +142,14 @@ int ndd_blob_need(ndd_blob_stream_t *s, size_t n, const char **p, size_t *avail)
 void ndd_blob_take(ndd_blob_stream_t *s, size_t n);
 uint64_t ndd_blob_file_bytes(const ndd_blob_stream_t *s); /* the compressed file's size */
 int ndd_blob_close(ndd_blob_stream_t *s, int rc, int whole);
+/* A blob written by ndd_ckpt_blob_write_framed, read from its frame of the
+ * largest key at most `key`: *first_key = the first frame's key (UINT64_MAX
+ * without a table), and when such a frame exists, the stream goes on from
+ * its start (what was read and not taken is dropped) and *at = its key;
+ * else (no table, or key below every frame's) the stream is left where it
+ * is and *at = UINT64_MAX. NDD_ERR_FORMAT for a table that does not hold
+ * together. */
+int ndd_blob_seek(ndd_blob_stream_t *s, uint64_t key, uint64_t *first_key, uint64_t *at);
 
 /* 1 when DIR/manifest exists. */
 int ndd_ckpt_exists(const char *wd);

@@ -479,27 +479,35 @@ typedef int (*rec_put_fn)(void *table, uint64_t g, uint64_t h, const char *p, ui
  * with lo <= g < hi to put; closes s. *first: the first record's g
  * (UINT64_MAX when there is none). A file's records are in document order
  * (each rank writes its own documents in order): the walk stops at the
- * first g >= hi, and reads no further. NDD_ERR_FORMAT: a record cut short,
- * g >= tn, k = UINT32_MAX, or bytes after the last record. */
+ * first g >= hi, and reads no further; a file in frames with a seek table
+ * (records_write) is read from the frame that holds lo's records, its
+ * records walked to the file's end then (the count is the table's frames',
+ * not checked). NDD_ERR_FORMAT: a record cut short, g >= tn, k = UINT32_MAX,
+ * records out of order, or bytes after the last record. */
 static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isize, uint64_t tn, uint64_t lo,
                         uint64_t hi, rec_put_fn put, void *table, uint64_t *first)
 {
     const size_t head = hashed ? 20 : 12;
-    int rc = NDD_OK, past = 0;
+    int rc = NDD_OK, past = 0, sought = 0;
+    uint64_t at = UINT64_MAX;
     *first = UINT64_MAX;
-    for (uint64_t i = 0; i < n && !rc; i++) {
+    if (lo > 0 && n > 0 && (rc = ndd_blob_seek(s, lo, first, &at)) == NDD_OK)
+        sought = at != UINT64_MAX;
+    for (uint64_t i = 0; (sought || i < n) && !rc; i++) {
         const char *p;
         size_t avail;
         if ((rc = ndd_blob_need(s, head, &p, &avail)))
             break;
+        if (sought && avail == 0)
+            break; /* the end of the file */
         ndd_cur_t cur = {p, p + avail, 0};
         uint64_t g = ndd_get64(&cur), h = hashed ? ndd_get64(&cur) : 0;
         uint32_t k = ndd_get32(&cur);
-        if (cur.bad || g >= tn || k == UINT32_MAX) {
+        if (cur.bad || g >= tn || k == UINT32_MAX || (i == 0 && sought && g != at)) {
             rc = NDD_ERR_FORMAT;
             break;
         }
-        if (i == 0)
+        if (i == 0 && !sought)
             *first = g;
         if (g >= hi) { /* (the rest is past the range too) */
             past = 1;
@@ -518,6 +526,47 @@ static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isi
     }
     /* (a damaged file's records may be in the table: the caller gives up) */
     return ndd_blob_close(s, rc, !past);
+}
+
+/* A key or occurrence file (records from byte `head` of b, each u64 g,
+ * u32 k when fixed is 12 - or u64 g, u64 hash, u32 k when fixed is 20 -
+ * then k items of isize bytes) written in frames of about
+ * ndd_ckpt_shard_frame's bytes, each starting at a record, with a seek table
+ * keyed by each frame's first g: a rank that reads a part of it from its own
+ * documents on starts at their frame (walk_records). */
+static int records_write(const char *path, const char *marker, const ndd_buf_t *b, uint64_t count, size_t head,
+                         size_t fixed, size_t isize)
+{
+    uint64_t *cut = NULL, *key = NULL;
+    size_t ncut = 0, cap = 0, frame = ndd_ckpt_frame_bytes(), last = 0;
+    uint64_t gmax = 0;
+    int rc = NDD_OK;
+    for (size_t at = head; at + fixed <= b->len && !rc;) {
+        uint64_t g = ndd_le64_load(b->data + at);
+        uint32_t k = ndd_le32_load(b->data + at + fixed - 4);
+        /* a frame starts at a record whose g is above every g before it, so
+         * that the frames before the one a reader starts at hold no record
+         * it wants (a file may repeat a document: the later record counts) */
+        if ((at == head || at - last >= frame) && (at == head || g > gmax)) {
+            uint64_t *nk = NULL;
+            if ((rc = ndd_array_grow((void **)&cut, &cap, ncut + 1, sizeof *cut)) == NDD_OK &&
+                (nk = realloc(key, cap * sizeof *key)) == NULL)
+                rc = NDD_ERR_NOMEM;
+            key = nk ? nk : key;
+            if (!rc) {
+                cut[ncut] = at;
+                key[ncut++] = g;
+                last = at;
+            }
+        }
+        gmax = at == head || g > gmax ? g : gmax;
+        at += fixed + (size_t)k * isize;
+    }
+    if (!rc)
+        rc = ndd_ckpt_blob_write_framed(path, marker, b, count, cut, key, ncut);
+    free(cut);
+    free(key);
+    return rc;
 }
 
 /* ---- the key table ---- */
@@ -628,7 +677,7 @@ int ndd_keys_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t 
     if (b->len < KEYS_HEAD)
         return NDD_ERR_INVAL;
     ndd_le64_store(b->data + 12, count);
-    return ndd_ckpt_blob_write(path, marker, b, count);
+    return records_write(path, marker, b, count, KEYS_HEAD, 20, 8);
 }
 
 /* ---- the template occurrences ---- */
@@ -720,5 +769,5 @@ int ndd_occ_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t c
     if (b->len < OCCS_HEAD)
         return NDD_ERR_INVAL;
     ndd_le64_store(b->data + 12, count);
-    return ndd_ckpt_blob_write(path, marker, b, count);
+    return records_write(path, marker, b, count, OCCS_HEAD, 12, NDD_TMPL_OCC_BYTES);
 }
