@@ -528,6 +528,7 @@ static void test_shard_frames(void **state)
         put_shard_file(bad, zn, d.n);
         assert_int_equal(ndd_ckpt_shard_load(wd, 6, &e, &r2, &c, d.n - 3, 2, 0), NDD_ERR_FORMAT);
         assert_int_equal(e.n, 0);
+        ndd_docs_free(&e);
     }
     put_shard_file(z, zn, d.n);
     load_range_ok(&d, d.n - 3, 2);
