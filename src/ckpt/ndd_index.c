@@ -483,7 +483,8 @@ typedef int (*rec_put_fn)(void *table, uint64_t g, uint64_t h, const char *p, ui
  * (records_write) is read from the frame that holds lo's records, its
  * records walked to the file's end then (the count is the table's frames',
  * not checked). NDD_ERR_FORMAT: a record cut short, g >= tn, k = UINT32_MAX,
- * records out of order, or bytes after the last record. */
+ * a frame sought that does not start with its key's record, a seek table
+ * that does not hold together, or bytes after the last record. */
 static int walk_records(ndd_blob_stream_t *s, uint64_t n, int hashed, size_t isize, uint64_t tn, uint64_t lo,
                         uint64_t hi, rec_put_fn put, void *table, uint64_t *first)
 {

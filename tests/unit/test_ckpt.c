@@ -288,6 +288,30 @@ static void test_shard_skip_take(void **state)
     ndd_docs_free(&d);
 }
 
+/* n documents of random letters (up to maxlen; document big_at 3 MiB),
+ * i % kmod random keys, weight i % wmod, ids "<c><i>", URLs on `sites` sites. */
+static void random_docs(ndd_docs_t *d, size_t n, uint64_t x, size_t maxlen, size_t big_at, size_t kmod, size_t wmod,
+                        char c, size_t sites)
+{
+    ndd_buf_t text = NDD_BUF_INIT;
+    uint64_t keys[64];
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i == big_at ? ((size_t)3 << 20) : (size_t)(ndd_test_xorshift(&x) % maxlen), nk = i % kmod;
+        ndd_buf_clear(&text);
+        for (size_t k = 0; k < len; k++)
+            assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
+        for (size_t k = 0; k < nk; k++)
+            keys[k] = ndd_test_xorshift(&x);
+        char id[32], url[48];
+        snprintf(id, sizeof id, "%c%zu", c, i);
+        snprintf(url, sizeof url, "http://%c%zu.example/%zu", c, i % sites, i);
+        assert_int_equal(ndd_docs_add(d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
+                                      (uint32_t)i, (uint16_t)i, (uint32_t)(i % wmod), keys, nk),
+                         NDD_OK);
+    }
+    ndd_buf_free(&text);
+}
+
 /* A shard of several MiB read as a stream (1 MiB pieces): documents that
  * cross piece borders, one longer than a piece, many rejects' bytes; every
  * skip / take against the documents written, and a shard cut or extended
@@ -296,24 +320,10 @@ static void test_shard_stream(void **state)
 {
     (void)state;
     ndd_docs_t d = NDD_DOCS_INIT;
-    ndd_buf_t rej = NDD_BUF_INIT, text = NDD_BUF_INIT;
+    ndd_buf_t rej = NDD_BUF_INIT;
     ndd_counters_t c;
     fill_counters(&c, 9);
-    uint64_t x = 88172645463325252ull, keys[40];
-    for (size_t i = 0; i < 5000; i++) {
-        size_t len = i == 2500 ? ((size_t)3 << 20) : (size_t)(ndd_test_xorshift(&x) % 2400), nk = i % 40;
-        ndd_buf_clear(&text);
-        for (size_t k = 0; k < len; k++)
-            assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
-        for (size_t k = 0; k < nk; k++)
-            keys[k] = ndd_test_xorshift(&x);
-        char id[32], url[48];
-        snprintf(id, sizeof id, "s%zu", i);
-        snprintf(url, sizeof url, "http://s%zu.example/%zu", i % 5, i);
-        assert_int_equal(ndd_docs_add(&d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
-                                      (uint32_t)i, (uint16_t)i, (uint32_t)(i % 9), keys, nk),
-                         NDD_OK);
-    }
+    random_docs(&d, 5000, 88172645463325252ull, 2400, 2500, 40, 9, 's', 5);
     for (int k = 0; k < 300000; k++)
         assert_int_equal(ndd_buf_putc(&rej, (char)('0' + k % 10)), NDD_OK);
     assert_int_equal(ndd_ckpt_shard_write(wd, 5, &d, &rej, &c), NDD_OK);
@@ -390,7 +400,6 @@ static void test_shard_stream(void **state)
     ndd_buf_free(&r2);
     ndd_docs_free(&d);
     ndd_buf_free(&rej);
-    ndd_buf_free(&text);
 }
 
 /* file z[0..zn) as shard 6 with a marker that matches it (its count n) */
@@ -429,24 +438,10 @@ static void test_shard_frames(void **state)
 {
     (void)state;
     ndd_docs_t d = NDD_DOCS_INIT;
-    ndd_buf_t rej = NDD_BUF_INIT, text = NDD_BUF_INIT;
+    ndd_buf_t rej = NDD_BUF_INIT;
     ndd_counters_t c;
     fill_counters(&c, 3);
-    uint64_t x = 0x9E3779B97F4A7C15ull, keys[8];
-    for (size_t i = 0; i < 300; i++) {
-        size_t len = (size_t)(ndd_test_xorshift(&x) % 700), nk = i % 8;
-        ndd_buf_clear(&text);
-        for (size_t k = 0; k < len; k++)
-            assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
-        for (size_t k = 0; k < nk; k++)
-            keys[k] = ndd_test_xorshift(&x);
-        char id[32], url[48];
-        snprintf(id, sizeof id, "f%zu", i);
-        snprintf(url, sizeof url, "http://f%zu.example/%zu", i % 3, i);
-        assert_int_equal(ndd_docs_add(&d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
-                                      (uint32_t)i, (uint16_t)i, (uint32_t)nk, keys, nk),
-                         NDD_OK);
-    }
+    random_docs(&d, 300, 0x9E3779B97F4A7C15ull, 700, SIZE_MAX, 8, 8, 'f', 3);
     ndd_rows_fmt_reject(&rej, "in/f.jsonl", 1, 7, "no visible text", NULL, NULL);
     size_t old = ndd_ckpt_shard_frame(2000); /* about 6 documents a frame */
     assert_int_equal(ndd_ckpt_shard_write(wd, 6, &d, &rej, &c), NDD_OK);
@@ -538,7 +533,6 @@ static void test_shard_frames(void **state)
     ndd_buf_free(&r2);
     ndd_docs_free(&d);
     ndd_buf_free(&rej);
-    ndd_buf_free(&text);
 }
 
 static void test_shard_corrupt(void **state)
