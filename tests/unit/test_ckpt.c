@@ -302,7 +302,7 @@ static void random_docs(ndd_docs_t *d, size_t n, uint64_t x, size_t maxlen, size
             assert_int_equal(ndd_buf_putc(&text, (char)('a' + ndd_test_xorshift(&x) % 26)), NDD_OK);
         for (size_t k = 0; k < nk; k++)
             keys[k] = ndd_test_xorshift(&x);
-        char id[32], url[48];
+        char id[32], url[96];
         snprintf(id, sizeof id, "%c%zu", c, i);
         snprintf(url, sizeof url, "http://%c%zu.example/%zu", c, i % sites, i);
         assert_int_equal(ndd_docs_add(d, id, strlen(id), url, strlen(url), text.data ? text.data : "", len,
