@@ -18,6 +18,7 @@
 #include "ndd_ckpt.h"
 #include "ndd_docs.h"
 #include "ndd_index.h"
+#include "ndd_wire.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -64,14 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!ZSTD_isError(zn));
     }
     if (data[1] & 2) { /* u32 0x184D2A5E, u32 16 k + 16, k entries, u64 k, "NNDSEEK1" */
-        uint64_t k = nseek, magic = 0x314B454553444E4Eull;
-        uint32_t fm = 0x184D2A5Eu, fs = (uint32_t)(16 * k + 16);
-        memcpy(z + zn, &fm, 4); /* (little-endian hosts: the fuzzers run on x86-64) */
-        memcpy(z + zn + 4, &fs, 4);
+        ndd_le32_store(z + zn, 0x184D2A5Eu);
+        ndd_le32_store(z + zn + 4, (uint32_t)(16 * nseek + 16));
         if (nseek)
             memcpy(z + zn + 8, entries, 16 * nseek);
-        memcpy(z + zn + 8 + 16 * nseek, &k, 8);
-        memcpy(z + zn + 16 + 16 * nseek, &magic, 8);
+        ndd_le64_store(z + zn + 8 + 16 * nseek, nseek);
+        ndd_le64_store(z + zn + 16 + 16 * nseek, 0x314B454553444E4Eull);
         zn += 8 + 16 * nseek + 16;
     }
     char path[128], marker[128], line[96];

@@ -861,6 +861,25 @@ static uint64_t seek_entry(const char *e, uint64_t k, uint64_t key)
     return lo;
 }
 
+/* ndd_blob_seek, with the table's keys at most max_key. */
+static int zr_seek_key(zreader_t *r, uint64_t key, uint64_t max_key, uint64_t *first_key, uint64_t *at)
+{
+    char *e = NULL;
+    uint64_t k = 0;
+    int rc = zr_seek_table(r, max_key, &e, &k);
+    *first_key = *at = UINT64_MAX;
+    if (!rc && k) {
+        uint64_t i = seek_entry(e, k, key);
+        *first_key = ndd_le64_load(e + 8);
+        if (ndd_le64_load(e + 16 * i + 8) <= key) {
+            *at = ndd_le64_load(e + 16 * i + 8);
+            rc = zr_seek(r, ndd_le64_load(e + 16 * i));
+        }
+    }
+    free(e);
+    return rc;
+}
+
 /* Makes at least n bytes not parsed yet available (or all there are). */
 static int zr_need(zreader_t *r, size_t n)
 {
@@ -964,27 +983,19 @@ int ndd_ckpt_shard_load(const char *wd, int idx, ndd_docs_t *d, ndd_buf_t *rejec
         NDD_TRY(ndd_buf_append(rejects, rej, (size_t)rl));
     }
     zr.pos = (size_t)(cur.p - zr.buf.data);
-    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first), at = 0, off = 0;
+    uint64_t first = skip < n ? skip : n, last = first + (take < n - first ? take : n - first), at = 0;
     if (last > first)
         NDD_TRY(ndd_docs_reserve(d, d->n + (size_t)(last - first)));
     /* documents before `first`: the frames wholly before it are passed over
      * (a rank reads about its own range of a shard, not all that precedes it) */
     if (first > 0 && last > first) {
-        char *e = NULL;
-        uint64_t k = 0;
-        NDD_TRY(zr_seek_table(&zr, n, &e, &k));
-        if (k && ndd_le64_load(e + 8) != 0) /* a shard's first document frame starts at its document 0 */
+        uint64_t first_key;
+        NDD_TRY(zr_seek_key(&zr, first, n, &first_key, &at));
+        if (first_key != UINT64_MAX && first_key != 0) { /* a shard's first document frame starts at document 0 */
             rc = NDD_ERR_FORMAT;
-        if (k && !rc) {
-            uint64_t i = seek_entry(e, k, first);
-            off = ndd_le64_load(e + 16 * i);
-            at = ndd_le64_load(e + 16 * i + 8);
-        }
-        free(e);
-        if (!rc && at > 0)
-            rc = zr_seek(&zr, off);
-        if (rc)
             goto out;
+        }
+        at = at == UINT64_MAX ? 0 : at;
     }
     for (uint64_t i = at; i < last; i++)
         NDD_TRY(zr_doc(&zr, d, i < first, &keys, &kcap));
@@ -1210,18 +1221,5 @@ int ndd_ckpt_blob_write_framed(const char *path, const char *marker, const ndd_b
 
 int ndd_blob_seek(ndd_blob_stream_t *s, uint64_t key, uint64_t *first_key, uint64_t *at)
 {
-    char *e = NULL;
-    uint64_t k = 0;
-    int rc = zr_seek_table(s, UINT64_MAX, &e, &k);
-    *first_key = *at = UINT64_MAX;
-    if (!rc && k) {
-        uint64_t i = seek_entry(e, k, key);
-        *first_key = ndd_le64_load(e + 8);
-        if (ndd_le64_load(e + 16 * i + 8) <= key) {
-            *at = ndd_le64_load(e + 16 * i + 8);
-            rc = zr_seek(s, ndd_le64_load(e + 16 * i));
-        }
-    }
-    free(e);
-    return rc;
+    return zr_seek_key(s, key, UINT64_MAX, first_key, at);
 }

@@ -539,7 +539,7 @@ static int records_write(const char *path, const char *marker, const ndd_buf_t *
                          size_t fixed, size_t isize)
 {
     uint64_t *cut = NULL, *key = NULL;
-    size_t ncut = 0, cap = 0, frame = ndd_ckpt_frame_bytes(), last = 0;
+    size_t ncut = 0, ccap = 0, kcap = 0, frame = ndd_ckpt_frame_bytes(), last = 0;
     uint64_t gmax = 0;
     int rc = NDD_OK;
     for (size_t at = head; at + fixed <= b->len && !rc;) {
@@ -548,13 +548,9 @@ static int records_write(const char *path, const char *marker, const ndd_buf_t *
         /* a frame starts at a record whose g is above every g before it, so
          * that the frames before the one a reader starts at hold no record
          * it wants (a file may repeat a document: the later record counts) */
-        if ((at == head || at - last >= frame) && (at == head || g > gmax)) {
-            uint64_t *nk = NULL;
-            if ((rc = ndd_array_grow((void **)&cut, &cap, ncut + 1, sizeof *cut)) == NDD_OK &&
-                (nk = realloc(key, cap * sizeof *key)) == NULL)
-                rc = NDD_ERR_NOMEM;
-            key = nk ? nk : key;
-            if (!rc) {
+        if (at == head || (at - last >= frame && g > gmax)) {
+            if (!(rc = ndd_array_grow((void **)&cut, &ccap, ncut + 1, sizeof *cut)) &&
+                !(rc = ndd_array_grow((void **)&key, &kcap, ncut + 1, sizeof *key))) {
                 cut[ncut] = at;
                 key[ncut++] = g;
                 last = at;
