@@ -697,3 +697,21 @@ uint32_t ndd_url_site(const char *url)
     uint32_t h = (uint32_t)XXH3_64bits(host, n);
     return h ? h : 1;
 }
+
+int ndd_pgroups_decode(const char *x, size_t len, ndd_posting_t *p, uint64_t n)
+{
+    size_t at = 0;
+    uint64_t w = 0;
+    while (at < len) {
+        uint64_t k = len - at < NDD_PGROUP_HEAD ? 0 : ndd_le32_load(x + at + 16);
+        if (k == 0 || k > (len - at - NDD_PGROUP_HEAD) / 8 || k > n - w)
+            return NDD_ERR_FORMAT;
+        uint64_t doc = ndd_le64_load(x + at);
+        uint32_t site = ndd_le32_load(x + at + 8), uw = ndd_le32_load(x + at + 12);
+        const char *kp = x + at + NDD_PGROUP_HEAD;
+        for (uint64_t e = 0; e < k; e++)
+            p[w++] = (ndd_posting_t){ndd_le64_load(kp + 8 * e), doc, site, (uint16_t)(uw & 0xffff), (uint16_t)(uw >> 16)};
+        at += NDD_PGROUP_HEAD + 8 * k;
+    }
+    return w == n ? NDD_OK : NDD_ERR_FORMAT;
+}

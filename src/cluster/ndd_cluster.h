@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ndd_wire.h"
+
 /* ---- union-find over 0..n-1 (path halving, union by size; the root of a
  * component is always its smallest element, so results are deterministic) ---- */
 typedef struct ndd_uf {
@@ -78,6 +80,31 @@ int ndd_postings_sort_key(ndd_posting_t *a, ndd_posting_t *tmp, size_t n);
  * whole-record equal (a document's site, URL hash and weight are the
  * document's), the result is that of ndd_postings_sort. */
 void ndd_postings_sort_inplace(ndd_posting_t *a, size_t n);
+
+/* ---- shuffle 1's wire form of postings: grouped by document ----
+ * A posting's site, URL hash and weight are its document's, so a rank sends
+ * another a document's postings as one group: a header of NDD_PGROUP_HEAD
+ * bytes (LE u64 doc, u32 site, u32 url | weight << 16, u32 k >= 1) and the
+ * group's k keys (LE u64 each), in the order they were added. */
+#define NDD_PGROUP_HEAD 20
+/* A group's header, with no key yet, at h. */
+static inline void ndd_pgroup_head(char *h, uint64_t doc, uint32_t site, uint16_t url, uint16_t weight)
+{
+    ndd_le64_store(h, doc);
+    ndd_le32_store(h + 8, site);
+    ndd_le32_store(h + 12, (uint32_t)url | (uint32_t)weight << 16);
+    ndd_le32_store(h + 16, 0);
+}
+/* One more key for the group whose header is at h: its bytes at p. */
+static inline void ndd_pgroup_key(char *h, char *p, uint64_t key)
+{
+    ndd_le64_store(p, key);
+    ndd_le32_store(h + 16, ndd_le32_load(h + 16) + 1);
+}
+/* The groups in x[0..len) expanded into p[0..n): one posting per key, in
+ * order. NDD_ERR_FORMAT (p partly written) unless they hold exactly n
+ * postings and fill x exactly (no group without a key, none cut short). */
+int ndd_pgroups_decode(const char *x, size_t len, ndd_posting_t *p, uint64_t n);
 
 /* ---- candidate pairs inside one perhaps-similar set ----
  * Input: for each set member i (0..n-1), its signature keys (already without

@@ -11,40 +11,15 @@
 #include <string.h>
 #include <xxhash.h>
 
-#define POSTING_WIRE 24 /* u64 key, u64 doc, u32 site, u16 url, u16 weight */
 #define LINK_WIRE 24    /* u64 u, u64 v, u64 support */
 #define GLINK_WIRE 32   /* u64 label, u, v, support: a giant set's link */
 
-/* On a little-endian host both wire records are the structs' own bytes (the
- * u16 url and weight travel as one LE u32 url | weight << 16): the received
- * blocks become the arrays without a second copy (recv_join). */
-_Static_assert(sizeof(ndd_posting_t) == POSTING_WIRE && offsetof(ndd_posting_t, doc) == 8 &&
-                   offsetof(ndd_posting_t, site) == 16 && offsetof(ndd_posting_t, url) == 20 &&
-                   offsetof(ndd_posting_t, weight) == 22,
-               "ndd_posting_t is not its wire layout");
+/* On a little-endian host the links' wire records are the structs' own
+ * bytes: the received blocks become the arrays without a second copy
+ * (recv_join). */
 _Static_assert(sizeof(ndd_link_t) == LINK_WIRE && offsetof(ndd_link_t, v) == 8 && offsetof(ndd_link_t, support) == 16,
                "ndd_link_t is not its wire layout");
 _Static_assert(sizeof(ndd_glink_t) == GLINK_WIRE, "ndd_glink_t is not its wire layout");
-
-static int posting_put(ndd_buf_t *b, const ndd_posting_t *p)
-{
-    char x[POSTING_WIRE];
-    ndd_le64_store(x, p->key);
-    ndd_le64_store(x + 8, p->doc);
-    ndd_le32_store(x + 16, p->site);
-    ndd_le32_store(x + 20, (uint32_t)p->url | (uint32_t)p->weight << 16);
-    return ndd_buf_append(b, x, sizeof x);
-}
-
-static void posting_get(ndd_posting_t *p, const char *x)
-{
-    uint32_t uw = ndd_le32_load(x + 20);
-    p->key = ndd_le64_load(x);
-    p->doc = ndd_le64_load(x + 8);
-    p->site = ndd_le32_load(x + 16);
-    p->url = (uint16_t)(uw & 0xffff);
-    p->weight = (uint16_t)(uw >> 16);
-}
 
 static int link_put(ndd_buf_t *b, const ndd_link_t *l)
 {
@@ -99,50 +74,115 @@ static unsigned key_round(uint64_t key, int P, unsigned rounds)
     return rounds == 1 ? 0 : (unsigned)((key / (uint64_t)P) % rounds);
 }
 
+/* from[s] = the number of postings rank s sends this one, given to[d],
+ * those this one sends rank d (8 bytes between each pair of ranks). */
+static int count_from(run_t *r, const uint64_t *to, uint64_t *from)
+{
+    ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
+    int rc = send && recv ? NDD_OK : NDD_ERR_NOMEM;
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_put64s(&send[s], &to[s], 1);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    for (int s = 0; s < r->P && !rc; s++)
+        if (recv[s].len != 8)
+            rc = NDD_ERR_INTERNAL;
+        else
+            from[s] = ndd_le64_load(recv[s].data);
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    ndd_bufs_free(send, r->P);
+    ndd_bufs_free(recv, r->P);
+    return rc;
+}
+
 /* Shuffle 1 (one round of a key range): every posting (key, doc, site, url,
- * weight) whose key is in the round to rank key % P. The keys are dropped
- * after the last round. */
+ * weight) whose key is in the round to rank key % P, in groups of a
+ * document's postings (ndd_pgroup_head: its site, URL hash and weight once,
+ * not once a key: 8 bytes a posting and 20 a group, instead of 24 a
+ * posting). The ranks first tell each other how many postings they send,
+ * so that each makes its array of postings once, at its final size, writes
+ * its own postings straight into it and expands the others' groups into
+ * their places: sources in rank order, each sending its documents in order,
+ * ranks holding increasing document ranges, so *post is ordered by
+ * document. The keys are dropped after the last round. */
 static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np,
                             unsigned round, unsigned rounds)
 {
     ndd_docs_t *d = &r->d;
-    int rc = NDD_OK;
-    size_t *cnt = calloc((size_t)r->P, sizeof *cnt);
-    if (!cnt)
-        rc = NDD_ERR_NOMEM;
-    /* each destination's buffer reserved at its final size: no regrowth */
-    for (size_t k = 0; k < d->nkeys && !rc; k++)
-        if (key_round(d->keys[k], r->P, rounds) == round)
-            cnt[d->keys[k] % (uint64_t)r->P]++;
-    for (int s = 0; s < r->P && !rc; s++)
-        rc = ndd_buf_reserve(&send[s], cnt[s] * POSTING_WIRE);
-    free(cnt);
+    const size_t P = (size_t)r->P, me = (size_t)r->me;
+    /* per destination: its postings, its bytes, the last document that has
+     * a group in its buffer (+ 1; 0 none) and where that group's key count is */
+    uint64_t *to = calloc(P, sizeof *to), *from = calloc(P, sizeof *from);
+    size_t *bytes = calloc(P, sizeof *bytes), *last = calloc(P, sizeof *last), *head = calloc(P, sizeof *head);
+    ndd_posting_t *p = NULL;
+    size_t n = 0, cap = 0, mine = 0;
+    int rc = to && from && bytes && last && head ? NDD_OK : NDD_ERR_NOMEM;
+    *post = NULL;
+    *np = 0;
     for (size_t i = 0; i < d->n && !rc; i++)
-        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
+        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1]; k++) {
             if (key_round(d->keys[k], r->P, rounds) != round)
                 continue;
-            ndd_posting_t p = {d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
-            rc = posting_put(&send[p.key % (uint64_t)r->P], &p);
+            size_t s = (size_t)(d->keys[k] % (uint64_t)P);
+            to[s]++;
+            bytes[s] += 8 + (last[s] == i + 1 ? 0 : NDD_PGROUP_HEAD);
+            last[s] = i + 1;
         }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(count_from(r, to, from));
+    for (size_t s = 0; s < P; s++) {
+        n += from[s];
+        mine += s < me ? from[s] : 0; /* where this rank's own postings go */
+        last[s] = 0;
+    }
+    rc = ndd_array_grow((void **)&p, &cap, n ? n : 1, sizeof *p);
+    for (size_t s = 0; s < P && !rc; s++) /* each buffer reserved at its final size: no regrowth */
+        rc = s == me ? NDD_OK : ndd_buf_reserve(&send[s], bytes[s]);
+    for (size_t i = 0; i < d->n && !rc; i++)
+        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1]; k++) {
+            if (key_round(d->keys[k], r->P, rounds) != round)
+                continue;
+            size_t s = (size_t)(d->keys[k] % (uint64_t)P);
+            if (s == me) {
+                p[mine++] = (ndd_posting_t){d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
+                continue;
+            }
+            ndd_buf_t *b = &send[s];
+            if (last[s] != i + 1) { /* the document's first key for s: its group's header */
+                ndd_pgroup_head(b->data + b->len, r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]);
+                head[s] = b->len;
+                b->len += NDD_PGROUP_HEAD;
+                last[s] = i + 1;
+            }
+            ndd_pgroup_key(b->data + head[s], b->data + b->len, d->keys[k]);
+            b->len += 8;
+        }
+    for (size_t s = 0; s < P && !rc; s++)
+        if (send[s].data)
+            send[s].data[send[s].len] = '\0'; /* (a buffer's invariant) */
     if (round + 1 == rounds && !r->keys_kept)
         ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
-    /* sources are in rank order and each sent its documents in order, and
-     * ranks hold increasing document ranges: post[] is ordered by document */
-    char *w = NULL;
-    NDD_TRY(recv_join(r, recv, POSTING_WIRE, &w, np));
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-    for (size_t k = 0; k < *np; k++) { /* decoded in place, record by record */
-        ndd_posting_t p;
-        posting_get(&p, w + k * POSTING_WIRE);
-        memcpy(w + k * POSTING_WIRE, &p, sizeof p);
+    uint64_t at = 0;
+    for (size_t s = 0; s < P; s++) {
+        if (s != me && !rc)
+            rc = ndd_pgroups_decode(recv[s].data, recv[s].len, p + at, from[s]);
+        ndd_buf_free(&recv[s]);
+        at += from[s];
     }
-#else
-    (void)posting_get;
-#endif
-    *post = (ndd_posting_t *)(void *)w;
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    *post = p;
+    *np = n;
+    p = NULL;
 out:
+    free(p);
+    free(to);
+    free(from);
+    free(bytes);
+    free(last);
+    free(head);
     return rc;
 }
 
