@@ -286,9 +286,12 @@ static int load_occ(const char *path, const char *marker, void *t) { return ndd_
  * shuffle 2 carries each document's keys with its text to its set's rank
  * (to ranks on other nodes too in an index batch: shuffle_texts), so the
  * table keeps this rank's documents only, and reads about its own parts of
- * the key files (load_batch_files): O(index / P) per rank. When the memory
- * budget keeps the keys from travelling (r->keys_kept = 0), the candidate
- * selection signs the members of other ranks again (the same keys). */
+ * the key files (load_batch_files): O(index / P) per rank. When they
+ * travel (r->keys_kept, decided before shuffle 1) the table is freed then
+ * (ndd_index_keys_release: nothing else looks it up); when the memory
+ * budget keeps the keys from travelling, the candidate selection takes the
+ * rank's own members' keys from it and signs the members of other ranks
+ * again (the same keys). */
 static int keys_load(run_t *r, uint64_t first)
 {
     ndd_ixrun_t *ix = r->ix;
@@ -379,6 +382,12 @@ size_t ndd_index_keys_expected(const run_t *r, uint64_t g0, size_t n)
     }
     /* the others (new or changed documents) as many as the known ones on average */
     return known ? (size_t)(sum + (sum / known) * (n - known)) : 0;
+}
+
+void ndd_index_keys_release(run_t *r)
+{
+    if (r->ix)
+        ndd_keytab_free(&r->ix->keys);
 }
 
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n)

@@ -173,6 +173,9 @@ const uint64_t *ndd_index_keys(const run_t *r, uint64_t g, uint64_t hash, size_t
 /* How many keys documents g0..g0+n) are expected to have: the key table's
  * counts, and their mean for documents it lacks (0 without --index). */
 size_t ndd_index_keys_expected(const run_t *r, uint64_t g0, size_t n);
+/* Frees the key table (a cache: a document it no longer has is signed
+ * again), once the keys travel with the texts (r->keys_kept). */
+void ndd_index_keys_release(run_t *r);
 /* Local: notes document g's hash and keys for this batch's key file (the
  * documents this batch signed). */
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n);

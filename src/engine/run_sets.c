@@ -412,6 +412,8 @@ static int keep_keys(run_t *r, unsigned rounds)
                   r->d.key_off && ndd_budget_rss(r) + 56 * (uint64_t)r->d.nkeys <= r->budget;
     int rc = ndd_comm_allreduce(r->comm, &ok, 1, NDD_TY_U64, NDD_RED_MIN);
     r->keys_kept = !rc && ok;
+    if (r->keys_kept) /* the template pass is over and shuffle 2 carries the keys */
+        ndd_index_keys_release(r);
     return rc;
 }
 
