@@ -709,8 +709,9 @@ int ndd_pgroups_decode(const char *x, size_t len, ndd_posting_t *p, uint64_t n)
         uint64_t doc = ndd_le64_load(x + at);
         uint32_t site = ndd_le32_load(x + at + 8), uw = ndd_le32_load(x + at + 12);
         const char *kp = x + at + NDD_PGROUP_HEAD;
+        const uint16_t url = (uint16_t)(uw & 0xffff), weight = (uint16_t)(uw >> 16);
         for (uint64_t e = 0; e < k; e++)
-            p[w++] = (ndd_posting_t){ndd_le64_load(kp + 8 * e), doc, site, (uint16_t)(uw & 0xffff), (uint16_t)(uw >> 16)};
+            p[w++] = (ndd_posting_t){ndd_le64_load(kp + 8 * e), doc, site, url, weight};
         at += NDD_PGROUP_HEAD + 8 * k;
     }
     return w == n ? NDD_OK : NDD_ERR_FORMAT;
