@@ -87,19 +87,25 @@ void ndd_postings_sort_inplace(ndd_posting_t *a, size_t n);
  * bytes (LE u64 doc, u32 site, u32 url | weight << 16, u32 k >= 1) and the
  * group's k keys (LE u64 each), in the order they were added. */
 #define NDD_PGROUP_HEAD 20
-/* A group's header, with no key yet, at h. */
-static inline void ndd_pgroup_head(char *h, uint64_t doc, uint32_t site, uint16_t url, uint16_t weight)
+/* Appends to b a group's header, with no key yet; *head = where it is. */
+static inline int ndd_pgroup_begin(ndd_buf_t *b, uint64_t doc, uint32_t site, uint16_t url, uint16_t weight,
+                                   size_t *head)
 {
+    char h[NDD_PGROUP_HEAD];
     ndd_le64_store(h, doc);
     ndd_le32_store(h + 8, site);
     ndd_le32_store(h + 12, (uint32_t)url | (uint32_t)weight << 16);
     ndd_le32_store(h + 16, 0);
+    *head = b->len;
+    return ndd_buf_append(b, h, sizeof h);
 }
-/* One more key for the group whose header is at h: its bytes at p. */
-static inline void ndd_pgroup_key(char *h, char *p, uint64_t key)
+/* Appends key to b, one more key of the group whose header is at head. */
+static inline int ndd_pgroup_add(ndd_buf_t *b, size_t head, uint64_t key)
 {
-    ndd_le64_store(p, key);
-    ndd_le32_store(h + 16, ndd_le32_load(h + 16) + 1);
+    int rc = ndd_put64(b, key);
+    if (!rc)
+        ndd_le32_store(b->data + head + 16, ndd_le32_load(b->data + head + 16) + 1);
+    return rc;
 }
 /* The groups in x[0..len) expanded into p[0..n): one posting per key, in
  * order. NDD_ERR_FORMAT (p partly written) unless they hold exactly n

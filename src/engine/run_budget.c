@@ -103,7 +103,7 @@ int ndd_budget_postings(run_t *r, unsigned *rounds)
     if (rc)
         return rc;
     /* a round holds what it sends (8 B a posting, 20 a document's group:
-     * ndd_pgroup_head) and the array it receives (24 B a posting): 48 B a
+     * ndd_pgroup_begin) and the array it receives (24 B a posting): 48 B a
      * posting covers both unless the documents hold a key or two a rank */
     uint64_t mine = nk > x[0] / (uint64_t)r->P ? nk : x[0] / (uint64_t)r->P, need = 48 * mine;
     if (ndd_budget_rss(r) + need > r->budget && r->d.texts.len)

@@ -98,7 +98,7 @@ out:
 
 /* Shuffle 1 (one round of a key range): every posting (key, doc, site, url,
  * weight) whose key is in the round to rank key % P, in groups of a
- * document's postings (ndd_pgroup_head: its site, URL hash and weight once,
+ * document's postings (ndd_pgroup_begin: its site, URL hash and weight once,
  * not once a key: 8 bytes a posting and 20 a group, instead of 24 a
  * posting). The ranks first tell each other how many postings they send,
  * so that each makes its array of postings once, at its final size, writes
@@ -140,7 +140,7 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
     for (size_t s = 0; s < P && !rc; s++) /* each buffer reserved at its final size: no regrowth */
         rc = s == me ? NDD_OK : ndd_buf_reserve(&send[s], bytes[s]);
     for (size_t i = 0; i < d->n && !rc; i++)
-        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1]; k++) {
+        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
             if (key_round(d->keys[k], r->P, rounds) != round)
                 continue;
             size_t s = (size_t)(d->keys[k] % (uint64_t)P);
@@ -148,19 +148,13 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
                 p[mine++] = (ndd_posting_t){d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
                 continue;
             }
-            ndd_buf_t *b = &send[s];
-            if (last[s] != i + 1) { /* the document's first key for s: its group's header */
-                ndd_pgroup_head(b->data + b->len, r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]);
-                head[s] = b->len;
-                b->len += NDD_PGROUP_HEAD;
-                last[s] = i + 1;
-            }
-            ndd_pgroup_key(b->data + head[s], b->data + b->len, d->keys[k]);
-            b->len += 8;
+            if (last[s] != i + 1) /* the document's first key for s: its group's header */
+                rc = ndd_pgroup_begin(&send[s], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i],
+                                      &head[s]);
+            last[s] = i + 1;
+            if (!rc)
+                rc = ndd_pgroup_add(&send[s], head[s], d->keys[k]);
         }
-    for (size_t s = 0; s < P && !rc; s++)
-        if (send[s].data)
-            send[s].data[send[s].len] = '\0'; /* (a buffer's invariant) */
     if (round + 1 == rounds && !r->keys_kept)
         ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));

@@ -100,10 +100,7 @@ static void test_pgroups(void **state)
         size_t P = 1 + rnd() % 4, ndoc = rnd() % 60, cap = 64;
         ndd_posting_t *want = malloc(P * cap * sizeof *want), *got = malloc((cap + 1) * sizeof *got);
         size_t *nw = calloc(P, sizeof *nw), *head = calloc(P, sizeof *head), *last = calloc(P, sizeof *last);
-        char **blk = calloc(P, sizeof *blk);
-        size_t *len = calloc(P, sizeof *len);
-        for (size_t s = 0; s < P; s++)
-            blk[s] = malloc(cap * (NDD_PGROUP_HEAD + 8));
+        ndd_buf_t *blk = calloc(P, sizeof *blk);
         for (size_t i = 0; i < ndoc; i++) {
             uint64_t doc = round % 2 ? rnd() : i;
             uint32_t site = (uint32_t)rnd();
@@ -114,42 +111,38 @@ static void test_pgroups(void **state)
                 if (nw[s] == cap)
                     continue;
                 want[s * cap + nw[s]++] = (ndd_posting_t){key, doc, site, url, weight};
-                if (last[s] != i + 1) {
-                    ndd_pgroup_head(blk[s] + len[s], doc, site, url, weight);
-                    head[s] = len[s];
-                    len[s] += NDD_PGROUP_HEAD;
-                    last[s] = i + 1;
-                }
-                ndd_pgroup_key(blk[s] + head[s], blk[s] + len[s], key);
-                len[s] += 8;
+                if (last[s] != i + 1)
+                    assert_int_equal(ndd_pgroup_begin(&blk[s], doc, site, url, weight, &head[s]), NDD_OK);
+                last[s] = i + 1;
+                assert_int_equal(ndd_pgroup_add(&blk[s], head[s], key), NDD_OK);
             }
         }
         for (size_t s = 0; s < P; s++) {
-            assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s]), NDD_OK);
+            assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s]), NDD_OK);
             for (size_t e = 0; e < nw[s]; e++) {
                 const ndd_posting_t *a = &got[e], *b = &want[s * cap + e];
                 assert_true(a->key == b->key && a->doc == b->doc && a->site == b->site);
                 assert_true(a->url == b->url && a->weight == b->weight);
             }
             /* one posting more or fewer than the block holds */
-            assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s] + 1), NDD_ERR_FORMAT);
+            assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s] + 1), NDD_ERR_FORMAT);
             if (nw[s]) {
-                assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s] - 1), NDD_ERR_FORMAT);
+                assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s] - 1), NDD_ERR_FORMAT);
                 /* cut anywhere inside: in a header or a group's keys */
-                size_t cut = 1 + rnd() % (len[s] - 1);
-                assert_int_equal(ndd_pgroups_decode(blk[s], cut, got, nw[s]), NDD_ERR_FORMAT);
+                size_t cut = 1 + rnd() % (blk[s].len - 1);
+                assert_int_equal(ndd_pgroups_decode(blk[s].data, cut, got, nw[s]), NDD_ERR_FORMAT);
                 /* a group's count of keys 0, or past the block */
-                uint32_t k0 = ndd_le32_load(blk[s] + 16);
-                ndd_le32_store(blk[s] + 16, 0);
-                assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s]), NDD_ERR_FORMAT);
-                ndd_le32_store(blk[s] + 16, k0 + 1);
-                assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s] + 1), NDD_ERR_FORMAT);
-                ndd_le32_store(blk[s] + 16, k0);
-                assert_int_equal(ndd_pgroups_decode(blk[s], len[s], got, nw[s]), NDD_OK);
+                uint32_t k0 = ndd_le32_load(blk[s].data + 16);
+                ndd_le32_store(blk[s].data + 16, 0);
+                assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s]), NDD_ERR_FORMAT);
+                ndd_le32_store(blk[s].data + 16, k0 + 1);
+                assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s] + 1), NDD_ERR_FORMAT);
+                ndd_le32_store(blk[s].data + 16, k0);
+                assert_int_equal(ndd_pgroups_decode(blk[s].data, blk[s].len, got, nw[s]), NDD_OK);
             } else {
-                assert_int_equal(len[s], 0);
+                assert_int_equal(blk[s].len, 0);
             }
-            free(blk[s]);
+            ndd_buf_free(&blk[s]);
         }
         free(want);
         free(got);
@@ -157,7 +150,6 @@ static void test_pgroups(void **state)
         free(head);
         free(last);
         free(blk);
-        free(len);
     }
 }
 
