@@ -44,6 +44,12 @@ int ndd_part_balance_owner(const size_t *first, int P, size_t b);
 /* The contiguous share [*lo, *hi) of total items that rank me of P takes
  * (floor(total * me / P) .. floor(total * (me+1) / P)). */
 void ndd_part_share(uint64_t total, int P, int me, uint64_t *lo, uint64_t *hi);
+/* The same with the items from heavy on weighing w each (the others 1):
+ * rank me's first item is the smallest b whose prefix weight reaches
+ * floor(W me / P), W the total weight (w = 1: ndd_part_share's shares).
+ * NDD_ERR_INVAL for P < 1, me outside [0, P), w = 0, heavy > total or a
+ * total weight past 2^64. */
+int ndd_part_share_weighted(uint64_t total, uint64_t heavy, unsigned w, int P, int me, uint64_t *lo, uint64_t *hi);
 
 /* Destination of a small set: XXH3 of its label mod P. */
 uint32_t ndd_part_hash_dest(uint64_t label, int P);

@@ -110,6 +110,32 @@ static void test_owner_share(void **state)
         }
         assert_int_equal(prev, total);
         assert_true(ndd_part_hash_dest(rnd(), P) < (uint32_t)P);
+        /* weighted shares against brute force: rank r starts at the first
+         * item whose prefix weight reaches floor(W r / P); w = 1 is ndd_part_share */
+        uint64_t tw = rndn(4) ? rnd() % 3000 : rnd() % 20, heavy = tw ? rnd() % (tw + 1) : 0;
+        unsigned w = 1 + (unsigned)rndn(5);
+        uint64_t W = heavy + w * (tw - heavy), pw = 0, b = 0;
+        prev = 0;
+        for (int r = 0; r < P; r++) {
+            uint64_t lo, hi, lo1, hi1, t = W * (uint64_t)r / (uint64_t)P;
+            while (pw < t) /* brute force: walk the items until the prefix weight reaches t */
+                pw += b++ < heavy ? 1 : w;
+            assert_int_equal(ndd_part_share_weighted(tw, heavy, w, P, r, &lo, &hi), NDD_OK);
+            assert_int_equal(lo, b);
+            assert_int_equal(lo, prev);
+            assert_true(lo <= hi);
+            prev = hi;
+            assert_int_equal(ndd_part_share_weighted(tw, heavy, 1, P, r, &lo, &hi), NDD_OK);
+            ndd_part_share(tw, P, r, &lo1, &hi1);
+            assert_int_equal(lo, lo1);
+            assert_int_equal(hi, hi1);
+        }
+        assert_int_equal(prev, tw);
+        uint64_t lo, hi;
+        assert_int_equal(ndd_part_share_weighted(tw, tw + 1, w, P, 0, &lo, &hi), NDD_ERR_INVAL);
+        assert_int_equal(ndd_part_share_weighted(tw, heavy, 0, P, 0, &lo, &hi), NDD_ERR_INVAL);
+        assert_int_equal(ndd_part_share_weighted(tw, heavy, w, P, P, &lo, &hi), NDD_ERR_INVAL);
+        assert_int_equal(ndd_part_share_weighted(UINT64_MAX / 2, 0, 3, P, 0, &lo, &hi), NDD_ERR_INVAL);
     }
 }
 
