@@ -30,10 +30,14 @@
 
 #define IX_PATH 4200
 /* What a new document of an index batch weighs in the split of the
- * documents over the ranks, an old one weighing 1. Measured (docs/index.md,
- * "How a batch runs"): bench-index's batch 2, the ranks' CPU time up to
- * verification under one core, balanced near 1.6-2 on 2 ranks; on 4 ranks
- * the slowest 0.401 s at 1, 0.355 s at 2, 0.372 s at 3. */
+ * documents over the ranks, an old one weighing 1: the template pass signs
+ * a new document and hashes its blocks, an old one takes its stored keys
+ * and occurrences (about 27 against 5 us a document on bench-index), while
+ * the load and the later stages cost the same for both. Measured
+ * (docs/BENCHMARKS.md, "stop 40"): bench-index's batch 2 on 4 ranks under
+ * one core, the ranks' CPU time up to the end of the template pass spread
+ * by 0.050 / 0.083 s at 1 (the last rank, holding every new document,
+ * the slowest), by 0.010 / 0.010 s at 2. */
 #define IX_NEW_WEIGHT 2
 
 typedef struct ndd_ixrun {
