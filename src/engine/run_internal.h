@@ -148,7 +148,8 @@ int ndd_index_open(run_t *r, const ndd_input_t *in, size_t nin);
 int ndd_index_load_map(run_t *r, const char *wd, int nshards);
 /* Loads all documents of the map shards of the sources (dirs[s] holds
  * nshards[s] shards in dirs[s]/map), in order: this rank's contiguous range
- * of them, and the rejects and read counters of its range of shards. */
+ * of them (an index batch: its new documents weigh IX_NEW_WEIGHT in the
+ * split), and the rejects and read counters of its range of shards. */
 int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_t nsrc);
 /* Before ndd_stage_verify: every rank loads its share of the index's
  * verdict files (file i of all batches' parts if i mod P is its rank). */
