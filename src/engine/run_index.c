@@ -229,12 +229,10 @@ int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_
     /* an index batch: its new documents, the last ones, weigh IX_NEW_WEIGHT
      * (they are signed and their blocks hashed in the template pass, the old
      * ones take stored keys and occurrences), so that the last ranks do not
-     * hold them all at an even count of documents */
-    if (r->ix)
-        rc = ndd_part_share_weighted(total, r->ix->nold < total ? r->ix->nold : total, IX_NEW_WEIGHT, r->P, r->me,
-                                     &lo, &hi);
-    else
-        ndd_part_share(total, r->P, r->me, &lo, &hi);
+     * hold them all at an even count of documents; a resumed run has no new
+     * ones (every document weighs 1: even shares) */
+    uint64_t heavy = r->ix && r->ix->nold < total ? r->ix->nold : total;
+    rc = ndd_part_share_weighted(total, heavy, IX_NEW_WEIGHT, r->P, r->me, &lo, &hi);
     ndd_part_share((uint64_t)tot, r->P, r->me, &slo, &shi);
     for (size_t s = 0, k = 0; s < nsrc && !rc; s++)
         for (int i = 0; i < nshards[s] && !rc; i++, k++) {

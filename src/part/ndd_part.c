@@ -105,13 +105,13 @@ void ndd_part_share(uint64_t total, int P, int me, uint64_t *lo, uint64_t *hi)
  * (items before heavy each 1, the others w each) reaches floor(W r / P). */
 static uint64_t border_weighted(uint64_t total, uint64_t heavy, uint64_t w, int r, int P)
 {
-    uint64_t W = heavy + w * (total - heavy), t = (uint64_t)((unsigned __int128)W * (unsigned)r / (unsigned)P);
+    uint64_t t = border(heavy + w * (total - heavy), r, P); /* w = 1: border(total, r, P) itself */
     return t <= heavy ? t : heavy + (t - heavy + w - 1) / w;
 }
 
 int ndd_part_share_weighted(uint64_t total, uint64_t heavy, unsigned w, int P, int me, uint64_t *lo, uint64_t *hi)
 {
-    if (P < 1 || me < 0 || me >= P || w < 1 || heavy > total || total > UINT64_MAX / w)
+    if (P < 1 || me < 0 || me >= P || w < 1 || heavy > total || total - heavy > (UINT64_MAX - heavy) / w)
         return NDD_ERR_INVAL;
     *lo = border_weighted(total, heavy, w, me, P);
     *hi = border_weighted(total, heavy, w, me + 1, P);
