@@ -32,12 +32,14 @@
 /* What a new document of an index batch weighs in the split of the
  * documents over the ranks, an old one weighing 1: the template pass signs
  * a new document and hashes its blocks, an old one takes its stored keys
- * and occurrences (about 27 against 5 us a document on bench-index), while
- * the load and the later stages cost the same for both. Measured
- * (docs/BENCHMARKS.md, "stop 40"): bench-index's batch 2 on 4 ranks under
- * one core, the ranks' CPU time up to the end of the template pass spread
- * by 0.050 / 0.083 s at 1 (the last rank, holding every new document,
- * the slowest), by 0.010 / 0.010 s at 2. */
+ * and occurrences (about 27 against 5 us a document on bench-index); the
+ * later stages cost about the same for both. Measured (docs/BENCHMARKS.md,
+ * "stop 40"): bench-index's batch 2 on 4 ranks under one core, the ranks'
+ * CPU time up to the end of the template pass spread by 0.050 / 0.083 s at
+ * 1 (the last rank, holding every new document, the slowest), by 0.010 /
+ * 0.010 s at 2. The sum is balanced, not each phase: the index's load
+ * (about 6 us an old document) is heavier on the first ranks, and on 2
+ * ranks of a 2-core machine the walls at 1 and 2 are the same ("stop 41"). */
 #define IX_NEW_WEIGHT 2
 
 typedef struct ndd_ixrun {
