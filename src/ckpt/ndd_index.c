@@ -768,3 +768,128 @@ int ndd_occ_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t c
     ndd_le64_store(b->data + 12, count);
     return records_write(path, marker, b, count, OCCS_HEAD, 12, NDD_TMPL_OCC_BYTES);
 }
+
+/* ---- the index's links ---- */
+
+#define MAGIC_LINKS 0x314B4E494C444E4Eull /* "NNDLINK1" as LE bytes */
+#define LINKS_VERSION 1
+#define LINKS_REST 80 /* after the 20-byte head: ndocs, 7 counters, ndropped, nfol */
+
+int ndd_linkstate_write(const char *path, const char *marker, const ndd_linkstate_t *s)
+{
+    ndd_buf_t b = NDD_BUF_INIT;
+    const ndd_list_counts_t *c = &s->counts;
+    uint64_t head[10] = {s->ndocs,      c->keys,         c->single,        c->live,  c->drop_frequent,
+                         c->drop_site,  c->drop_template, c->postings_dropped, s->ndropped, s->nfol};
+    int rc = ndd_buf_reserve(&b, 20 + LINKS_REST + 8 * (s->ndropped + s->nfol) + 24 * s->nlinks);
+    if (!rc)
+        rc = ndd_put64(&b, MAGIC_LINKS);
+    if (!rc)
+        rc = ndd_put32(&b, LINKS_VERSION);
+    if (!rc)
+        rc = ndd_put64(&b, s->nlinks);
+    if (!rc)
+        rc = ndd_put64s(&b, head, 10);
+    if (!rc)
+        rc = ndd_put64s(&b, s->dropped, s->ndropped);
+    if (!rc)
+        rc = ndd_put64s(&b, s->fol, s->nfol);
+    for (size_t i = 0; i < s->nlinks && !rc; i++) {
+        uint64_t x[3] = {s->links[i].u, s->links[i].v, s->links[i].support};
+        rc = ndd_put64s(&b, x, 3);
+    }
+    if (!rc)
+        rc = ndd_ckpt_blob_write(path, marker, &b, s->nlinks);
+    ndd_buf_free(&b);
+    return rc;
+}
+
+/* n increasing u64 from the stream into *v (NDD_ERR_FORMAT: cut short or
+ * not increasing); room for no more is taken ahead than the compressed
+ * file's size in entries (a count is trusted only as the values come). */
+static int load_increasing(ndd_blob_stream_t *s, uint64_t n, uint64_t **v)
+{
+    size_t cap = 0;
+    uint64_t ahead = ndd_blob_file_bytes(s) + 1;
+    int rc = ndd_array_grow((void **)v, &cap, (size_t)(n < ahead ? n : ahead) + 1, sizeof **v);
+    for (uint64_t i = 0; i < n && !rc;) {
+        const char *p;
+        size_t avail;
+        if ((rc = ndd_blob_need(s, 8, &p, &avail)))
+            break;
+        if (avail < 8)
+            return NDD_ERR_FORMAT;
+        size_t m = avail / 8 < n - i ? avail / 8 : (size_t)(n - i);
+        if ((rc = ndd_array_grow((void **)v, &cap, (size_t)i + m, sizeof **v)))
+            break;
+        ndd_load64s(*v + i, p, m);
+        ndd_blob_take(s, m * 8);
+        for (size_t k = 0; k < m; k++, i++)
+            if (i && (*v)[i] <= (*v)[i - 1])
+                return NDD_ERR_FORMAT;
+    }
+    return rc;
+}
+
+int ndd_linkstate_load(const char *path, const char *marker, ndd_linkstate_t *st, int links)
+{
+    ndd_blob_stream_t *s = NULL;
+    uint64_t n = 0, h[10];
+    const char *p;
+    size_t avail;
+    memset(st, 0, sizeof *st);
+    int rc = blob_head(path, marker, &s, MAGIC_LINKS, LINKS_VERSION, &n);
+    if (rc)
+        return rc;
+    if (!(rc = ndd_blob_need(s, LINKS_REST, &p, &avail)) && avail < LINKS_REST)
+        rc = NDD_ERR_FORMAT;
+    if (!rc) {
+        ndd_load64s(h, p, 10);
+        ndd_blob_take(s, LINKS_REST);
+        st->ndocs = h[0];
+        st->counts = (ndd_list_counts_t){h[1], h[2], h[3], h[4], h[5], h[6], h[7]};
+        st->nlinks = (size_t)n;
+    }
+    if (!rc && !(rc = load_increasing(s, h[8], &st->dropped)))
+        st->ndropped = (size_t)h[8];
+    if (!rc && !(rc = load_increasing(s, h[9], &st->fol)))
+        st->nfol = (size_t)h[9];
+    if (!rc && links) {
+        size_t cap = 0;
+        uint64_t ahead = ndd_blob_file_bytes(s) / 4 + 1; /* (as load_increasing) */
+        rc = ndd_array_grow((void **)&st->links, &cap, (size_t)(n < ahead ? n : ahead) + 1, sizeof *st->links);
+        for (uint64_t i = 0; i < n && !rc;) {
+            if ((rc = ndd_blob_need(s, 24, &p, &avail)))
+                break;
+            if (avail < 24) {
+                rc = NDD_ERR_FORMAT;
+                break;
+            }
+            size_t m = avail / 24 < n - i ? avail / 24 : (size_t)(n - i);
+            if ((rc = ndd_array_grow((void **)&st->links, &cap, (size_t)i + m, sizeof *st->links)))
+                break;
+            for (size_t k = 0; k < m && !rc; k++, i++) {
+                uint64_t x[3];
+                ndd_load64s(x, p + 24 * k, 3);
+                ndd_link_t l = {x[0], x[1], x[2]}, *prev = i ? &st->links[i - 1] : NULL;
+                if (l.u >= l.v || !l.support || l.support >> 63 ||
+                    (prev && (prev->u > l.u || (prev->u == l.u && prev->v >= l.v))))
+                    rc = NDD_ERR_FORMAT;
+                st->links[i] = l;
+            }
+            ndd_blob_take(s, m * 24);
+        }
+    }
+    rc = ndd_blob_close(s, rc, links);
+    if (rc)
+        ndd_linkstate_free(st);
+    return rc;
+}
+
+void ndd_linkstate_free(ndd_linkstate_t *s)
+{
+    free(s->dropped);
+    free(s->fol);
+    free(s->links);
+    memset(s, 0, sizeof *s);
+}

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ndd_rows.h"
+#include "ndd_sets.h"
 #include "ndd_util.h"
 
 /* 3: map shards in frames with a seek table (ndd_ckpt_shard_write), which
@@ -188,5 +189,33 @@ const ndd_tmpl_occ_t *ndd_occtab_find(const ndd_occtab_t *t, uint64_t g, size_t 
 int ndd_occ_begin(ndd_buf_t *b);
 int ndd_occ_put(ndd_buf_t *b, uint64_t g, const ndd_tmpl_occ_t *v, size_t n);
 int ndd_occ_write(const char *path, const char *marker, ndd_buf_t *b, uint64_t count);
+
+/* ---- the index's links (incremental postings, docs/index.md "Postings"):
+ * what the postings stage of the last batch left, per rank R of that batch:
+ * the links of the lists R owned (every pair with its support, before
+ * --min-link, owned by XXH3(u, v) % P), their list counters and dropped
+ * keys, and the exact-pass followers among R's documents. The next batch
+ * adds the differences of the lists it changes instead of rebuilding every
+ * list. ---- */
+typedef struct ndd_linkstate {
+    uint64_t ndocs;           /* the documents of the index these describe */
+    ndd_list_counts_t counts; /* the counters of the part's lists */
+    uint64_t *dropped;        /* the part's dropped keys, increasing */
+    size_t ndropped;
+    uint64_t *fol;            /* the followers among the part's documents, increasing */
+    size_t nfol;
+    ndd_link_t *links;        /* the part's pairs, in (u, v) order, u < v, support > 0 */
+    size_t nlinks;
+} ndd_linkstate_t;
+
+/* s as one blob (magic "NNDLINK1", u32 version, u64 link count, u64 ndocs,
+ * the 7 counters, u64 ndropped, u64 nfol, the dropped keys, the followers,
+ * then per link u64 u, v, support) at path with its marker. */
+int ndd_linkstate_write(const char *path, const char *marker, const ndd_linkstate_t *s);
+/* Reads a file written by _write into s (zeroed first); with links 0 the
+ * links are not read (nlinks is their count). NDD_ERR_VERSION: of another
+ * version; NDD_ERR_FORMAT: damaged, or a list out of order. */
+int ndd_linkstate_load(const char *path, const char *marker, ndd_linkstate_t *s, int links);
+void ndd_linkstate_free(ndd_linkstate_t *s);
 
 #endif

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -54,6 +55,8 @@ typedef struct ndd_ixrun {
     ndd_keytab_t keys;        /* the key table: every batch's key files in order (all ranks) */
     ndd_buf_t kout;           /* this rank's keys for this batch's key file */
     uint64_t nkout;           /* documents in kout */
+    uint64_t *resigned;       /* the old documents signed again here (stripped text changed), increasing */
+    size_t nresigned, resigned_cap;
     ndd_occtab_t occ;         /* the template occurrences of this rank's old documents */
     ndd_buf_t oout;           /* this rank's occurrences for this batch's occurrence file */
     uint64_t noout;           /* documents in oout */
@@ -72,6 +75,7 @@ void ndd_index_state_free(run_t *r)
     ndd_vcache_free(&ix->fresh);
     ndd_vcache_free(&ix->own);
     ndd_keytab_free(&ix->keys);
+    free(ix->resigned);
     ndd_buf_free(&ix->kout);
     ndd_occtab_free(&ix->occ);
     ndd_buf_free(&ix->oout);
@@ -214,6 +218,25 @@ int ndd_index_open(run_t *r, const ndd_input_t *in, size_t nin)
 }
 
 uint64_t ndd_index_first_new(const run_t *r) { return r->ix->nold; }
+
+const uint64_t *ndd_index_keys_raw(const run_t *r, uint64_t g, size_t *n, int *resigned)
+{
+    const ndd_keytab_t *t = r->ix ? &r->ix->keys : NULL;
+    *resigned = 0;
+    for (size_t lo = 0, hi = r->ix ? r->ix->nresigned : 0; lo < hi && !*resigned;) { /* (increasing) */
+        size_t m = lo + (hi - lo) / 2;
+        if (r->ix->resigned[m] == g)
+            *resigned = 1;
+        else if (r->ix->resigned[m] < g)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (!t || !t->cnt || g >= t->n || t->cnt[g] == UINT32_MAX)
+        return NULL;
+    *n = t->cnt[g];
+    return t->keys ? t->keys + t->off[g] : (const uint64_t *)t;
+}
 
 int ndd_shards_load(run_t *r, const char *const *dirs, const int *nshards, size_t nsrc)
 {
@@ -411,6 +434,14 @@ void ndd_index_keys_release(run_t *r)
 int ndd_index_keys_note(run_t *r, uint64_t g, uint64_t hash, const uint64_t *keys, size_t n)
 {
     r->ix->nkout++;
+    if (g < r->ix->nold) {
+        if (r->ix->nresigned && g <= r->ix->resigned[r->ix->nresigned - 1])
+            r->ix->nresigned = 0; /* a template pass again (the stages after the map stage redone) */
+        int rc = ndd_array_grow((void **)&r->ix->resigned, &r->ix->resigned_cap, r->ix->nresigned + 1, 8);
+        if (rc)
+            return rc;
+        r->ix->resigned[r->ix->nresigned++] = g;
+    }
     return ndd_keys_put(&r->ix->kout, g, hash, keys, n);
 }
 
@@ -632,6 +663,150 @@ int ndd_index_own_load(run_t *r, const char *wd, int nparts)
     return NDD_OK;
 }
 
+/* ---- the index's links (incremental postings) ---- */
+
+_Static_assert(sizeof(ndd_link_t) == 24 && offsetof(ndd_link_t, v) == 8 && offsetof(ndd_link_t, support) == 16,
+               "ndd_link_t is not three u64");
+
+/* The rank whose documents hold document g (r->starts: increasing). */
+static int doc_rank(const run_t *r, uint64_t g)
+{
+    int lo = 0, hi = r->P - 1;
+    while (lo < hi) {
+        int m = lo + (hi - lo + 1) / 2;
+        if (r->starts[m] <= g)
+            lo = m;
+        else
+            hi = m - 1;
+    }
+    return lo;
+}
+
+/* Records of `words` u64 each to the ranks dest() names (what = 0: links
+ * to the owners of their pairs, 1: keys to their owners, 2: documents to
+ * the ranks that hold them); what arrives is appended to *out (*n records,
+ * *cap bytes of room). Collective. */
+static int route_words(run_t *r, const uint64_t *v, size_t n, size_t words, int what, uint64_t **out, size_t *nout,
+                       size_t *cap)
+{
+    ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
+    int rc = send && recv ? NDD_OK : NDD_ERR_NOMEM;
+    for (size_t e = 0; e < n && !rc; e++) {
+        const uint64_t *x = v + e * words;
+        int d = what == 0 ? ndd_link_dest(x[0], x[1], r->P)
+                : what == 1 ? (int)(x[0] % (uint64_t)r->P)
+                            : doc_rank(r, x[0]);
+        rc = ndd_put64s(&send[d], x, words);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, NULL));
+    size_t total = *nout;
+    for (int s = 0; s < r->P; s++)
+        total += recv[s].len / (8 * words);
+    rc = ndd_array_grow((void **)out, cap, (total + 1) * words, sizeof **out);
+    for (int s = 0; s < r->P && !rc; s++) {
+        size_t m = recv[s].len / (8 * words);
+        ndd_load64s(*out + *nout * words, recv[s].data, m * words);
+        *nout += m;
+        ndd_buf_free(&recv[s]);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+out:
+    ndd_bufs_free(send, r->P);
+    ndd_bufs_free(recv, r->P);
+    return rc;
+}
+
+int ndd_index_links_load(run_t *r, ndd_linkstate_t *mine, int *have)
+{
+    ndd_ixrun_t *ix = r->ix;
+    char bdir[IX_PATH], path[IX_PATH + 64], marker[IX_PATH + 64], sub[IX_PATH + 8];
+    int nparts = ix->man.nb ? ix->man.b[ix->man.nb - 1].nverdicts : 0, rc = NDD_OK;
+    uint64_t ok = 1;
+    ndd_linkstate_t got = {0}; /* the parts dealt to this rank, together */
+    size_t lcap = 0, dcap = 0, fcap = 0;
+    struct stat sb;
+    memset(mine, 0, sizeof *mine);
+    *have = 0;
+    if (!nparts)
+        return NDD_OK; /* the first batch: nothing to add to */
+    rc = ndd_index_batch_dir(bdir, sizeof bdir, r->cfg->index_dir, ix->man.nb);
+    snprintf(sub, sizeof sub, "%s/links", bdir);
+    if (!rc && stat(sub, &sb)) /* a batch that kept no links (by an earlier ndd, or with a budget's rounds) */
+        ok = 0;
+    for (int p = r->me; p < nparts && !rc && ok; p += r->P) { /* part p to rank p % P */
+        ndd_linkstate_t st;
+        part_file(path, marker, bdir, "links/links", p);
+        int lr = ndd_linkstate_load(path, marker, &st, 1);
+        if (lr == NDD_ERR_NOMEM) {
+            rc = lr;
+            break;
+        }
+        if (lr || st.ndocs != ix->nold) {
+            ndd_run_log(r, 0, "--index %s: %s is %s: every posting list is built again", r->cfg->index_dir, path,
+                        lr ? ndd_strerror(lr) : "of another size of the index");
+            ok = 0;
+            break;
+        }
+        ndd_list_counts_t *c = &mine->counts;
+        c->keys += st.counts.keys;
+        c->single += st.counts.single;
+        c->live += st.counts.live;
+        c->drop_frequent += st.counts.drop_frequent;
+        c->drop_site += st.counts.drop_site;
+        c->drop_template += st.counts.drop_template;
+        c->postings_dropped += st.counts.postings_dropped;
+        if (!(rc = ndd_array_grow((void **)&got.links, &lcap, got.nlinks + st.nlinks + 1, sizeof *got.links))) {
+            memcpy(got.links + got.nlinks, st.links, st.nlinks * sizeof *st.links);
+            got.nlinks += st.nlinks;
+        }
+        if (!rc && !(rc = ndd_array_grow((void **)&got.dropped, &dcap, got.ndropped + st.ndropped + 1, 8))) {
+            memcpy(got.dropped + got.ndropped, st.dropped, st.ndropped * 8);
+            got.ndropped += st.ndropped;
+        }
+        if (!rc && !(rc = ndd_array_grow((void **)&got.fol, &fcap, got.nfol + st.nfol + 1, 8))) {
+            memcpy(got.fol + got.nfol, st.fol, st.nfol * 8);
+            got.nfol += st.nfol;
+        }
+        ndd_linkstate_free(&st);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_allreduce(r->comm, &ok, 1, NDD_TY_U64, NDD_RED_MIN));
+    if (!ok)
+        goto out;
+    /* each link to the owner of its pair, each dropped key to its owner, each
+     * follower to the rank that holds it; sorted there (the parts are disjoint) */
+    lcap = dcap = fcap = 0;
+    uint64_t *lw = NULL;
+    size_t nl = 0;
+    rc = route_words(r, (const uint64_t *)(const void *)got.links, got.nlinks, 3, 0, &lw, &nl, &lcap);
+    mine->links = (ndd_link_t *)(void *)lw; /* (three u64 a link: its layout) */
+    mine->nlinks = nl;
+    NDD_TRY(rc);
+    NDD_TRY(route_words(r, got.dropped, got.ndropped, 1, 1, &mine->dropped, &mine->ndropped, &dcap));
+    NDD_TRY(route_words(r, got.fol, got.nfol, 1, 2, &mine->fol, &mine->nfol, &fcap));
+    mine->nlinks = ndd_sets_links_merge(mine->links, mine->nlinks, 0, NULL);
+    mine->ndropped = mine->ndropped ? ndd_u64_sort_unique(mine->dropped, mine->ndropped) : 0;
+    mine->nfol = mine->nfol ? ndd_u64_sort_unique(mine->fol, mine->nfol) : 0;
+    *have = 1;
+out:
+    ndd_linkstate_free(&got);
+    if (!*have)
+        ndd_linkstate_free(mine);
+    return rc;
+}
+
+int ndd_index_links_write(run_t *r, const ndd_linkstate_t *s)
+{
+    char path[IX_PATH + 64], marker[IX_PATH + 64];
+    int rc = part_paths(r, r->wd, "links", "links", path, marker);
+    if (!rc)
+        rc = ndd_linkstate_write(path, marker, s);
+    if (rc)
+        ndd_run_log(r, 0, "cannot write %s (%s; a full or read-only disk?)", path, ndd_strerror(rc));
+    return ndd_comm_agree(r->comm, rc);
+}
+
 int ndd_index_verdicts_write(run_t *r, const char *wd)
 {
     char path[IX_PATH + 64], marker[IX_PATH + 64];
@@ -652,22 +827,25 @@ int ndd_index_verdicts_write(run_t *r, const char *wd)
 }
 
 /* Rank 0: the batch's files from the work directory into tmp (a new
- * batch directory): map/shard-I, verify/verdicts-R, keys/keys-R and
- * tmpl/occ-R with their markers. */
+ * batch directory): map/shard-I, verify/verdicts-R, keys/keys-R,
+ * tmpl/occ-R and, when the postings stage kept them, links/links-R, with
+ * their markers. */
 static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
 {
     char a[IX_PATH + 64], b[IX_PATH + 64], sub[IX_PATH + 16];
-    static const char *const ext[2] = {"zst", "done"}, *const subs[4] = {"map", "verify", "keys", "tmpl"};
-    static const char *const kinds[4] = {"map/shard", "verify/verdicts", "keys/keys", "tmpl/occ"};
-    int rc = NDD_OK;
+    static const char *const ext[2] = {"zst", "done"}, *const subs[5] = {"map", "verify", "keys", "tmpl", "links"};
+    static const char *const kinds[5] = {"map/shard", "verify/verdicts", "keys/keys", "tmpl/occ", "links/links"};
+    struct stat sb;
+    snprintf(sub, sizeof sub, "%s/links", wd);
+    int nsub = stat(sub, &sb) ? 4 : 5, rc = NDD_OK; /* (links: every rank or none wrote them) */
     if (mkdir(tmp, 0777))
         return NDD_ERR_IO;
-    for (int d = 0; d < 4 && !rc; d++) {
+    for (int d = 0; d < nsub && !rc; d++) {
         snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         if (mkdir(sub, 0777))
             rc = NDD_ERR_IO;
     }
-    for (int i = 0; i < nshards + 3 * nparts && !rc; i++)
+    for (int i = 0; i < nshards + (nsub - 1) * nparts && !rc; i++)
         for (int e = 0; e < 2 && !rc; e++) {
             int kind = i < nshards ? 0 : 1 + (i - nshards) / nparts;
             int idx = kind == 0 ? i : (i - nshards) % nparts;
@@ -675,7 +853,7 @@ static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
             snprintf(b, sizeof b, "%s/%s-%06d.%s", tmp, kinds[kind], idx, ext[e]);
             rc = ndd_index_copy_file(a, b);
         }
-    for (int d = 0; d < 4 && !rc; d++) { /* the new names are durable before the rename */
+    for (int d = 0; d < nsub && !rc; d++) { /* the new names are durable before the rename */
         snprintf(sub, sizeof sub, "%s/%s", tmp, subs[d]);
         rc = ndd_index_fsync_dir(sub);
     }

@@ -9,6 +9,7 @@
 #include "ndd_comm.h"
 #include "ndd_counters.h"
 #include "ndd_docs.h"
+#include "ndd_index.h"
 #include "ndd_part.h"
 #include "ndd_run.h"
 #include "ndd_sets.h"
@@ -16,6 +17,9 @@
 #include "ndd_stats.h"
 #include "ndd_tmpl.h"
 #include "ndd_util.h"
+#include "ndd_wire.h"
+
+#include <xxhash.h>
 
 enum { NDD_ROWS_PAIRS = 0, NDD_ROWS_CLUSTERS = 1, NDD_ROWS_SCORES = 2 };
 
@@ -207,6 +211,29 @@ int ndd_index_land(run_t *r, const char *wd, int nshards, size_t nin, ndd_run_su
 void ndd_index_state_free(run_t *r);
 /* Local: the number of this batch's first document (the index's count before it). */
 uint64_t ndd_index_first_new(const run_t *r);
+/* Local: document g's record in the key table whatever its text hash (*n
+ * keys; NULL: none), and *resigned = 1 when this batch's template pass
+ * signed the old document g again (its stripped text changed). */
+const uint64_t *ndd_index_keys_raw(const run_t *r, uint64_t g, size_t *n, int *resigned);
+/* The links the last batch left (ndd_linkstate_t, docs/index.md
+ * "Postings"): its parts dealt out (part p to rank p % P), each read by one
+ * rank, their counters summed there; their links routed to the owners of
+ * their pairs, their dropped keys to the owners of the keys, their
+ * followers to the ranks that hold them, each sorted. *have = 0 (agreed)
+ * when the last batch kept none, or a part is unreadable or describes
+ * another index (logged): the postings stage then builds every list.
+ * Collective. */
+int ndd_index_links_load(run_t *r, ndd_linkstate_t *mine, int *have);
+/* The rank that owns link (u, v) in the postings stage: XXH3 of the pair. */
+static inline int ndd_link_dest(uint64_t u, uint64_t v, int P)
+{
+    char x[16];
+    ndd_le64_store(x, u);
+    ndd_le64_store(x + 8, v);
+    return (int)(XXH3_64bits(x, sizeof x) % (uint64_t)P);
+}
+/* This rank's links, counters, dropped keys and followers into WD/links/links-R.zst. Collective. */
+int ndd_index_links_write(run_t *r, const ndd_linkstate_t *s);
 
 /* run_output.c */
 int ndd_stage_outputs(run_t *r);

@@ -216,10 +216,7 @@ static int lists_to_links(run_t *r, ndd_posting_t **post, size_t np, ndd_buf_t *
     int *dest = (int *)malloc((n ? n : 1) * sizeof *dest);
     NDD_TRY(!cnt || !dest ? NDD_ERR_NOMEM : NDD_OK);
     for (size_t e = 0; e < n; e++) {
-        char x[16];
-        ndd_le64_store(x, links.v[e].u);
-        ndd_le64_store(x + 8, links.v[e].v);
-        dest[e] = (int)(XXH3_64bits(x, sizeof x) % (uint64_t)r->P);
+        dest[e] = ndd_link_dest(links.v[e].u, links.v[e].v, r->P);
         cnt[dest[e]]++;
     }
     for (int s = 0; s < r->P && !rc; s++) /* each destination's buffer at its final size */
@@ -327,14 +324,32 @@ static int acc_add(run_t *r, link_acc_t *a, ndd_buf_t *recv)
     return ndd_comm_agree(r->comm, rc);
 }
 
+static int links_store(run_t *r, const ndd_link_t *t, size_t n, const ndd_u64s_t *dropped);
+
 /* Global support of every link at its owner; keeps those with at least
  * min_link_sigs supporting signatures: merged in memory, or from the sorted
- * runs in the spill file (the same links). */
-static int acc_finish(run_t *r, link_acc_t *a)
+ * runs in the spill file (the same links). With store (this rank's dropped
+ * keys), when no rank spilled, the links of every pair, before the filter,
+ * go to the index with the list counters and store (links_store; a batch
+ * that spilled keeps no links, and the next one builds every list).
+ * Collective. */
+static int acc_finish(run_t *r, link_acc_t *a, const ndd_u64s_t *store)
 {
-    uint64_t ndistinct = 0;
-    int rc = NDD_OK;
-    if (!a->nruns) {
+    uint64_t ndistinct = 0, all_in_memory = !a->nruns;
+    int rc = store ? ndd_comm_allreduce(r->comm, &all_in_memory, 1, NDD_TY_U64, NDD_RED_MIN) : NDD_OK;
+    if (rc)
+        return rc;
+    if (store && all_in_memory) { /* an index batch: every pair's support goes to the index first */
+        r->links = a->acc;
+        a->acc = (ndd_links_t){0};
+        r->links.n = ndd_sets_links_merge(r->links.v, r->links.n, 0, &ndistinct);
+        rc = links_store(r, r->links.v, r->links.n, store);
+        size_t kept = 0;
+        for (size_t e = 0; e < r->links.n; e++)
+            if (r->links.v[e].support >= r->cfg->min_link_sigs)
+                r->links.v[kept++] = r->links.v[e];
+        r->links.n = kept;
+    } else if (!a->nruns) {
         r->links = a->acc;
         a->acc = (ndd_links_t){0};
         r->links.n = ndd_sets_links_merge(r->links.v, r->links.n, r->cfg->min_link_sigs, &ndistinct);
@@ -411,6 +426,411 @@ static int keep_keys(run_t *r, unsigned rounds)
     return rc;
 }
 
+/* ---- an index batch's postings (docs/index.md "Postings") ----
+ * A link's support is a sum over the posting lists. The postings stage of
+ * an index batch keeps in the index the links of every pair (before
+ * --min-link) with the list counters and dropped keys, and the exact-pass
+ * followers; the next batch rebuilds only the lists it changes - those that
+ * hold a key of a new document, or of an old document whose postings
+ * changed (its stripped text changed and it was signed again, or it became
+ * an exact-pass follower, which posts nothing, or stopped being one) - and
+ * adds their links after minus before (ndd_sets_links_diff). */
+
+#define TOUCH_BITS 23 /* the filter of the touched keys: 2^23 bits (1 MiB), by the keys' top bits */
+
+/* Whether this run's links go to the index: an index batch with the
+ * postings in one round (a memory budget's rounds would need the table in
+ * pieces) whose lists depend on the lists alone (max_share 0: the frequent
+ * rule does not look at the corpus size), with sentence signatures. */
+static int links_kept(const run_t *r, unsigned rounds)
+{
+    return r->ix && rounds == 1 && r->cfg->postings.max_share == 0 && !r->cfg->candidates &&
+           !NDD_VERIFIER_HAS_LSI(r->cfg->verifier);
+}
+
+/* This rank's links (every pair, support > 0), list counters, dropped keys
+ * and followers into the batch's links file. */
+static int links_store(run_t *r, const ndd_link_t *t, size_t n, const ndd_u64s_t *dropped)
+{
+    ndd_linkstate_t st = {.ndocs = r->starts[r->P], .links = (ndd_link_t *)t, .nlinks = n};
+    uint64_t *dv = malloc((dropped->n ? dropped->n : 1) * sizeof *dv);
+    uint64_t *fol = malloc((r->d.n ? r->d.n : 1) * sizeof *fol);
+    int rc = dv && fol ? NDD_OK : NDD_ERR_NOMEM;
+    if (!rc) {
+        memcpy(dv, dropped->v, dropped->n * sizeof *dv);
+        st.ndropped = dropped->n ? ndd_u64_sort_unique(dv, dropped->n) : 0;
+        st.dropped = dv;
+        for (size_t i = 0; i < r->d.n; i++)
+            if (ndd_exact_is_follower(r, i))
+                fol[st.nfol++] = r->first + i;
+        st.fol = fol;
+        ndd_list_counts_get(&r->c, &st.counts);
+    }
+    rc = ndd_comm_agree(r->comm, rc);
+    if (!rc)
+        rc = ndd_index_links_write(r, &st);
+    free(dv);
+    free(fol);
+    return rc;
+}
+
+/* Which of this rank's old documents post differently than in the index
+ * (signed again, or a follower before and not now, or the reverse), and
+ * their postings before: the key table's keys and count, or none for a
+ * follower. Made before the key table goes (keep_keys). *ok = 0 when one's
+ * keys before are not in the table (then every list is built). */
+typedef struct {
+    uint8_t *chg;   /* [n] */
+    uint64_t *off;  /* [n + 1]: the keys before keys[off[i] .. off[i + 1]) */
+    uint32_t *w;    /* [n]: the weight before */
+    uint64_t *keys;
+    size_t nkeys, cap;
+} changed_t;
+
+static void changed_free(changed_t *c)
+{
+    free(c->chg);
+    free(c->off);
+    free(c->w);
+    free(c->keys);
+}
+
+static int changed_docs(run_t *r, const ndd_linkstate_t *st, changed_t *c, uint64_t *ok)
+{
+    const ndd_docs_t *d = &r->d;
+    uint64_t nold = ndd_index_first_new(r);
+    c->chg = calloc(d->n + 1, 1);
+    c->off = calloc(d->n + 1, sizeof *c->off);
+    c->w = calloc(d->n + 1, sizeof *c->w);
+    if (!c->chg || !c->off || !c->w)
+        return NDD_ERR_NOMEM;
+    for (size_t i = 0, f = 0; i < d->n; i++) {
+        uint64_t g = r->first + i;
+        c->off[i + 1] = c->nkeys;
+        if (g >= nold)
+            continue;
+        while (f < st->nfol && st->fol[f] < g) /* (both increasing) */
+            f++;
+        size_t nk = 0;
+        int again = 0, was = f < st->nfol && st->fol[f] == g, is = ndd_exact_is_follower(r, i);
+        const uint64_t *k = ndd_index_keys_raw(r, g, &nk, &again);
+        if (!again && was == is)
+            continue;
+        c->chg[i] = 1;
+        if (was)
+            continue; /* it posted nothing */
+        if (!k) {
+            *ok = 0;
+            continue;
+        }
+        int rc = ndd_array_grow((void **)&c->keys, &c->cap, c->nkeys + nk + 1, sizeof *c->keys);
+        if (rc)
+            return rc;
+        memcpy(c->keys + c->nkeys, k, nk * sizeof *k);
+        c->nkeys += nk;
+        c->w[i] = (uint32_t)nk;
+        c->off[i + 1] = c->nkeys;
+    }
+    return NDD_OK;
+}
+
+/* A document's postings in an index batch: a new one's flagged new, a
+ * changed one's before (flagged old) and after (flagged new) apart, the
+ * others' unflagged and only when the filter lets them through. */
+typedef struct {
+    uint64_t doc; /* with its flag */
+    uint32_t weight;
+    const uint64_t *k;
+    size_t n;
+    int filtered;
+} pseg_t;
+
+static size_t doc_segs(const run_t *r, const changed_t *c, size_t i, uint64_t nold, pseg_t *sg)
+{
+    const ndd_docs_t *d = &r->d;
+    uint64_t g = r->first + i;
+    const uint64_t *K = d->keys + d->key_off[i];
+    size_t nK = (size_t)(d->key_off[i + 1] - d->key_off[i]);
+    if (g >= nold) {
+        sg[0] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
+        return 1;
+    }
+    if (c->chg[i]) {
+        sg[0] = (pseg_t){g | NDD_POST_OLD, c->w[i], c->keys + c->off[i], (size_t)(c->off[i + 1] - c->off[i]), 0};
+        sg[1] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
+        return 2;
+    }
+    sg[0] = (pseg_t){g, d->weight[i], K, nK, 1};
+    return 1;
+}
+
+static inline int seg_passes(const uint64_t *filt, const pseg_t *sg, uint64_t key)
+{
+    uint64_t b = key >> (64 - TOUCH_BITS);
+    return !sg->filtered || (int)(filt[b >> 6] >> (b & 63) & 1);
+}
+
+/* The filter of the touched keys: every rank's new and changed postings'
+ * keys (each rank's sorted and unique, gathered), a bit each. */
+static int touch_filter(run_t *r, const changed_t *c, uint64_t **filt)
+{
+    const ndd_docs_t *d = &r->d;
+    uint64_t nold = ndd_index_first_new(r);
+    ndd_u64s_t mine = {0};
+    ndd_buf_t w = NDD_BUF_INIT, all = NDD_BUF_INIT;
+    pseg_t sg[2];
+    int rc = NDD_OK;
+    for (size_t i = 0; i < d->n && !rc; i++)
+        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq && !rc; q++)
+            if (!sg[q].filtered && sg[q].n &&
+                !(rc = ndd_array_grow((void **)&mine.v, &mine.cap, mine.n + sg[q].n, sizeof *mine.v))) {
+                memcpy(mine.v + mine.n, sg[q].k, sg[q].n * sizeof *sg[q].k);
+                mine.n += sg[q].n;
+            }
+    if (!rc && mine.n)
+        mine.n = ndd_u64_sort_unique(mine.v, mine.n);
+    rc = rc ? rc : ndd_put64s(&w, mine.v, mine.n);
+    free(mine.v);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_allgather(r->comm, w.data ? w.data : "", w.len, &all, NULL));
+    *filt = calloc((size_t)1 << (TOUCH_BITS - 6), sizeof **filt);
+    NDD_TRY(ndd_comm_agree(r->comm, *filt ? NDD_OK : NDD_ERR_NOMEM));
+    for (size_t k = 0; k < all.len / 8; k++) {
+        uint64_t b = ndd_le64_load(all.data + 8 * k) >> (64 - TOUCH_BITS);
+        (*filt)[b >> 6] |= 1ULL << (b & 63);
+    }
+out:
+    ndd_buf_free(&w);
+    ndd_buf_free(&all);
+    return rc;
+}
+
+/* Shuffle 1 of an index batch: as shuffle_postings, but only the postings
+ * doc_segs gives (the touched lists', and the filter's false hits). */
+static int shuffle_touched(run_t *r, const changed_t *c, const uint64_t *filt, ndd_buf_t *send, ndd_buf_t *recv,
+                           ndd_posting_t **post, size_t *np)
+{
+    ndd_docs_t *d = &r->d;
+    const size_t P = (size_t)r->P, me = (size_t)r->me;
+    uint64_t nold = ndd_index_first_new(r);
+    uint64_t *to = calloc(P, sizeof *to), *from = calloc(P, sizeof *from);
+    size_t *bytes = calloc(P, sizeof *bytes), *last = calloc(P, sizeof *last), *head = calloc(P, sizeof *head);
+    ndd_posting_t *p = NULL;
+    size_t n = 0, cap = 0, mine = 0;
+    pseg_t sg[2];
+    int rc = to && from && bytes && last && head ? NDD_OK : NDD_ERR_NOMEM;
+    *post = NULL;
+    *np = 0;
+    for (size_t i = 0; i < d->n && !rc; i++) /* a group per (segment, destination): id 2i + q + 1 */
+        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq; q++)
+            for (size_t k = 0; k < sg[q].n; k++) {
+                if (!seg_passes(filt, &sg[q], sg[q].k[k]))
+                    continue;
+                size_t s = (size_t)(sg[q].k[k] % (uint64_t)P), id = 2 * i + q + 1;
+                to[s]++;
+                bytes[s] += 8 + (last[s] == id ? 0 : NDD_PGROUP_HEAD);
+                last[s] = id;
+            }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(count_from(r, to, from));
+    for (size_t s = 0; s < P; s++) {
+        n += from[s];
+        mine += s < me ? from[s] : 0;
+        last[s] = 0;
+    }
+    rc = ndd_array_grow((void **)&p, &cap, n ? n : 1, sizeof *p);
+    for (size_t s = 0; s < P && !rc; s++)
+        rc = s == me ? NDD_OK : ndd_buf_reserve(&send[s], bytes[s]);
+    for (size_t i = 0; i < d->n && !rc; i++)
+        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq && !rc; q++)
+            for (size_t k = 0; k < sg[q].n && !rc; k++) {
+                uint64_t key = sg[q].k[k];
+                if (!seg_passes(filt, &sg[q], key))
+                    continue;
+                size_t s = (size_t)(key % (uint64_t)P), id = 2 * i + q + 1;
+                uint16_t w = (uint16_t)sg[q].weight;
+                if (s == me) {
+                    p[mine++] = (ndd_posting_t){key, sg[q].doc, d->site[i], d->urlh[i], w};
+                    continue;
+                }
+                if (last[s] != id)
+                    rc = ndd_pgroup_begin(&send[s], sg[q].doc, d->site[i], d->urlh[i], w, &head[s]);
+                last[s] = id;
+                if (!rc)
+                    rc = ndd_pgroup_add(&send[s], head[s], key);
+            }
+    if (!r->keys_kept)
+        ndd_docs_drop_keys(d);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
+    uint64_t at = 0;
+    for (size_t s = 0; s < P; s++) {
+        if (s != me && !rc)
+            rc = ndd_pgroups_decode(recv[s].data, recv[s].len, p + at, from[s]);
+        ndd_buf_free(&recv[s]);
+        at += from[s];
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    *post = p;
+    *np = n;
+    p = NULL;
+out:
+    free(p);
+    free(to);
+    free(from);
+    free(bytes);
+    free(last);
+    free(head);
+    return rc;
+}
+
+/* Is x in v[0..n) (increasing)? */
+static int u64_in(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (v[m] == x)
+            return 1;
+        if (v[m] < x)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return 0;
+}
+
+/* The touched lists' links after minus before, summed at the owners of the
+ * pairs, added to the index's: r->links (and the index's links for the next
+ * batch); *dropped: this rank's dropped keys. */
+static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, ndd_buf_t *send, ndd_buf_t *recv,
+                            ndd_u64s_t *dropped)
+{
+    uint64_t *filt = NULL;
+    ndd_posting_t *p = NULL;
+    ndd_links_t diff = {0}, all = {0};
+    ndd_u64s_t touched = {0}, now_dropped = {0};
+    ndd_list_counts_t dc = {0};
+    size_t np = 0, *cnt = NULL;
+    int *dest = NULL, rc = NDD_OK;
+    double t0 = ndd_now();
+    NDD_TRY(touch_filter(r, c, &filt));
+    NDD_TRY(shuffle_touched(r, c, filt, send, recv, &p, &np));
+    free(filt);
+    filt = NULL;
+    r->t[NDD_ST_SHUFFLE1] += ndd_now() - t0;
+    ndd_stage_rss(r, NDD_ST_SHUFFLE1);
+    t0 = ndd_now();
+    ndd_postings_params_t pp = r->cfg->postings;
+    pp.total_docs = r->starts[r->P];
+    ndd_postings_sort_inplace(p, np);
+    rc = ndd_sets_links_diff(p, np, &pp, &diff, &dc, &touched, &now_dropped);
+    free(p);
+    p = NULL;
+    r->c.ix_lists_touched += touched.n;
+    /* dropped: the index's that the batch did not touch, and the touched ones dropped now */
+    for (size_t k = 0; k < st->ndropped && !rc; k++)
+        if (!u64_in(touched.v, touched.n, st->dropped[k]) &&
+            !(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
+            dropped->v[dropped->n++] = st->dropped[k];
+    for (size_t k = 0; k < now_dropped.n && !rc; k++)
+        if (!(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
+            dropped->v[dropped->n++] = now_dropped.v[k];
+    /* the differences to the owners of their pairs, summed there */
+    if (!rc)
+        diff.n = ndd_sets_links_merge(diff.v, diff.n, 0, NULL);
+    cnt = calloc((size_t)r->P, sizeof *cnt);
+    dest = malloc((diff.n ? diff.n : 1) * sizeof *dest);
+    rc = rc ? rc : !cnt || !dest ? NDD_ERR_NOMEM : NDD_OK;
+    for (size_t e = 0; e < diff.n && !rc; e++)
+        cnt[dest[e] = ndd_link_dest(diff.v[e].u, diff.v[e].v, r->P)]++;
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_buf_reserve(&send[s], cnt[s] * LINK_WIRE);
+    for (size_t e = 0; e < diff.n && !rc; e++)
+        rc = link_put(&send[dest[e]], &diff.v[e]);
+    free(diff.v);
+    diff = (ndd_links_t){0};
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
+    char *w = NULL;
+    NDD_TRY(recv_join(r, recv, LINK_WIRE, &w, &diff.n));
+    diff.cap = diff.n ? diff.n : 1;
+    diff.v = (ndd_link_t *)(void *)w;
+    for (size_t e = 0; e < diff.n; e++) { /* (a plain copy on a little-endian host) */
+        uint64_t x[3];
+        ndd_load64s(x, w + LINK_WIRE * e, 3);
+        diff.v[e] = (ndd_link_t){x[0], x[1], x[2]};
+    }
+    diff.n = ndd_sets_links_merge(diff.v, diff.n, 0, NULL);
+    rc = ndd_sets_links_apply(st->links, st->nlinks, diff.v, diff.n, &all);
+    if (rc == NDD_ERR_INTERNAL)
+        ndd_run_log(r, 0, "--index %s: the index's links and this batch's do not add up (a link below 0)",
+                    r->cfg->index_dir);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    free(diff.v);
+    diff = (ndd_links_t){0};
+    ndd_list_counts_add(&r->c, &st->counts);
+    ndd_list_counts_add(&r->c, &dc);
+    NDD_TRY(links_store(r, all.v, all.n, dropped));
+    r->c.links_all += all.n;
+    size_t kept = 0;
+    for (size_t e = 0; e < all.n; e++)
+        if (all.v[e].support >= r->cfg->min_link_sigs)
+            all.v[kept++] = all.v[e];
+    all.n = kept;
+    r->links = all;
+    all = (ndd_links_t){0};
+    links_fit(&r->links);
+    r->c.edges = r->links.n;
+    r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
+out:
+    free(filt);
+    free(p);
+    free(diff.v);
+    free(all.v);
+    free(touched.v);
+    free(now_dropped.v);
+    free(cnt);
+    free(dest);
+    return rc;
+}
+
+/* An index batch whose links go to the index: with the last batch's links
+ * (ndd_index_links_load), only the touched lists (*done = 1); else (the
+ * first batch, a batch that kept none, an old document's keys not known)
+ * the caller builds every list. keep_keys is decided here, after the key
+ * table has given the changed documents' keys before. */
+static int postings_indexed(run_t *r, unsigned rounds, ndd_buf_t *send, ndd_buf_t *recv, ndd_u64s_t *dropped,
+                            int *done)
+{
+    ndd_linkstate_t st;
+    changed_t c = {0};
+    int have = 0;
+    double t0 = ndd_now();
+    *done = 0;
+    int rc = ndd_index_links_load(r, &st, &have);
+    uint64_t ok = (uint64_t)have;
+    if (!rc && have)
+        rc = ndd_comm_agree(r->comm, changed_docs(r, &st, &c, &ok));
+    r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
+    if (!rc)
+        rc = keep_keys(r, rounds);
+    if (!rc)
+        rc = ndd_comm_allreduce(r->comm, &ok, 1, NDD_TY_U64, NDD_RED_MIN);
+    if (!rc && have && !ok && r->me == 0)
+        ndd_run_log(r, 0, "--index %s: an old document's keys are not in the index: every posting list is built",
+                    r->cfg->index_dir);
+    if (!rc && ok) {
+        rc = postings_touched(r, &c, &st, send, recv, dropped);
+        if (!rc && r->me == 0)
+            r->c.ix_links_incremental = 1;
+        *done = 1;
+    }
+    changed_free(&c);
+    ndd_linkstate_free(&st);
+    return rc;
+}
+
 int ndd_stage_postings(run_t *r)
 {
     ndd_buf_t *send = ndd_bufs_new(r->P), *recv = ndd_bufs_new(r->P);
@@ -424,7 +844,19 @@ int ndd_stage_postings(run_t *r)
     if (rc)
         goto out;
     NDD_TRY(ndd_budget_postings(r, &rounds));
-    NDD_TRY(keep_keys(r, rounds));
+    int indexed = links_kept(r, rounds), done = 0;
+    if (indexed) {
+        NDD_TRY(postings_indexed(r, rounds, send, recv, &dropped, &done));
+        if (done) {
+            t0 = ndd_now();
+            NDD_TRY(share_dropped(r, &dropped));
+            r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
+            ndd_stage_rss(r, NDD_ST_POSTINGS);
+            goto out;
+        }
+    } else {
+        NDD_TRY(keep_keys(r, rounds));
+    }
     /* the memory budget's rounds: each key range's lists are complete in its
      * round, and a link's support is summed over all (acc_finish) */
     for (unsigned round = 0; round < rounds; round++) {
@@ -442,7 +874,7 @@ int ndd_stage_postings(run_t *r)
             ndd_stage_rss(r, NDD_ST_POSTINGS);
     }
     t0 = ndd_now();
-    NDD_TRY(acc_finish(r, &acc));
+    NDD_TRY(acc_finish(r, &acc, indexed ? &dropped : NULL));
     NDD_TRY(share_dropped(r, &dropped));
     r->t[NDD_ST_POSTINGS] += ndd_now() - t0;
     ndd_stage_rss(r, NDD_ST_POSTINGS);

@@ -88,7 +88,9 @@ enum { NDD_CST_READ = 0, NDD_CST_REDUCE = 1 };
     X(ix_docs_old, "index", "docs_before", NDD_CST_REDUCE)                               \
     X(ix_docs_new, "index", "docs_new", NDD_CST_REDUCE)                                  \
     X(ix_verdicts_cached, "index", "verdicts_from_cache", NDD_CST_REDUCE)                \
-    X(ix_verdicts_new, "index", "verdicts_new", NDD_CST_REDUCE)
+    X(ix_verdicts_new, "index", "verdicts_new", NDD_CST_REDUCE)                          \
+    X(ix_links_incremental, "index", "links_incremental", NDD_CST_REDUCE)                \
+    X(ix_lists_touched, "index", "lists_touched", NDD_CST_REDUCE)
 
 #define NDD_HIST_N 24 /* set sizes: bucket b holds sizes in [2^b, 2^(b+1)); stats.json sets.size_histogram */
 

@@ -56,6 +56,47 @@ typedef struct ndd_u64s {
 int ndd_sets_links_from_postings(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, uint64_t *scratch,
                                  ndd_counters_t *c, ndd_u64s_t *dropped, size_t *nlinks);
 
+/* ---- incremental links (index batches, docs/index.md "Postings") ----
+ * A link's support is a sum over the posting lists, so a batch that changes
+ * only some lists (those that hold its new documents' keys, or the keys of
+ * old documents whose postings changed) can add to the links of the index
+ * before it each changed list's links after minus before. A posting's doc
+ * may carry NDD_POST_OLD (a member of the list before the batch only) or
+ * NDD_POST_NEW (after it only); an unflagged posting is in both. */
+#define NDD_POST_OLD (1ULL << 63)
+#define NDD_POST_NEW (1ULL << 62)
+#define NDD_POST_DOC (NDD_POST_NEW - 1)
+
+/* The counters ndd_sets_links_from_postings keeps, as a group (differences
+ * are modulo 2^64). */
+typedef struct ndd_list_counts {
+    uint64_t keys, single, live, drop_frequent, drop_site, drop_template, postings_dropped;
+} ndd_list_counts_t;
+
+void ndd_list_counts_get(const ndd_counters_t *c, ndd_list_counts_t *x);
+void ndd_list_counts_add(ndd_counters_t *c, const ndd_list_counts_t *x);
+
+/* post[0..np) sorted by key, then by doc with its flags
+ * (ndd_postings_sort_inplace). For each key that has a flagged posting (a
+ * touched list): the list before (unflagged + NDD_POST_OLD) and after
+ * (unflagged + NDD_POST_NEW), flags cleared, a document once, each
+ * classified as ndd_sets_links_from_postings does (pp); appends to *diff
+ * the links after minus before - support 1, or 2^64 - 1 for -1; when both
+ * are live with one representative, only the members that came or went -
+ * adds the counters after minus before to *d, appends the key to *touched
+ * (increasing), and to *dropped when the list after is dropped. A key
+ * without a flagged posting (an unchanged list) is skipped. post[] is used
+ * as scratch. */
+int ndd_sets_links_diff(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, ndd_links_t *diff,
+                        ndd_list_counts_t *d, ndd_u64s_t *touched, ndd_u64s_t *dropped);
+
+/* out = base + diff: base[0..nb) in (u, v) order with every pair once and a
+ * support > 0 (the links of every list, before --min-link), diff[0..nd) the
+ * same order, every pair once, supports modulo 2^64 (ndd_sets_links_merge
+ * with min_support 0); pairs summing to 0 are left out. NDD_ERR_INTERNAL
+ * when a sum is negative (the difference was not made against base). */
+int ndd_sets_links_apply(const ndd_link_t *base, size_t nb, const ndd_link_t *diff, size_t nd, ndd_links_t *out);
+
 /* Sorts links by (u, v), merges equal pairs summing their support, and keeps
  * the merged links with support >= min_support, in (u, v) order. Returns the
  * number kept (the first entries of l); *ndistinct (may be NULL) = number of

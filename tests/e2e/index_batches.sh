@@ -2,7 +2,10 @@
 # e2e (issue 15): the persistent index. A corpus of 13 files split into k = 2, 5 and 10
 # batches in input order and added one by one with `ndd run --index` (batch b on
 # (b mod 4) + 1 in-process ranks: 1 to 4) gives clusters.tsv, pairs.tsv, scores.tsv,
-# rejects.tsv and removed.txt byte-identical to one run over all inputs; new-pairs.tsv
+# rejects.tsv and removed.txt byte-identical to one run over all inputs, and the same
+# signature counters, every batch after the first building only the posting lists it
+# touches (the index's links: a damaged or missing links file makes the batch build
+# every list, with the same outputs); new-pairs.tsv
 # holds exactly the pairs with a document of the new batch; the same with SigNCD and
 # tlcs+lsi (k = 2); a later batch that turns a
 # block into a site template changes earlier documents' texts, and their pair is
@@ -58,6 +61,12 @@ for k in 2 5 10; do
     P=$(( b % 4 + 1 ))
     "$NDD" run -q --engine local:$P -o "$tmp/k$k-$b" --index "$tmp/ix$k" "${in[@]:$at:$cnt}" 2>"$tmp/log" ||
       fail "k=$k batch $b: exit $? $(cat "$tmp/log")"
+    python3 - "$tmp/k$k-$b/stats.json" $b <<'EOF' || fail "k=$k batch $b: the posting lists (links_incremental)"
+import json, sys
+s = json.load(open(sys.argv[1]))["index"]; b = int(sys.argv[2])
+assert s["links_incremental"] == (b > 0), s
+assert (s["lists_touched"] > 0) == (b > 0 and s["docs_new"] > 0), s
+EOF
     at=$((at + cnt))
   done
   last="$tmp/k$k-$((k - 1))"
@@ -70,10 +79,36 @@ assert s["index"]["batch"] == k, s["index"]
 assert s["index"]["docs_before"] + s["index"]["docs_new"] == s["read"]["docs_read"], s["index"]
 assert s["index"]["verdicts_from_cache"] > 0, s["index"]
 assert s["inputs"]["files"] == int(sys.argv[3]), s["inputs"]
+ref = json.load(open(sys.argv[1].rsplit("/", 2)[0] + "/ref/stats.json"))
+assert s["signatures"] == ref["signatures"], (s["signatures"], ref["signatures"])
 EOF
   [ "$(grep -c '^batch ' "$tmp/ix$k/INDEX")" = "$k" ] || fail "k=$k: INDEX does not list $k batches"
 done
 echo "k = 2, 5, 10 batches on 1-4 ranks: identical to one run"
+
+# the index's links damaged, or missing (a batch written by an earlier ndd): the next
+# batch says so, builds every posting list, and its outputs are the same
+h=$(( ${#in[@]} / 2 ))
+"$NDD" run -q --engine local:2 -o "$tmp/l1" --index "$tmp/ixl" "${in[@]:0:$h}" 2>/dev/null || fail "links: batch 1"
+for how in damaged missing; do
+  rm -rf "$tmp/ixl2" "$tmp/l2" && cp -r "$tmp/ixl" "$tmp/ixl2"
+  if [ $how = damaged ]; then
+    printf 'X' | dd of="$tmp/ixl2/batch-0001/links/links-000001.zst" bs=1 seek=20 conv=notrunc 2>/dev/null
+  else
+    rm -r "$tmp/ixl2/batch-0001/links"
+  fi
+  "$NDD" run -q --engine local:3 -o "$tmp/l2" --index "$tmp/ixl2" "${in[@]:$h}" 2>"$tmp/log" ||
+    fail "links $how: exit $? $(cat "$tmp/log")"
+  same "$tmp/ref" "$tmp/l2"
+  python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["index"]; assert s["links_incremental"] == 0, s' \
+    "$tmp/l2/stats.json" || fail "links $how: the batch did not build every list"
+  if [ $how = damaged ]; then
+    grep -q "links-000001.zst is .*: every posting list is built again" "$tmp/log" ||
+      fail "a damaged links file went unnoticed: $(cat "$tmp/log")"
+  fi
+  ls "$tmp/ixl2/batch-0002/links/"links-*.zst >/dev/null 2>&1 || fail "links $how: batch 2 kept no links"
+done
+echo "a damaged or missing links file: every list built, identical to one run"
 
 # What each batch signed and made occurrences of (its key and occurrence files'
 # record counts) does not depend on the rank counts: a rank reads only the parts of
@@ -135,13 +170,16 @@ footer = [sent() for _ in range(14)]
 shared = [sent() for _ in range(3)]
 def doc(i, site, paras): return {"id": f"{site}-{i}", "url": f"http://{site}/p{i}", "text": "\n".join(paras)}
 # batch 1: four pages of tmpl.example with a long footer (not a template below 5 pages);
-# pages 1 and 2 share three sentences and the footer: near duplicates while the footer stays
+# pages 1 and 2 share three sentences and the footer: near duplicates while the footer stays;
+# page 4's body is also a page of copy.example (after it): an exact copy once the footer goes
+body = [sent() for _ in range(7)]
 b1 = [doc(1, "tmpl.example", shared + [sent() for _ in range(4)] + footer),
       doc(2, "tmpl.example", shared + [sent() for _ in range(4)] + footer),
       doc(3, "tmpl.example", [sent() for _ in range(7)] + footer),
-      doc(4, "tmpl.example", [sent() for _ in range(7)] + footer)]
+      doc(4, "tmpl.example", body + footer)]
 base = [sent() for _ in range(10)]
 b1 += [doc(k, f"other{k}.example", base[:9] + [sent()]) for k in range(3)]
+b1 += [doc(0, "copy.example", body)]
 # batch 2: three more pages with the footer: now a site template of tmpl.example
 b2 = [doc(k, "tmpl.example", [sent() for _ in range(7)] + footer) for k in range(5, 8)]
 b2 += [doc(k, f"more{k}.example", base[1:] + [sent()]) for k in range(2)]
@@ -163,6 +201,11 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 assert a["templates"]["site_templates"] == 0 and b["templates"]["site_templates"] > 0
 assert b["index"]["verdicts_from_cache"] >= 1 and b["index"]["verdicts_new"] >= 1, b["index"]
+assert b["index"]["links_incremental"] == 1, b["index"] # old documents signed again: their lists before and after
+# copy.example-0 became an exact copy of tmpl.example-4 (a follower: it posts nothing now)
+ref = json.load(open(sys.argv[1].rsplit("/", 2)[0] + "/ref/stats.json"))
+assert b["exact"] == ref["exact"] and b["exact"]["duplicates"] > a["exact"]["duplicates"], (a["exact"], b["exact"])
+assert b["signatures"] == ref["signatures"], (b["signatures"], ref["signatures"])
 EOF
 echo "a block turned template by a later batch: identical to one run"
 

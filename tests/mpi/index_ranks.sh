@@ -4,7 +4,8 @@
 # batch, so every batch opens shards written by another rank count; the 3-rank batch
 # as if each rank ran on a node of its own, NDD_COMM_FAR=1), gives
 # clusters.tsv, pairs.tsv, scores.tsv, rejects.tsv and removed.txt byte-identical to
-# one run over all inputs.
+# one run over all inputs, every batch after the first building only the posting lists
+# it touches (the index's links, kept by a batch on another rank count).
 set -euo pipefail
 : "${NDD_BIN:?}" "${NDD_SOURCE_DIR:?}"
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not found"; exit 77; }
@@ -25,6 +26,8 @@ for b in 0 1 2 3; do
   mpirun -n $((b + 1)) --oversubscribe "${far[@]}" "$NDD_BIN" run -q -o "$tmp/o$b" --index "$tmp/ix" \
     "${in[@]:$at:$cnt}" \
     2>"$tmp/log" || fail "batch $b on $((b + 1)) ranks: $(cat "$tmp/log")"
+  python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["index"]
+assert s["links_incremental"] == (int(sys.argv[2]) > 0), s' "$tmp/o$b/stats.json" $b || fail "batch $b: links_incremental"
   at=$((at + cnt))
 done
 for f in clusters.tsv pairs.tsv scores.tsv rejects.tsv removed.txt; do

@@ -8,7 +8,8 @@
  * with its text hash, through its files, and refuses damaged ones; files
  * larger than the streamed reader's pieces read whole, a table with a range
  * keeps only its documents, and late damage is refused before anything of
- * the file is used; the template occurrences likewise. */
+ * the file is used; the template occurrences likewise; the index's links round trip and
+ * refuse damaged, other-version and out-of-order files. */
 #include "ndd_test.h"
 #include "ndd_ckpt.h"
 #include "ndd_index.h"
@@ -378,6 +379,94 @@ static void test_keytab(void **state)
     ndd_buf_free(&b[1]);
 }
 
+/* The index's links: a state round trips bit for bit (large enough to
+ * cross the streamed reader's pieces), read without its links gives the
+ * rest, and a damaged, other-version or out-of-order file is refused. */
+static void test_linkstate(void **state)
+{
+    (void)state;
+    char path[128], marker[128];
+    snprintf(path, sizeof path, "%s/links-000000.zst", dir);
+    snprintf(marker, sizeof marker, "%s/links-000000.done", dir);
+    ndd_linkstate_t a = {0}, b;
+    uint64_t x = 0x1234567;
+    a.ndocs = 37900;
+    a.counts = (ndd_list_counts_t){11, 12, 13, 14, 15, 16, 17};
+    a.ndropped = 3;
+    a.dropped = malloc(3 * sizeof *a.dropped);
+    a.dropped[0] = 5, a.dropped[1] = 77, a.dropped[2] = UINT64_MAX;
+    a.nfol = 2;
+    a.fol = malloc(2 * sizeof *a.fol);
+    a.fol[0] = 3, a.fol[1] = 9000;
+    a.nlinks = 200000;
+    a.links = malloc(a.nlinks * sizeof *a.links);
+    for (size_t i = 0, u = 0, v = 1; i < a.nlinks; i++) {
+        x = ndd_test_xorshift(&x);
+        v += 1 + x % 3;
+        if (x % 7 == 0)
+            u++, v = u + 1 + x % 5;
+        a.links[i] = (ndd_link_t){u, v, 1 + (x >> 40) % 9};
+    }
+    assert_int_equal(ndd_linkstate_write(path, marker, &a), NDD_OK);
+    for (int links = 1; links >= 0; links--) {
+        assert_int_equal(ndd_linkstate_load(path, marker, &b, links), NDD_OK);
+        assert_int_equal(b.ndocs, a.ndocs);
+        assert_memory_equal(&b.counts, &a.counts, sizeof a.counts);
+        assert_int_equal(b.ndropped, 3);
+        assert_memory_equal(b.dropped, a.dropped, 3 * sizeof *a.dropped);
+        assert_int_equal(b.nfol, 2);
+        assert_memory_equal(b.fol, a.fol, 2 * sizeof *a.fol);
+        assert_int_equal(b.nlinks, a.nlinks);
+        if (links)
+            assert_memory_equal(b.links, a.links, a.nlinks * sizeof *a.links);
+        else
+            assert_null(b.links);
+        ndd_linkstate_free(&b);
+    }
+    /* out of order: a link, a dropped key, a follower; a link u >= v, one of support 0 */
+    for (int bad = 0; bad < 5; bad++) {
+        ndd_linkstate_t c = a;
+        ndd_link_t keep = a.links[1000];
+        uint64_t kd = a.dropped[1], kf = a.fol[1];
+        if (bad == 0)
+            a.links[1000] = a.links[999];
+        else if (bad == 1)
+            a.dropped[1] = 5;
+        else if (bad == 2)
+            a.fol[1] = 2;
+        else if (bad == 3)
+            a.links[1000].u = a.links[1000].v;
+        else
+            a.links[1000].support = 0;
+        assert_int_equal(ndd_linkstate_write(path, marker, &c), NDD_OK);
+        assert_int_equal(ndd_linkstate_load(path, marker, &b, 1), NDD_ERR_FORMAT);
+        assert_null(b.links);
+        a.links[1000] = keep, a.dropped[1] = kd, a.fol[1] = kf;
+    }
+    /* damaged (one byte of the file), another version, missing */
+    assert_int_equal(ndd_linkstate_write(path, marker, &a), NDD_OK);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 100, SEEK_SET), 0);
+    int ch = fgetc(f);
+    assert_int_equal(fseek(f, 100, SEEK_SET), 0);
+    fputc(ch ^ 1, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ndd_linkstate_load(path, marker, &b, 0), NDD_ERR_FORMAT);
+    ndd_buf_t raw = NDD_BUF_INIT;
+    uint64_t rest[10] = {0};
+    assert_int_equal(ndd_put64(&raw, 0x314B4E494C444E4Eull), NDD_OK);
+    assert_int_equal(ndd_put32(&raw, 2), NDD_OK);
+    assert_int_equal(ndd_put64(&raw, 0), NDD_OK);
+    assert_int_equal(ndd_put64s(&raw, rest, 10), NDD_OK);
+    assert_int_equal(ndd_ckpt_blob_write(path, marker, &raw, 0), NDD_OK);
+    assert_int_equal(ndd_linkstate_load(path, marker, &b, 1), NDD_ERR_VERSION);
+    ndd_buf_free(&raw);
+    unlink(path);
+    assert_int_equal(ndd_linkstate_load(path, marker, &b, 1), NDD_ERR_IO);
+    ndd_linkstate_free(&a);
+}
+
 /* A file and its marker "COUNT BYTES XXH3" made to match. */
 static void put_checked(const char *path, const char *marker, const char *z, size_t zn, uint64_t count)
 {
@@ -694,6 +783,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_occtab, setup, teardown),
         cmocka_unit_test_setup_teardown(test_framed_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_linkstate, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

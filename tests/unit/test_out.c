@@ -456,7 +456,9 @@ static const char golden[] =
     "    \"docs_before\": 0,\n"
     "    \"docs_new\": 0,\n"
     "    \"verdicts_from_cache\": 0,\n"
-    "    \"verdicts_new\": 0\n"
+    "    \"verdicts_new\": 0,\n"
+    "    \"links_incremental\": 0,\n"
+    "    \"lists_touched\": 0\n"
     "  },\n"
     "  \"stage_seconds\": {\n"
     "    \"read\": {\"min\": 0.5000, \"median\": 1.0000, \"max\": 1.5000},\n"
@@ -535,7 +537,7 @@ static void test_stats_empty(void **state)
     assert_true(contains(&b, "\"duplicate_fraction\": 0.000000\n"));
     assert_true(contains(&b, "\"per_doc\": 0.0\n  },\n  \"memory\": {\n"));
     assert_true(contains(&b, "\"sets_verified_in_blocks\": 0\n  },\n  \"index\": {\n    \"batch\": 0,\n"));
-    assert_true(contains(&b, "\"verdicts_new\": 0\n  },\n  \"stage_seconds\": {\n"));
+    assert_true(contains(&b, "\"lists_touched\": 0\n  },\n  \"stage_seconds\": {\n"));
     assert_true(contains(&b, "\"read\": {\"min\": 1.0000, \"median\": 2.0000, \"max\": 3.0000},\n"));
     assert_true(contains(&b, "\n    {\"rank\": 2, \"input_bytes\": 0, \"peak_rss_kib\": 0, \"stage_seconds\": "
                              "{\"read\": 3.0000, \"templates\": 1.0000, \"exact\": 2.0000, \"signatures\": 3.0000,"));

@@ -55,6 +55,12 @@ static int cmp_post(const void *a, const void *b)
     return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int cmp_link(const void *a, const void *b)
 {
     const ndd_link_t *x = a, *y = b;
@@ -148,6 +154,149 @@ static void test_links_from_postings(void **state)
         free(wdrop);
         free(dropped.v);
         free(links.v);
+    }
+}
+
+/* A state of the corpus for test_links_diff: per document its keys (a bit
+ * per key; 0: no postings) and weight. */
+#define LD_DOCS 48
+#define LD_KEYS 24
+typedef struct {
+    uint32_t keys[LD_DOCS];
+    uint16_t weight[LD_DOCS];
+} ld_state_t;
+
+static uint64_t ld_key(size_t k) { return (uint64_t)k * 0x9E3779B97F4A7C15ull + 11; }
+
+/* Document doc's postings in state s of the keys in `only`, flagged `flag`
+ * (some twice: a document may hold a key twice), appended to p[n..);
+ * returns the new count. */
+static size_t ld_posts(const ld_state_t *s, size_t doc, uint64_t flag, uint32_t only, ndd_posting_t *p, size_t n)
+{
+    for (size_t k = 0; k < LD_KEYS; k++)
+        for (size_t t = (doc + k) % 5 ? 1 : 0; t < 2 && s->keys[doc] >> k & 1 && only >> k & 1; t++) /* (some twice) */
+            p[n++] = (ndd_posting_t){ld_key(k), doc | flag, (uint32_t)(doc % 3), (uint16_t)(doc % 4), s->weight[doc]};
+    return n;
+}
+
+/* The links of every list of state s (all pairs, before --min-link), its
+ * counters and dropped keys: ndd_sets_links_from_postings, the oracle. */
+static void ld_full(const ld_state_t *s, size_t ndocs, const ndd_postings_params_t *pp, ndd_links_t *l,
+                    ndd_counters_t *c, ndd_u64s_t *dropped)
+{
+    ndd_posting_t *p = malloc((2 * LD_DOCS * LD_KEYS + 1) * sizeof *p);
+    uint64_t *scratch = malloc((LD_DOCS + 1) * sizeof *scratch);
+    size_t np = 0, nl = 0;
+    for (size_t d = 0; d < ndocs; d++)
+        np = ld_posts(s, d, 0, UINT32_MAX, p, np);
+    ndd_qsort(p, np, sizeof *p, cmp_post);
+    assert_int_equal(ndd_sets_links_from_postings(p, np, pp, scratch, c, dropped, &nl), NDD_OK);
+    l->v = (ndd_link_t *)(void *)p;
+    l->n = ndd_sets_links_merge(l->v, nl, 0, NULL);
+    l->cap = np ? np : 1;
+    ndd_qsort(dropped->v, dropped->n, sizeof *dropped->v, cmp_u64);
+    free(scratch);
+}
+
+/* Incremental links: the links of the index before a batch plus the
+ * differences of the lists the batch touches (new documents, documents
+ * whose keys or weight changed, documents that lost every posting - an
+ * exact-pass follower) equal the links made from every list after it; the
+ * same for the counters and the dropped keys. */
+static void test_links_diff(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        ld_state_t a = {0}, b = {0};
+        size_t nold = 1 + rndn(LD_DOCS - 1), nall = nold + rndn(LD_DOCS - nold + 1);
+        for (size_t d = 0; d < LD_DOCS; d++) {
+            a.keys[d] = d < nold && rndn(8) ? (uint32_t)rnd() & ((1u << LD_KEYS) - 1) & (uint32_t)rnd() : 0;
+            a.weight[d] = (uint16_t)(1 + rndn(6));
+            b.keys[d] = a.keys[d];
+            b.weight[d] = a.weight[d];
+            int change = d >= nold ? 1 : (int)rndn(6) == 0 ? 2 : (int)rndn(12) == 0 ? 3 : 0;
+            if (change == 1 || change == 2) { /* new, or signed again */
+                b.keys[d] = (uint32_t)rnd() & ((1u << LD_KEYS) - 1) & (uint32_t)(rndn(2) ? rnd() : UINT32_MAX);
+                b.weight[d] = (uint16_t)(1 + rndn(6));
+            } else if (change == 3) { /* a follower now, or no longer */
+                b.keys[d] = a.keys[d] ? 0 : (uint32_t)rnd() & ((1u << LD_KEYS) - 1);
+            }
+            if (d >= nall)
+                b.keys[d] = 0;
+        }
+        ndd_postings_params_t pp;
+        ndd_postings_params_default(&pp);
+        pp.max_docs = 3 + rndn(20);
+        pp.site_docs = 2 + rndn(12);
+        pp.template_urls = rndn(3) ? 2 + rndn(3) : 0;
+        ndd_links_t base = {0}, after = {0}, diff = {0}, got = {0};
+        ndd_counters_t ca = {0}, cb = {0};
+        ndd_u64s_t da = {0}, db = {0}, touched = {0}, dnew = {0};
+        ld_full(&a, nold, &pp, &base, &ca, &da);
+        ld_full(&b, nall, &pp, &after, &cb, &db);
+        /* the batch's postings: changed documents' before and after apart, the
+         * others' unflagged for the keys the changed ones touch (and some more) */
+        uint32_t tk = 0;
+        for (size_t d = 0; d < nall; d++)
+            if (d >= nold || a.keys[d] != b.keys[d] || a.weight[d] != b.weight[d])
+                tk |= (d < nold ? a.keys[d] : 0) | b.keys[d];
+        uint32_t pass = tk | ((uint32_t)rnd() & (uint32_t)rnd());
+        ndd_posting_t *p = malloc((4 * LD_DOCS * LD_KEYS + 1) * sizeof *p);
+        size_t np = 0;
+        for (size_t d = 0; d < nall; d++) {
+            if (d >= nold) {
+                np = ld_posts(&b, d, NDD_POST_NEW, UINT32_MAX, p, np);
+            } else if (a.keys[d] != b.keys[d] || a.weight[d] != b.weight[d]) {
+                np = ld_posts(&a, d, NDD_POST_OLD, UINT32_MAX, p, np);
+                np = ld_posts(&b, d, NDD_POST_NEW, UINT32_MAX, p, np);
+            } else {
+                np = ld_posts(&b, d, 0, pass, p, np);
+            }
+        }
+        ndd_postings_sort_inplace(p, np);
+        ndd_list_counts_t dc = {0}, now;
+        assert_int_equal(ndd_sets_links_diff(p, np, &pp, &diff, &dc, &touched, &dnew), NDD_OK);
+        diff.n = ndd_sets_links_merge(diff.v, diff.n, 0, NULL);
+        assert_int_equal(ndd_sets_links_apply(base.v, base.n, diff.v, diff.n, &got), NDD_OK);
+        assert_int_equal(got.n, after.n);
+        for (size_t i = 0; i < got.n; i++)
+            assert_memory_equal(&got.v[i], &after.v[i], sizeof *got.v);
+        ndd_list_counts_add(&ca, &dc);
+        ndd_list_counts_get(&ca, &now);
+        ndd_list_counts_t want;
+        ndd_list_counts_get(&cb, &want);
+        assert_memory_equal(&now, &want, sizeof now);
+        /* dropped: the ones before whose list was not touched, and the touched ones dropped now */
+        for (size_t i = 1; i < touched.n; i++)
+            assert_true(touched.v[i - 1] < touched.v[i]);
+        size_t nd = 0;
+        uint64_t *dk = malloc((da.n + dnew.n + 1) * sizeof *dk);
+        for (size_t i = 0; i < da.n; i++)
+            if (!bsearch(&da.v[i], touched.v, touched.n, sizeof *touched.v, cmp_u64))
+                dk[nd++] = da.v[i];
+        for (size_t i = 0; i < dnew.n; i++)
+            dk[nd++] = dnew.v[i];
+        ndd_qsort(dk, nd, sizeof *dk, cmp_u64);
+        assert_int_equal(nd, db.n);
+        for (size_t i = 0; i < nd; i++)
+            assert_int_equal(dk[i], db.v[i]);
+        /* a difference that was not made against this base is refused */
+        if (base.n) {
+            ndd_link_t neg = {base.v[0].u, base.v[0].v, (uint64_t)0 - base.v[0].support - 1};
+            ndd_links_t bad = {0};
+            assert_int_equal(ndd_sets_links_apply(base.v, base.n, &neg, 1, &bad), NDD_ERR_INTERNAL);
+            free(bad.v);
+        }
+        free(dk);
+        free(p);
+        free(base.v);
+        free(after.v);
+        free(diff.v);
+        free(got.v);
+        free(da.v);
+        free(db.v);
+        free(touched.v);
+        free(dnew.v);
     }
 }
 
@@ -800,7 +949,8 @@ static void test_exact_reps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_merge),
+        cmocka_unit_test(test_links_from_postings), cmocka_unit_test(test_links_diff),
+        cmocka_unit_test(test_links_merge),
         cmocka_unit_test(test_links_merge_large), cmocka_unit_test(test_links_merge_runs),
         cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
         cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
