@@ -796,6 +796,19 @@ out:
     return rc;
 }
 
+int ndd_index_links_clear(run_t *r)
+{
+    char sub[IX_PATH + 8];
+    int rc = NDD_OK;
+    if (r->me == 0 && r->wd) {
+        snprintf(sub, sizeof sub, "%s/links", r->wd);
+        struct stat sb;
+        if (!stat(sub, &sb))
+            rc = ndd_ckpt_remove(sub);
+    }
+    return ndd_comm_agree(r->comm, rc);
+}
+
 int ndd_index_links_write(run_t *r, const ndd_linkstate_t *s)
 {
     char path[IX_PATH + 64], marker[IX_PATH + 64];
@@ -836,8 +849,11 @@ static int copy_batch(const char *wd, const char *tmp, int nshards, int nparts)
     static const char *const ext[2] = {"zst", "done"}, *const subs[5] = {"map", "verify", "keys", "tmpl", "links"};
     static const char *const kinds[5] = {"map/shard", "verify/verdicts", "keys/keys", "tmpl/occ", "links/links"};
     struct stat sb;
-    snprintf(sub, sizeof sub, "%s/links", wd);
-    int nsub = stat(sub, &sb) ? 4 : 5, rc = NDD_OK; /* (links: every rank or none wrote them) */
+    int nsub = 5, rc = NDD_OK;
+    for (int p = 0; p < nparts && nsub == 5; p++) { /* links: every rank of the run wrote them, or none */
+        snprintf(a, sizeof a, "%s/links/links-%06d.done", wd, p);
+        nsub = stat(a, &sb) ? 4 : 5;
+    }
     if (mkdir(tmp, 0777))
         return NDD_ERR_IO;
     for (int d = 0; d < nsub && !rc; d++) {
@@ -892,6 +908,13 @@ static int land(run_t *r, const char *wd, int nshards, size_t nin)
     free(pins);
     if (rc)
         ndd_run_log(r, 0, "--index %s: the batch did not land (%s; the index is as before)", dir, ndd_strerror(rc));
+    char prev[IX_PATH + 8];
+    if (!rc && ix->man.nb >= 2 && !ndd_index_batch_dir(prev, IX_PATH, dir, ix->man.nb - 1)) {
+        /* only the last batch's links are read: the one before's go (a
+         * removal cut short leaves files no batch reads) */
+        strcat(prev, "/links");
+        ndd_ckpt_remove(prev);
+    }
     return rc;
 }
 

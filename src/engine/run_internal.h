@@ -232,6 +232,10 @@ static inline int ndd_link_dest(uint64_t u, uint64_t v, int P)
     ndd_le64_store(x + 8, v);
     return (int)(XXH3_64bits(x, sizeof x) % (uint64_t)P);
 }
+/* Removes WD/links, the links a run of this batch stopped before its end
+ * may have left (this run may keep none, or on another rank count), before
+ * the postings stage writes its own. Collective. */
+int ndd_index_links_clear(run_t *r);
 /* This rank's links, counters, dropped keys and followers into WD/links/links-R.zst. Collective. */
 int ndd_index_links_write(run_t *r, const ndd_linkstate_t *s);
 

@@ -844,6 +844,8 @@ int ndd_stage_postings(run_t *r)
     if (rc)
         goto out;
     NDD_TRY(ndd_budget_postings(r, &rounds));
+    if (r->ix)
+        NDD_TRY(ndd_index_links_clear(r));
     int indexed = links_kept(r, rounds), done = 0;
     if (indexed) {
         NDD_TRY(postings_indexed(r, rounds, send, recv, &dropped, &done));

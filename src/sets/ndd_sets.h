@@ -85,12 +85,12 @@ void ndd_list_counts_add(ndd_counters_t *c, const ndd_list_counts_t *x);
  * are live with one representative, only the members that came or went -
  * adds the counters after minus before to *d, appends the key to *touched
  * (increasing), and to *dropped when the list after is dropped. A key
- * without a flagged posting (an unchanged list) is skipped. post[] is used
- * as scratch. */
-int ndd_sets_links_diff(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, ndd_links_t *diff,
+ * without a flagged posting (an unchanged list) is skipped; post[] is only
+ * read. */
+int ndd_sets_links_diff(const ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, ndd_links_t *diff,
                         ndd_list_counts_t *d, ndd_u64s_t *touched, ndd_u64s_t *dropped);
 
-/* out = base + diff: base[0..nb) in (u, v) order with every pair once and a
+/* Appends base + diff to *out: base[0..nb) in (u, v) order with every pair once and a
  * support > 0 (the links of every list, before --min-link), diff[0..nd) the
  * same order, every pair once, supports modulo 2^64 (ndd_sets_links_merge
  * with min_support 0); pairs summing to 0 are left out. NDD_ERR_INTERNAL

@@ -120,7 +120,7 @@ static int list_diff(const ndd_posting_t *ol, size_t no, const ndd_posting_t *nl
     return rc;
 }
 
-int ndd_sets_links_diff(ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, ndd_links_t *diff,
+int ndd_sets_links_diff(const ndd_posting_t *post, size_t np, const ndd_postings_params_t *pp, ndd_links_t *diff,
                         ndd_list_counts_t *d, ndd_u64s_t *touched, ndd_u64s_t *dropped)
 {
     const uint64_t both = NDD_POST_OLD | NDD_POST_NEW;

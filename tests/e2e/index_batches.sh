@@ -83,6 +83,9 @@ ref = json.load(open(sys.argv[1].rsplit("/", 2)[0] + "/ref/stats.json"))
 assert s["signatures"] == ref["signatures"], (s["signatures"], ref["signatures"])
 EOF
   [ "$(grep -c '^batch ' "$tmp/ix$k/INDEX")" = "$k" ] || fail "k=$k: INDEX does not list $k batches"
+  # only the last batch keeps the index's links (each landing removes the one before's)
+  [ "$(ls -d "$tmp/ix$k"/batch-*/links | wc -l)" = 1 ] && [ -d "$tmp/ix$k/batch-$(printf %04d $k)/links" ] ||
+    fail "k=$k: links kept by $(ls -d "$tmp/ix$k"/batch-*/links), not by the last batch only"
 done
 echo "k = 2, 5, 10 batches on 1-4 ranks: identical to one run"
 
