@@ -1,7 +1,7 @@
 /* fuzz_ckpt.c - the checkpoint and index files as ndd reads them back, as
- * streams (src/ckpt: map shards, the index's key, verdict and template
- * occurrence files). Input: byte 0 picks the reader (0 shard, 1 key file, 2
- * verdict file, 3 occurrence file) and byte 1 how the rest becomes the
+ * streams (src/ckpt: map shards, the index's key, verdict, template
+ * occurrence and links files). Input: byte 0 picks the reader (0 shard, 1
+ * key file, 2 verdict file, 3 occurrence file, 4 links file) and byte 1 how the rest becomes the
  * file: even, it is the file's contents, written as one zstd frame; odd, it
  * is the compressed file itself (zstd's streaming decompression over
  * arbitrary frames, cut ones, trailing bytes); with byte 1's bit 1 set, a
@@ -13,7 +13,9 @@
  * take and the tables' range. Checked: no crash, leak or undefined
  * behaviour; a refused file leaves the verdict cache as it was; a shard
  * load adds at most `take` documents and a key or occurrence table finds
- * only documents of its range. */
+ * only documents of its range; a links file read (with its links when
+ * byte 3 is odd) holds its lists in order, and a refused one leaves
+ * nothing. */
 #include "fuzz_common.h"
 #include "ndd_ckpt.h"
 #include "ndd_docs.h"
@@ -46,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size < 4)
         return 0;
-    unsigned kind = data[0] % 4, raw = data[1] & 1, count = data[2], sel = data[3];
+    unsigned kind = data[0] % 5, raw = data[1] & 1, count = data[2], sel = data[3];
     const uint8_t *body = data + 4;
     size_t nbody = size - 4, nseek = data[1] & 2 ? (size_t)(data[1] >> 2) % 5 : 0;
     if (nseek && nbody < 16 * nseek)
@@ -129,6 +131,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(!o || !k || o + k <= t.v + t.nv);
         }
         ndd_occtab_free(&t);
+    } else if (kind == 4) {
+        ndd_linkstate_t st;
+        int rc = ndd_linkstate_load(path, marker, &st, sel & 1);
+        FUZZ_CHECK(rc == NDD_OK || (!st.links && !st.dropped && !st.fol && !st.nlinks));
+        FUZZ_CHECK(rc != NDD_OK || (sel & 1) || !st.links);
+        for (size_t i = 0; rc == NDD_OK && st.links && i < st.nlinks; i++)
+            FUZZ_CHECK(st.links[i].u < st.links[i].v && st.links[i].support &&
+                       (!i || st.links[i - 1].u < st.links[i].u ||
+                        (st.links[i - 1].u == st.links[i].u && st.links[i - 1].v < st.links[i].v)));
+        for (size_t i = 1; rc == NDD_OK && i < st.ndropped; i++)
+            FUZZ_CHECK(st.dropped[i - 1] < st.dropped[i]);
+        ndd_linkstate_free(&st);
     } else {
         ndd_vcache_t v = {0};
         ndd_verdict_t one;
