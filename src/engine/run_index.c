@@ -757,15 +757,18 @@ int ndd_index_links_load(run_t *r, ndd_linkstate_t *mine, int *have)
         c->drop_template += st.counts.drop_template;
         c->postings_dropped += st.counts.postings_dropped;
         if (!(rc = ndd_array_grow((void **)&got.links, &lcap, got.nlinks + st.nlinks + 1, sizeof *got.links))) {
-            memcpy(got.links + got.nlinks, st.links, st.nlinks * sizeof *st.links);
+            if (st.nlinks)
+                memcpy(got.links + got.nlinks, st.links, st.nlinks * sizeof *st.links);
             got.nlinks += st.nlinks;
         }
         if (!rc && !(rc = ndd_array_grow((void **)&got.dropped, &dcap, got.ndropped + st.ndropped + 1, 8))) {
-            memcpy(got.dropped + got.ndropped, st.dropped, st.ndropped * 8);
+            if (st.ndropped)
+                memcpy(got.dropped + got.ndropped, st.dropped, st.ndropped * 8);
             got.ndropped += st.ndropped;
         }
         if (!rc && !(rc = ndd_array_grow((void **)&got.fol, &fcap, got.nfol + st.nfol + 1, 8))) {
-            memcpy(got.fol + got.nfol, st.fol, st.nfol * 8);
+            if (st.nfol)
+                memcpy(got.fol + got.nfol, st.fol, st.nfol * 8);
             got.nfol += st.nfol;
         }
         ndd_linkstate_free(&st);

@@ -457,7 +457,8 @@ static int links_store(run_t *r, const ndd_link_t *t, size_t n, const ndd_u64s_t
     uint64_t *fol = malloc((r->d.n ? r->d.n : 1) * sizeof *fol);
     int rc = dv && fol ? NDD_OK : NDD_ERR_NOMEM;
     if (!rc) {
-        memcpy(dv, dropped->v, dropped->n * sizeof *dv);
+        if (dropped->n)
+            memcpy(dv, dropped->v, dropped->n * sizeof *dv);
         st.ndropped = dropped->n ? ndd_u64_sort_unique(dv, dropped->n) : 0;
         st.dropped = dv;
         for (size_t i = 0; i < r->d.n; i++)
