@@ -668,20 +668,6 @@ int ndd_index_own_load(run_t *r, const char *wd, int nparts)
 _Static_assert(sizeof(ndd_link_t) == 24 && offsetof(ndd_link_t, v) == 8 && offsetof(ndd_link_t, support) == 16,
                "ndd_link_t is not three u64");
 
-/* The rank whose documents hold document g (r->starts: increasing). */
-static int doc_rank(const run_t *r, uint64_t g)
-{
-    int lo = 0, hi = r->P - 1;
-    while (lo < hi) {
-        int m = lo + (hi - lo + 1) / 2;
-        if (r->starts[m] <= g)
-            lo = m;
-        else
-            hi = m - 1;
-    }
-    return lo;
-}
-
 /* Records of `words` u64 each to the ranks dest() names (what = 0: links
  * to the owners of their pairs, 1: keys to their owners, 2: documents to
  * the ranks that hold them); what arrives is appended to *out (*n records,
@@ -695,7 +681,7 @@ static int route_words(run_t *r, const uint64_t *v, size_t n, size_t words, int 
         const uint64_t *x = v + e * words;
         int d = what == 0 ? ndd_link_dest(x[0], x[1], r->P)
                 : what == 1 ? (int)(x[0] % (uint64_t)r->P)
-                            : doc_rank(r, x[0]);
+                            : ndd_part_owner_of(r->starts, r->P, x[0]);
         rc = ndd_put64s(&send[d], x, words);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));

@@ -67,13 +67,6 @@ static int recv_join(run_t *r, ndd_buf_t *recv, size_t rec, char **out, size_t *
     return ndd_comm_agree(r->comm, g ? NDD_OK : NDD_ERR_NOMEM);
 }
 
-/* Round `round` of `rounds` of a key: rounds cut the keys of every owner
- * into ranges of about equal size (keys are hashes). */
-static unsigned key_round(uint64_t key, int P, unsigned rounds)
-{
-    return rounds == 1 ? 0 : (unsigned)((key / (uint64_t)P) % rounds);
-}
-
 /* from[s] = the number of postings rank s sends this one, given to[d],
  * those this one sends rank d (8 bytes between each pair of ranks). */
 static int count_from(run_t *r, const uint64_t *to, uint64_t *from)
@@ -96,39 +89,109 @@ out:
     return rc;
 }
 
-/* Shuffle 1 (one round of a key range): every posting (key, doc, site, url,
- * weight) whose key is in the round to rank key % P, in groups of a
- * document's postings (ndd_pgroup_begin: its site, URL hash and weight once,
- * not once a key: 8 bytes a posting and 20 a group, instead of 24 a
- * posting). The ranks first tell each other how many postings they send,
- * so that each makes its array of postings once, at its final size, writes
- * its own postings straight into it and expands the others' groups into
- * their places: sources in rank order, each sending its documents in order,
- * ranks holding increasing document ranges, so *post is ordered by
- * document. The keys are dropped after the last round. */
-static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_posting_t **post, size_t *np,
-                            unsigned round, unsigned rounds)
+#define TOUCH_BITS 23 /* the filter of the touched keys: 2^23 bits (1 MiB), by the keys' top bits */
+/* Which of this rank's old documents post differently than in the index
+ * (signed again, or a follower before and not now, or the reverse), and
+ * their postings before: the key table's keys and count, or none for a
+ * follower. Made before the key table goes (keep_keys). *ok = 0 when one's
+ * keys before are not in the table (then every list is built). */
+typedef struct {
+    uint8_t *chg;   /* [n] */
+    uint64_t *off;  /* [n + 1]: the keys before keys[off[i] .. off[i + 1]) */
+    uint32_t *w;    /* [n]: the weight before */
+    uint64_t *keys;
+    size_t nkeys, cap;
+} changed_t;
+
+/* A document's postings as shuffle 1 sends them: without c, all of them,
+ * unflagged; in an index batch that builds only the touched lists
+ * (changed_docs), a new document's flagged new, a changed one's before
+ * (flagged old) and after (flagged new) apart, the others' unflagged and
+ * only when the filter of the touched keys lets them through. */
+typedef struct {
+    uint64_t doc; /* with its flag */
+    uint32_t weight;
+    const uint64_t *k;
+    size_t n;
+    int filtered;
+} pseg_t;
+
+static size_t doc_segs(const run_t *r, const changed_t *c, size_t i, uint64_t nold, pseg_t *sg)
+{
+    const ndd_docs_t *d = &r->d;
+    uint64_t g = r->first + i;
+    const uint64_t *K = d->keys ? d->keys + d->key_off[i] : NULL;
+    size_t nK = (size_t)(d->key_off[i + 1] - d->key_off[i]);
+    if (!c) { /* every list built: every posting, unflagged */
+        sg[0] = (pseg_t){g, d->weight[i], K, nK, 0};
+        return 1;
+    }
+    if (g >= nold) {
+        sg[0] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
+        return 1;
+    }
+    if (c->chg[i]) {
+        sg[0] = (pseg_t){g | NDD_POST_OLD, c->w[i], c->keys + c->off[i], (size_t)(c->off[i + 1] - c->off[i]), 0};
+        sg[1] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
+        return 2;
+    }
+    sg[0] = (pseg_t){g, d->weight[i], K, nK, 1};
+    return 1;
+}
+
+/* Round `round` of `rounds` of a key: rounds cut the keys of every owner
+ * into ranges of about equal size (keys are hashes). */
+static unsigned key_round(uint64_t key, int P, unsigned rounds)
+{
+    return rounds == 1 ? 0 : (unsigned)((key / (uint64_t)P) % rounds);
+}
+
+/* Whether shuffle 1 sends the posting of key in segment sg this round. */
+static inline int seg_passes(const uint64_t *filt, const pseg_t *sg, uint64_t key, int P, unsigned round,
+                             unsigned rounds)
+{
+    uint64_t b = key >> (64 - TOUCH_BITS);
+    return key_round(key, P, rounds) == round && (!sg->filtered || (int)(filt[b >> 6] >> (b & 63) & 1));
+}
+
+/* Shuffle 1 (one round of a key range): the postings doc_segs gives (key,
+ * doc, site, url, weight) whose key is in the round to rank key % P, in
+ * groups of a document's segment (ndd_pgroup_begin: its doc, site, URL hash
+ * and weight once, not once a key: 8 bytes a posting and 20 a group,
+ * instead of 24 a posting). The ranks first tell each other how many
+ * postings they send, so that each makes its array of postings once, at
+ * its final size, writes its own postings straight into it and expands the
+ * others' groups into their places: sources in rank order, each sending its
+ * documents in order, ranks holding increasing document ranges, so *post is
+ * ordered by document (flags aside). c and filt: an index batch's touched
+ * lists (doc_segs), else NULL. The keys are dropped after the last round. */
+static int shuffle_postings(run_t *r, const changed_t *c, const uint64_t *filt, ndd_buf_t *send, ndd_buf_t *recv,
+                            ndd_posting_t **post, size_t *np, unsigned round, unsigned rounds)
 {
     ndd_docs_t *d = &r->d;
     const size_t P = (size_t)r->P, me = (size_t)r->me;
-    /* per destination: its postings, its bytes, the last document that has
-     * a group in its buffer (+ 1; 0 none) and where that group's key count is */
+    uint64_t nold = c ? ndd_index_first_new(r) : 0;
+    /* per destination: its postings, its bytes, the segment that has the
+     * last group in its buffer (2i + q + 1; 0 none) and where that group's
+     * key count is */
     uint64_t *to = calloc(P, sizeof *to), *from = calloc(P, sizeof *from);
     size_t *bytes = calloc(P, sizeof *bytes), *last = calloc(P, sizeof *last), *head = calloc(P, sizeof *head);
     ndd_posting_t *p = NULL;
     size_t n = 0, cap = 0, mine = 0;
+    pseg_t sg[2];
     int rc = to && from && bytes && last && head ? NDD_OK : NDD_ERR_NOMEM;
     *post = NULL;
     *np = 0;
     for (size_t i = 0; i < d->n && !rc; i++)
-        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1]; k++) {
-            if (key_round(d->keys[k], r->P, rounds) != round)
-                continue;
-            size_t s = (size_t)(d->keys[k] % (uint64_t)P);
-            to[s]++;
-            bytes[s] += 8 + (last[s] == i + 1 ? 0 : NDD_PGROUP_HEAD);
-            last[s] = i + 1;
-        }
+        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq; q++)
+            for (size_t k = 0; k < sg[q].n; k++) {
+                if (!seg_passes(filt, &sg[q], sg[q].k[k], r->P, round, rounds))
+                    continue;
+                size_t s = (size_t)(sg[q].k[k] % (uint64_t)P), id = 2 * i + q + 1;
+                to[s]++;
+                bytes[s] += 8 + (last[s] == id ? 0 : NDD_PGROUP_HEAD);
+                last[s] = id;
+            }
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(count_from(r, to, from));
     for (size_t s = 0; s < P; s++) {
@@ -140,21 +203,23 @@ static int shuffle_postings(run_t *r, ndd_buf_t *send, ndd_buf_t *recv, ndd_post
     for (size_t s = 0; s < P && !rc; s++) /* each buffer reserved at its final size: no regrowth */
         rc = s == me ? NDD_OK : ndd_buf_reserve(&send[s], bytes[s]);
     for (size_t i = 0; i < d->n && !rc; i++)
-        for (uint64_t k = d->key_off[i]; k < d->key_off[i + 1] && !rc; k++) {
-            if (key_round(d->keys[k], r->P, rounds) != round)
-                continue;
-            size_t s = (size_t)(d->keys[k] % (uint64_t)P);
-            if (s == me) {
-                p[mine++] = (ndd_posting_t){d->keys[k], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i]};
-                continue;
+        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq && !rc; q++)
+            for (size_t k = 0; k < sg[q].n && !rc; k++) {
+                uint64_t key = sg[q].k[k];
+                if (!seg_passes(filt, &sg[q], key, r->P, round, rounds))
+                    continue;
+                size_t s = (size_t)(key % (uint64_t)P), id = 2 * i + q + 1;
+                uint16_t w = (uint16_t)sg[q].weight;
+                if (s == me) {
+                    p[mine++] = (ndd_posting_t){key, sg[q].doc, d->site[i], d->urlh[i], w};
+                    continue;
+                }
+                if (last[s] != id) /* the segment's first key for s: its group's header */
+                    rc = ndd_pgroup_begin(&send[s], sg[q].doc, d->site[i], d->urlh[i], w, &head[s]);
+                last[s] = id;
+                if (!rc)
+                    rc = ndd_pgroup_add(&send[s], head[s], key);
             }
-            if (last[s] != i + 1) /* the document's first key for s: its group's header */
-                rc = ndd_pgroup_begin(&send[s], r->first + i, d->site[i], d->urlh[i], (uint16_t)d->weight[i],
-                                      &head[s]);
-            last[s] = i + 1;
-            if (!rc)
-                rc = ndd_pgroup_add(&send[s], head[s], d->keys[k]);
-        }
     if (round + 1 == rounds && !r->keys_kept)
         ndd_docs_drop_keys(d);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
@@ -436,7 +501,6 @@ static int keep_keys(run_t *r, unsigned rounds)
  * an exact-pass follower, which posts nothing, or stopped being one) - and
  * adds their links after minus before (ndd_sets_links_diff). */
 
-#define TOUCH_BITS 23 /* the filter of the touched keys: 2^23 bits (1 MiB), by the keys' top bits */
 
 /* Whether this run's links go to the index: an index batch with the
  * postings in one round (a memory budget's rounds would need the table in
@@ -474,19 +538,6 @@ static int links_store(run_t *r, const ndd_link_t *t, size_t n, const ndd_u64s_t
     free(fol);
     return rc;
 }
-
-/* Which of this rank's old documents post differently than in the index
- * (signed again, or a follower before and not now, or the reverse), and
- * their postings before: the key table's keys and count, or none for a
- * follower. Made before the key table goes (keep_keys). *ok = 0 when one's
- * keys before are not in the table (then every list is built). */
-typedef struct {
-    uint8_t *chg;   /* [n] */
-    uint64_t *off;  /* [n + 1]: the keys before keys[off[i] .. off[i + 1]) */
-    uint32_t *w;    /* [n]: the weight before */
-    uint64_t *keys;
-    size_t nkeys, cap;
-} changed_t;
 
 static void changed_free(changed_t *c)
 {
@@ -535,42 +586,6 @@ static int changed_docs(run_t *r, const ndd_linkstate_t *st, changed_t *c, uint6
     return NDD_OK;
 }
 
-/* A document's postings in an index batch: a new one's flagged new, a
- * changed one's before (flagged old) and after (flagged new) apart, the
- * others' unflagged and only when the filter lets them through. */
-typedef struct {
-    uint64_t doc; /* with its flag */
-    uint32_t weight;
-    const uint64_t *k;
-    size_t n;
-    int filtered;
-} pseg_t;
-
-static size_t doc_segs(const run_t *r, const changed_t *c, size_t i, uint64_t nold, pseg_t *sg)
-{
-    const ndd_docs_t *d = &r->d;
-    uint64_t g = r->first + i;
-    const uint64_t *K = d->keys + d->key_off[i];
-    size_t nK = (size_t)(d->key_off[i + 1] - d->key_off[i]);
-    if (g >= nold) {
-        sg[0] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
-        return 1;
-    }
-    if (c->chg[i]) {
-        sg[0] = (pseg_t){g | NDD_POST_OLD, c->w[i], c->keys + c->off[i], (size_t)(c->off[i + 1] - c->off[i]), 0};
-        sg[1] = (pseg_t){g | NDD_POST_NEW, d->weight[i], K, nK, 0};
-        return 2;
-    }
-    sg[0] = (pseg_t){g, d->weight[i], K, nK, 1};
-    return 1;
-}
-
-static inline int seg_passes(const uint64_t *filt, const pseg_t *sg, uint64_t key)
-{
-    uint64_t b = key >> (64 - TOUCH_BITS);
-    return !sg->filtered || (int)(filt[b >> 6] >> (b & 63) & 1);
-}
-
 /* The filter of the touched keys: every rank's new and changed postings'
  * keys (each rank's sorted and unique, gathered), a bit each. */
 static int touch_filter(run_t *r, const changed_t *c, uint64_t **filt)
@@ -606,85 +621,6 @@ out:
     return rc;
 }
 
-/* Shuffle 1 of an index batch: as shuffle_postings, but only the postings
- * doc_segs gives (the touched lists', and the filter's false hits). */
-static int shuffle_touched(run_t *r, const changed_t *c, const uint64_t *filt, ndd_buf_t *send, ndd_buf_t *recv,
-                           ndd_posting_t **post, size_t *np)
-{
-    ndd_docs_t *d = &r->d;
-    const size_t P = (size_t)r->P, me = (size_t)r->me;
-    uint64_t nold = ndd_index_first_new(r);
-    uint64_t *to = calloc(P, sizeof *to), *from = calloc(P, sizeof *from);
-    size_t *bytes = calloc(P, sizeof *bytes), *last = calloc(P, sizeof *last), *head = calloc(P, sizeof *head);
-    ndd_posting_t *p = NULL;
-    size_t n = 0, cap = 0, mine = 0;
-    pseg_t sg[2];
-    int rc = to && from && bytes && last && head ? NDD_OK : NDD_ERR_NOMEM;
-    *post = NULL;
-    *np = 0;
-    for (size_t i = 0; i < d->n && !rc; i++) /* a group per (segment, destination): id 2i + q + 1 */
-        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq; q++)
-            for (size_t k = 0; k < sg[q].n; k++) {
-                if (!seg_passes(filt, &sg[q], sg[q].k[k]))
-                    continue;
-                size_t s = (size_t)(sg[q].k[k] % (uint64_t)P), id = 2 * i + q + 1;
-                to[s]++;
-                bytes[s] += 8 + (last[s] == id ? 0 : NDD_PGROUP_HEAD);
-                last[s] = id;
-            }
-    NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(count_from(r, to, from));
-    for (size_t s = 0; s < P; s++) {
-        n += from[s];
-        mine += s < me ? from[s] : 0;
-        last[s] = 0;
-    }
-    rc = ndd_array_grow((void **)&p, &cap, n ? n : 1, sizeof *p);
-    for (size_t s = 0; s < P && !rc; s++)
-        rc = s == me ? NDD_OK : ndd_buf_reserve(&send[s], bytes[s]);
-    for (size_t i = 0; i < d->n && !rc; i++)
-        for (size_t q = 0, nq = doc_segs(r, c, i, nold, sg); q < nq && !rc; q++)
-            for (size_t k = 0; k < sg[q].n && !rc; k++) {
-                uint64_t key = sg[q].k[k];
-                if (!seg_passes(filt, &sg[q], key))
-                    continue;
-                size_t s = (size_t)(key % (uint64_t)P), id = 2 * i + q + 1;
-                uint16_t w = (uint16_t)sg[q].weight;
-                if (s == me) {
-                    p[mine++] = (ndd_posting_t){key, sg[q].doc, d->site[i], d->urlh[i], w};
-                    continue;
-                }
-                if (last[s] != id)
-                    rc = ndd_pgroup_begin(&send[s], sg[q].doc, d->site[i], d->urlh[i], w, &head[s]);
-                last[s] = id;
-                if (!rc)
-                    rc = ndd_pgroup_add(&send[s], head[s], key);
-            }
-    if (!r->keys_kept)
-        ndd_docs_drop_keys(d);
-    NDD_TRY(ndd_comm_agree(r->comm, rc));
-    NDD_TRY(ndd_comm_exchange_move(r->comm, send, recv, &r->c.shuffle1_bytes));
-    uint64_t at = 0;
-    for (size_t s = 0; s < P; s++) {
-        if (s != me && !rc)
-            rc = ndd_pgroups_decode(recv[s].data, recv[s].len, p + at, from[s]);
-        ndd_buf_free(&recv[s]);
-        at += from[s];
-    }
-    NDD_TRY(ndd_comm_agree(r->comm, rc));
-    *post = p;
-    *np = n;
-    p = NULL;
-out:
-    free(p);
-    free(to);
-    free(from);
-    free(bytes);
-    free(last);
-    free(head);
-    return rc;
-}
-
 /* Is x in v[0..n) (increasing)? */
 static int u64_in(const uint64_t *v, size_t n, uint64_t x)
 {
@@ -716,7 +652,7 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
     int *dest = NULL, rc = NDD_OK;
     double t0 = ndd_now();
     NDD_TRY(touch_filter(r, c, &filt));
-    NDD_TRY(shuffle_touched(r, c, filt, send, recv, &p, &np));
+    NDD_TRY(shuffle_postings(r, c, filt, send, recv, &p, &np, 0, 1));
     free(filt);
     filt = NULL;
     r->t[NDD_ST_SHUFFLE1] += ndd_now() - t0;
@@ -864,7 +800,7 @@ int ndd_stage_postings(run_t *r)
      * round, and a link's support is summed over all (acc_finish) */
     for (unsigned round = 0; round < rounds; round++) {
         t0 = ndd_now();
-        NDD_TRY(shuffle_postings(r, send, recv, &post, &np, round, rounds));
+        NDD_TRY(shuffle_postings(r, NULL, NULL, send, recv, &post, &np, round, rounds));
         r->t[NDD_ST_SHUFFLE1] += ndd_now() - t0;
         ndd_stage_rss(r, NDD_ST_SHUFFLE1);
         t0 = ndd_now();
