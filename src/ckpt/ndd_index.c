@@ -856,7 +856,7 @@ int ndd_linkstate_load(const char *path, const char *marker, ndd_linkstate_t *st
         st->nfol = (size_t)h[9];
     if (!rc && links) {
         size_t cap = 0;
-        uint64_t ahead = ndd_blob_file_bytes(s) / 4 + 1; /* (as load_increasing) */
+        uint64_t ahead = ndd_blob_file_bytes(s) / 4 + 1; /* (links compress to about 4 bytes each; grown past) */
         rc = ndd_array_grow((void **)&st->links, &cap, (size_t)(n < ahead ? n : ahead) + 1, sizeof *st->links);
         for (uint64_t i = 0; i < n && !rc;) {
             if ((rc = ndd_blob_need(s, 24, &p, &avail)))

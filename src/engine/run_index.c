@@ -222,16 +222,8 @@ uint64_t ndd_index_first_new(const run_t *r) { return r->ix->nold; }
 const uint64_t *ndd_index_keys_raw(const run_t *r, uint64_t g, size_t *n, int *resigned)
 {
     const ndd_keytab_t *t = r->ix ? &r->ix->keys : NULL;
-    *resigned = 0;
-    for (size_t lo = 0, hi = r->ix ? r->ix->nresigned : 0; lo < hi && !*resigned;) { /* (increasing) */
-        size_t m = lo + (hi - lo) / 2;
-        if (r->ix->resigned[m] == g)
-            *resigned = 1;
-        else if (r->ix->resigned[m] < g)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    size_t at = r->ix ? ndd_u64_lower_bound(r->ix->resigned, r->ix->nresigned, g) : 0; /* (increasing) */
+    *resigned = r->ix && at < r->ix->nresigned && r->ix->resigned[at] == g;
     if (!t || !t->cnt || g >= t->n || t->cnt[g] == UINT32_MAX)
         return NULL;
     *n = t->cnt[g];
@@ -703,6 +695,16 @@ out:
     return rc;
 }
 
+/* Appends v[0..m) (elem bytes each) to the array *a of *n (room *cap). */
+static int append_items(void **a, size_t *n, size_t *cap, const void *v, size_t m, size_t elem)
+{
+    int rc = ndd_array_grow(a, cap, *n + m + 1, elem);
+    if (!rc && m)
+        memcpy((char *)*a + *n * elem, v, m * elem);
+    *n += rc ? 0 : m;
+    return rc;
+}
+
 int ndd_index_links_load(run_t *r, ndd_linkstate_t *mine, int *have)
 {
     ndd_ixrun_t *ix = r->ix;
@@ -734,29 +736,12 @@ int ndd_index_links_load(run_t *r, ndd_linkstate_t *mine, int *have)
             ok = 0;
             break;
         }
-        ndd_list_counts_t *c = &mine->counts;
-        c->keys += st.counts.keys;
-        c->single += st.counts.single;
-        c->live += st.counts.live;
-        c->drop_frequent += st.counts.drop_frequent;
-        c->drop_site += st.counts.drop_site;
-        c->drop_template += st.counts.drop_template;
-        c->postings_dropped += st.counts.postings_dropped;
-        if (!(rc = ndd_array_grow((void **)&got.links, &lcap, got.nlinks + st.nlinks + 1, sizeof *got.links))) {
-            if (st.nlinks)
-                memcpy(got.links + got.nlinks, st.links, st.nlinks * sizeof *st.links);
-            got.nlinks += st.nlinks;
-        }
-        if (!rc && !(rc = ndd_array_grow((void **)&got.dropped, &dcap, got.ndropped + st.ndropped + 1, 8))) {
-            if (st.ndropped)
-                memcpy(got.dropped + got.ndropped, st.dropped, st.ndropped * 8);
-            got.ndropped += st.ndropped;
-        }
-        if (!rc && !(rc = ndd_array_grow((void **)&got.fol, &fcap, got.nfol + st.nfol + 1, 8))) {
-            if (st.nfol)
-                memcpy(got.fol + got.nfol, st.fol, st.nfol * 8);
-            got.nfol += st.nfol;
-        }
+        ndd_list_counts_plus(&mine->counts, &st.counts);
+        rc = append_items((void **)&got.links, &got.nlinks, &lcap, st.links, st.nlinks, sizeof *st.links);
+        if (!rc)
+            rc = append_items((void **)&got.dropped, &got.ndropped, &dcap, st.dropped, st.ndropped, 8);
+        if (!rc)
+            rc = append_items((void **)&got.fol, &got.nfol, &fcap, st.fol, st.nfol, 8);
         ndd_linkstate_free(&st);
     }
     NDD_TRY(ndd_comm_agree(r->comm, rc));

@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 #include <string.h>
-#include <xxhash.h>
 
 #define LINK_WIRE 24    /* u64 u, u64 v, u64 support */
 #define GLINK_WIRE 32   /* u64 label, u, v, support: a giant set's link */
@@ -90,6 +89,7 @@ out:
 }
 
 #define TOUCH_BITS 23 /* the filter of the touched keys: 2^23 bits (1 MiB), by the keys' top bits */
+
 /* Which of this rank's old documents post differently than in the index
  * (signed again, or a follower before and not now, or the reverse), and
  * their postings before: the key table's keys and count, or none for a
@@ -245,6 +245,34 @@ out:
     return rc;
 }
 
+/* links l[0..n) into send[], each to the owner of its pair (ndd_link_dest),
+ * each destination's buffer reserved at its final size. */
+static int links_to_owners(run_t *r, const ndd_link_t *l, size_t n, ndd_buf_t *send)
+{
+    size_t *cnt = calloc((size_t)r->P, sizeof *cnt);
+    int *dest = malloc((n ? n : 1) * sizeof *dest);
+    int rc = cnt && dest ? NDD_OK : NDD_ERR_NOMEM;
+    for (size_t e = 0; e < n && !rc; e++)
+        cnt[dest[e] = ndd_link_dest(l[e].u, l[e].v, r->P)]++;
+    for (int s = 0; s < r->P && !rc; s++)
+        rc = ndd_buf_reserve(&send[s], cnt[s] * LINK_WIRE);
+    for (size_t e = 0; e < n && !rc; e++)
+        rc = link_put(&send[dest[e]], &l[e]);
+    free(cnt);
+    free(dest);
+    return rc;
+}
+
+/* Keeps the links l[0..n) with a support of at least min, in order; returns their number. */
+static size_t links_at_least(ndd_link_t *l, size_t n, uint64_t min)
+{
+    size_t kept = 0;
+    for (size_t e = 0; e < n; e++)
+        if (l[e].support >= min)
+            l[kept++] = l[e];
+    return kept;
+}
+
 /* The posting lists this rank owns -> links with their local support, sent
  * to the owner of each pair (XXH3 of the pair), and the dropped keys. Takes
  * *post and frees it as soon as the links are made; every scratch array is
@@ -253,7 +281,6 @@ static int lists_to_links(run_t *r, ndd_posting_t **post, size_t np, ndd_buf_t *
 {
     ndd_posting_t *p = *post;
     uint64_t *scratch = NULL;
-    size_t *cnt = NULL;
     ndd_links_t links = {0};
     ndd_postings_params_t pp = r->cfg->postings;
     int rc = NDD_OK;
@@ -276,22 +303,9 @@ static int lists_to_links(run_t *r, ndd_posting_t **post, size_t np, ndd_buf_t *
     links.cap = np ? np : 1;
     *post = NULL;
     links_fit(&links);
-    size_t n = ndd_sets_links_merge(links.v, links.n, 0, NULL);
-    cnt = calloc((size_t)r->P, sizeof *cnt);
-    int *dest = (int *)malloc((n ? n : 1) * sizeof *dest);
-    NDD_TRY(!cnt || !dest ? NDD_ERR_NOMEM : NDD_OK);
-    for (size_t e = 0; e < n; e++) {
-        dest[e] = ndd_link_dest(links.v[e].u, links.v[e].v, r->P);
-        cnt[dest[e]]++;
-    }
-    for (int s = 0; s < r->P && !rc; s++) /* each destination's buffer at its final size */
-        rc = ndd_buf_reserve(&send[s], cnt[s] * LINK_WIRE);
-    for (size_t e = 0; e < n && !rc; e++)
-        rc = link_put(&send[dest[e]], &links.v[e]);
-    free(dest);
+    rc = links_to_owners(r, links.v, ndd_sets_links_merge(links.v, links.n, 0, NULL), send);
 out:
     free(scratch);
-    free(cnt);
     free(links.v);
     return rc;
 }
@@ -409,11 +423,7 @@ static int acc_finish(run_t *r, link_acc_t *a, const ndd_u64s_t *store)
         a->acc = (ndd_links_t){0};
         r->links.n = ndd_sets_links_merge(r->links.v, r->links.n, 0, &ndistinct);
         rc = links_store(r, r->links.v, r->links.n, store);
-        size_t kept = 0;
-        for (size_t e = 0; e < r->links.n; e++)
-            if (r->links.v[e].support >= r->cfg->min_link_sigs)
-                r->links.v[kept++] = r->links.v[e];
-        r->links.n = kept;
+        r->links.n = links_at_least(r->links.v, r->links.n, r->cfg->min_link_sigs);
     } else if (!a->nruns) {
         r->links = a->acc;
         a->acc = (ndd_links_t){0};
@@ -500,7 +510,6 @@ static int keep_keys(run_t *r, unsigned rounds)
  * changed (its stripped text changed and it was signed again, or it became
  * an exact-pass follower, which posts nothing, or stopped being one) - and
  * adds their links after minus before (ndd_sets_links_diff). */
-
 
 /* Whether this run's links go to the index: an index batch with the
  * postings in one round (a memory budget's rounds would need the table in
@@ -621,22 +630,6 @@ out:
     return rc;
 }
 
-/* Is x in v[0..n) (increasing)? */
-static int u64_in(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (v[m] == x)
-            return 1;
-        if (v[m] < x)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return 0;
-}
-
 /* The touched lists' links after minus before, summed at the owners of the
  * pairs, added to the index's: r->links (and the index's links for the next
  * batch); *dropped: this rank's dropped keys. */
@@ -648,8 +641,8 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
     ndd_links_t diff = {0}, all = {0};
     ndd_u64s_t touched = {0}, now_dropped = {0};
     ndd_list_counts_t dc = {0};
-    size_t np = 0, *cnt = NULL;
-    int *dest = NULL, rc = NDD_OK;
+    size_t np = 0;
+    int rc = NDD_OK;
     double t0 = ndd_now();
     NDD_TRY(touch_filter(r, c, &filt));
     NDD_TRY(shuffle_postings(r, c, filt, send, recv, &p, &np, 0, 1));
@@ -665,26 +658,20 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
     free(p);
     p = NULL;
     r->c.ix_lists_touched += touched.n;
-    /* dropped: the index's that the batch did not touch, and the touched ones dropped now */
-    for (size_t k = 0; k < st->ndropped && !rc; k++)
-        if (!u64_in(touched.v, touched.n, st->dropped[k]) &&
+    /* dropped: the index's that the batch did not touch (touched: increasing),
+     * and the touched ones dropped now */
+    for (size_t k = 0; k < st->ndropped && !rc; k++) {
+        size_t t = ndd_u64_lower_bound(touched.v, touched.n, st->dropped[k]);
+        if ((t == touched.n || touched.v[t] != st->dropped[k]) &&
             !(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
             dropped->v[dropped->n++] = st->dropped[k];
+    }
     for (size_t k = 0; k < now_dropped.n && !rc; k++)
         if (!(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
             dropped->v[dropped->n++] = now_dropped.v[k];
     /* the differences to the owners of their pairs, summed there */
     if (!rc)
-        diff.n = ndd_sets_links_merge(diff.v, diff.n, 0, NULL);
-    cnt = calloc((size_t)r->P, sizeof *cnt);
-    dest = malloc((diff.n ? diff.n : 1) * sizeof *dest);
-    rc = rc ? rc : !cnt || !dest ? NDD_ERR_NOMEM : NDD_OK;
-    for (size_t e = 0; e < diff.n && !rc; e++)
-        cnt[dest[e] = ndd_link_dest(diff.v[e].u, diff.v[e].v, r->P)]++;
-    for (int s = 0; s < r->P && !rc; s++)
-        rc = ndd_buf_reserve(&send[s], cnt[s] * LINK_WIRE);
-    for (size_t e = 0; e < diff.n && !rc; e++)
-        rc = link_put(&send[dest[e]], &diff.v[e]);
+        rc = links_to_owners(r, diff.v, ndd_sets_links_merge(diff.v, diff.n, 0, NULL), send);
     free(diff.v);
     diff = (ndd_links_t){0};
     NDD_TRY(ndd_comm_agree(r->comm, rc));
@@ -692,12 +679,14 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
     char *w = NULL;
     NDD_TRY(recv_join(r, recv, LINK_WIRE, &w, &diff.n));
     diff.cap = diff.n ? diff.n : 1;
-    diff.v = (ndd_link_t *)(void *)w;
-    for (size_t e = 0; e < diff.n; e++) { /* (a plain copy on a little-endian host) */
+    diff.v = (ndd_link_t *)(void *)w; /* the wire records are the structs on a little-endian host */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (size_t e = 0; e < diff.n; e++) {
         uint64_t x[3];
         ndd_load64s(x, w + LINK_WIRE * e, 3);
         diff.v[e] = (ndd_link_t){x[0], x[1], x[2]};
     }
+#endif
     diff.n = ndd_sets_links_merge(diff.v, diff.n, 0, NULL);
     rc = ndd_sets_links_apply(st->links, st->nlinks, diff.v, diff.n, &all);
     if (rc == NDD_ERR_INTERNAL)
@@ -710,11 +699,7 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
     ndd_list_counts_add(&r->c, &dc);
     NDD_TRY(links_store(r, all.v, all.n, dropped));
     r->c.links_all += all.n;
-    size_t kept = 0;
-    for (size_t e = 0; e < all.n; e++)
-        if (all.v[e].support >= r->cfg->min_link_sigs)
-            all.v[kept++] = all.v[e];
-    all.n = kept;
+    all.n = links_at_least(all.v, all.n, r->cfg->min_link_sigs);
     r->links = all;
     all = (ndd_links_t){0};
     links_fit(&r->links);
@@ -727,8 +712,6 @@ out:
     free(all.v);
     free(touched.v);
     free(now_dropped.v);
-    free(cnt);
-    free(dest);
     return rc;
 }
 

@@ -75,6 +75,7 @@ typedef struct ndd_list_counts {
 
 void ndd_list_counts_get(const ndd_counters_t *c, ndd_list_counts_t *x);
 void ndd_list_counts_add(ndd_counters_t *c, const ndd_list_counts_t *x);
+void ndd_list_counts_plus(ndd_list_counts_t *a, const ndd_list_counts_t *b); /* a += b */
 
 /* post[0..np) sorted by key, then by doc with its flags
  * (ndd_postings_sort_inplace). For each key that has a flagged posting (a

@@ -14,6 +14,17 @@ void ndd_list_counts_get(const ndd_counters_t *c, ndd_list_counts_t *x)
                              c->postings_dropped};
 }
 
+void ndd_list_counts_plus(ndd_list_counts_t *a, const ndd_list_counts_t *b)
+{
+    a->keys += b->keys;
+    a->single += b->single;
+    a->live += b->live;
+    a->drop_frequent += b->drop_frequent;
+    a->drop_site += b->drop_site;
+    a->drop_template += b->drop_template;
+    a->postings_dropped += b->postings_dropped;
+}
+
 void ndd_list_counts_add(ndd_counters_t *c, const ndd_list_counts_t *x)
 {
     c->keys_distinct += x->keys;
