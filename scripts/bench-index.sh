@@ -49,6 +49,7 @@ done
 best_k=${B2_FILES:-$best_k}
 k1=$((n - best_k))
 b2bytes=$(cat "${in[@]:$k1}" | wc -c)
+echo "cpu: $("$root/scripts/cpu-info.sh")"
 echo "corpus: $corpus: $n files, $((total / 1048576)) MB; batch 1: $k1 files, batch 2: $best_k files" \
   "($(python3 -c "print(f'{100*$b2bytes/$total:.1f}')") % of the bytes); engine $ENGINE"
 

@@ -32,6 +32,7 @@ if [ ! -f "$corpus/manifest.json" ]; then
 fi
 inputs=("$corpus"/crawl-*)
 bytes=$(cat "${inputs[@]}" | wc -c)
+echo "cpu: $("$root/scripts/cpu-info.sh")"
 echo "corpus: $corpus: ${#inputs[@]} files, $((bytes / 1048576)) MB"
 
 best1=""; best2=""; base1=""; base2=""

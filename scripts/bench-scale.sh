@@ -49,8 +49,8 @@ for f in "${inputs[@]}"; do
 done
 bytes=$(cat "${inputs[@]}" | wc -c)
 cores=$(nproc)
-echo "bench-scale: ${#inputs[@]} input files, $((bytes / 1048576)) MB; engine $ENGINE; ranks $RANKS; $cores cores;" \
-  "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "bench-scale: ${#inputs[@]} input files, $((bytes / 1048576)) MB; engine $ENGINE; ranks $RANKS;" \
+  "$("$root/scripts/cpu-info.sh")"
 for p in $RANKS; do
   [ "$p" -le "$cores" ] || echo "bench-scale: $p ranks on $cores cores: oversubscribed, not a scaling figure"
 done

@@ -133,6 +133,6 @@ args=(-r "$REPS")
 [ -n "${K:-}" ] && args+=(-k "$K")
 [ -n "${BOILERPLATE:-}" ] && args+=(--boilerplate "$BOILERPLATE")
 inputs=$(find "$corpus" -maxdepth 1 -name '*.jsonl*' | sort)
-echo "bench-sig: $(du -sh "$corpus" | cut -f1) in $corpus; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "bench-sig: $(du -sh "$corpus" | cut -f1) in $corpus; $("$root/scripts/cpu-info.sh")"
 # shellcheck disable=SC2086
 "$BUILD/bench_sig" "${args[@]}" $inputs

@@ -37,7 +37,7 @@ NDD=$BUILD/ndd
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "bench-verify: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); build $BUILD"
+echo "bench-verify: $("$root/scripts/cpu-info.sh"); build $BUILD"
 echo
 echo "== 1. pairs per second per core (bench_verify -r $REPS -n $PAIRS) =="
 "$BUILD/bench_verify" -r "$REPS" -n "$PAIRS" "$DATA/reuters21578"
