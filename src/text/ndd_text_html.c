@@ -393,31 +393,74 @@ static size_t ndd_parse_attrs(const char *str, size_t i, size_t n, int *selfclos
 }
 
 /* ---- boilerplate class/id/role tokens ---- */
-static const char *const ndd_bp_tokens[] = {
-    "ad", "ads", "adsense", "advert", "advertisement", "advertising", "adverts", "banner",
-    "breadcrumb", "breadcrumbs", "consent", "cookie", "cookies", "footer", "gdpr", "header",
-    "masthead", "menu", "menubar", "nav", "navbar", "navigation", "newsletter", "pager",
-    "pagination", "popup", "promo", "related", "share", "sharing", "sidebar", "skip",
-    "social", "sponsor", "sponsored", "submenu", "subscribe", "toolbar", "widget", "widgets"};
-/* A token from this list keeps the element: it names content ("entry-header",
- * "main-nav-content") or a state of the page ("has-sidebar", "menu-open"). */
-static const char *const ndd_bp_guards[] = {
-    "article", "body", "content", "entry", "has", "is", "main", "no", "open", "post",
-    "story", "text", "with", "without"};
-static const char *const ndd_bp_roles[] = {
-    "alertdialog", "banner", "complementary", "contentinfo", "dialog", "menu", "menubar",
-    "navigation", "search", "toolbar"};
+/* Each word once with its classes (ndd_text_internal.h): NDD_BP_TOKEN
+ * names boilerplate; NDD_BP_GUARD keeps the element: it names content
+ * ("entry-header", "main-nav-content") or a state of the page ("has-sidebar",
+ * "menu-open"); NDD_BP_WEAK, header / masthead, names a site header outside
+ * article / main; NDD_BP_ROLE, a role attribute's value that names
+ * boilerplate. */
+#define NDD_BPW(w, c) {w, (uint8_t)(sizeof w - 1), (uint8_t)(c)}
+const ndd_text_bp_word_t ndd_text_bp_words[] = {
+    NDD_BPW("ad", NDD_BP_TOKEN), NDD_BPW("ads", NDD_BP_TOKEN), NDD_BPW("adsense", NDD_BP_TOKEN),
+    NDD_BPW("advert", NDD_BP_TOKEN), NDD_BPW("advertisement", NDD_BP_TOKEN), NDD_BPW("advertising", NDD_BP_TOKEN),
+    NDD_BPW("adverts", NDD_BP_TOKEN), NDD_BPW("banner", NDD_BP_TOKEN | NDD_BP_ROLE),
+    NDD_BPW("breadcrumb", NDD_BP_TOKEN), NDD_BPW("breadcrumbs", NDD_BP_TOKEN), NDD_BPW("consent", NDD_BP_TOKEN),
+    NDD_BPW("cookie", NDD_BP_TOKEN), NDD_BPW("cookies", NDD_BP_TOKEN), NDD_BPW("footer", NDD_BP_TOKEN),
+    NDD_BPW("gdpr", NDD_BP_TOKEN), NDD_BPW("header", NDD_BP_TOKEN | NDD_BP_WEAK),
+    NDD_BPW("masthead", NDD_BP_TOKEN | NDD_BP_WEAK), NDD_BPW("menu", NDD_BP_TOKEN | NDD_BP_ROLE),
+    NDD_BPW("menubar", NDD_BP_TOKEN | NDD_BP_ROLE), NDD_BPW("nav", NDD_BP_TOKEN), NDD_BPW("navbar", NDD_BP_TOKEN),
+    NDD_BPW("navigation", NDD_BP_TOKEN | NDD_BP_ROLE), NDD_BPW("newsletter", NDD_BP_TOKEN),
+    NDD_BPW("pager", NDD_BP_TOKEN), NDD_BPW("pagination", NDD_BP_TOKEN), NDD_BPW("popup", NDD_BP_TOKEN),
+    NDD_BPW("promo", NDD_BP_TOKEN), NDD_BPW("related", NDD_BP_TOKEN), NDD_BPW("share", NDD_BP_TOKEN),
+    NDD_BPW("sharing", NDD_BP_TOKEN), NDD_BPW("sidebar", NDD_BP_TOKEN), NDD_BPW("skip", NDD_BP_TOKEN),
+    NDD_BPW("social", NDD_BP_TOKEN), NDD_BPW("sponsor", NDD_BP_TOKEN), NDD_BPW("sponsored", NDD_BP_TOKEN),
+    NDD_BPW("submenu", NDD_BP_TOKEN), NDD_BPW("subscribe", NDD_BP_TOKEN),
+    NDD_BPW("toolbar", NDD_BP_TOKEN | NDD_BP_ROLE), NDD_BPW("widget", NDD_BP_TOKEN), NDD_BPW("widgets", NDD_BP_TOKEN),
+    NDD_BPW("article", NDD_BP_GUARD), NDD_BPW("body", NDD_BP_GUARD), NDD_BPW("content", NDD_BP_GUARD),
+    NDD_BPW("entry", NDD_BP_GUARD), NDD_BPW("has", NDD_BP_GUARD), NDD_BPW("is", NDD_BP_GUARD),
+    NDD_BPW("main", NDD_BP_GUARD), NDD_BPW("no", NDD_BP_GUARD), NDD_BPW("open", NDD_BP_GUARD),
+    NDD_BPW("post", NDD_BP_GUARD), NDD_BPW("story", NDD_BP_GUARD), NDD_BPW("text", NDD_BP_GUARD),
+    NDD_BPW("with", NDD_BP_GUARD), NDD_BPW("without", NDD_BP_GUARD),
+    NDD_BPW("alertdialog", NDD_BP_ROLE), NDD_BPW("complementary", NDD_BP_ROLE), NDD_BPW("contentinfo", NDD_BP_ROLE),
+    NDD_BPW("dialog", NDD_BP_ROLE), NDD_BPW("search", NDD_BP_ROLE)};
+#undef NDD_BPW
+const size_t ndd_text_nbp_words = sizeof ndd_text_bp_words / sizeof ndd_text_bp_words[0];
 
-static int ndd_in_list(const char *t, size_t tn, const char *const *list, size_t nlist)
+/* The words by hash, as the tag names (ndd_tag_slot): a linear search of
+ * the lists with strlen on each entry was about 6 % of HTML -> signatures
+ * (bench_sig). */
+#define NDD_BP_SLOTS 256
+static uint8_t ndd_bp_slot[NDD_BP_SLOTS];
+static pthread_once_t ndd_bp_once = PTHREAD_ONCE_INIT;
+_Static_assert(3 * (sizeof ndd_text_bp_words / sizeof ndd_text_bp_words[0]) < NDD_BP_SLOTS, "the word table is full");
+
+static void ndd_bp_table_make(void)
 {
-    char low[16];
-    if (tn == 0 || tn > sizeof low)
+    for (size_t i = 0; i < ndd_text_nbp_words; i++) {
+        const ndd_text_bp_word_t *w = &ndd_text_bp_words[i];
+        size_t k = ndd_tag_fnv(w->s, w->n) & (NDD_BP_SLOTS - 1);
+        while (ndd_bp_slot[k])
+            k = (k + 1) & (NDD_BP_SLOTS - 1);
+        ndd_bp_slot[k] = (uint8_t)(i + 1);
+    }
+}
+
+unsigned ndd_text_bp_class(const char *t, size_t n)
+{
+    char low[NDD_BP_WORD_MAX];
+    if (n == 0 || n > sizeof low)
         return 0;
-    for (size_t k = 0; k < tn; k++)
+    uint32_t h = 2166136261u; /* ndd_tag_fnv of the lower-case word, made while lowering it */
+    for (size_t k = 0; k < n; k++) {
         low[k] = (char)ndd_lower((unsigned char)t[k]);
-    for (size_t k = 0; k < nlist; k++)
-        if (list[k][0] == low[0] && strlen(list[k]) == tn && memcmp(list[k], low, tn) == 0)
-            return 1;
+        h = (h ^ (unsigned char)low[k]) * 16777619u;
+    }
+    pthread_once(&ndd_bp_once, ndd_bp_table_make);
+    for (size_t k = h & (NDD_BP_SLOTS - 1); ndd_bp_slot[k]; k = (k + 1) & (NDD_BP_SLOTS - 1)) {
+        const ndd_text_bp_word_t *w = &ndd_text_bp_words[ndd_bp_slot[k] - 1u];
+        if (w->n == n && memcmp(w->s, low, n) == 0)
+            return w->cls;
+    }
     return 0;
 }
 
@@ -436,14 +479,12 @@ static unsigned ndd_scan_tokens(const char *v, size_t vn, int in_article)
         size_t st = i;
         while (i < vn && !(ndd_is_ws((unsigned char)v[i]) || v[i] == '-' || v[i] == '_' || v[i] == ':'))
             i++;
-        size_t tn = i - st;
-        if (!tn)
-            continue;
-        if (ndd_in_list(v + st, tn, ndd_bp_guards, sizeof ndd_bp_guards / sizeof ndd_bp_guards[0]))
+        unsigned c = ndd_text_bp_class(v + st, i - st);
+        if (c & NDD_BP_GUARD)
             r |= 2;
-        else if (ndd_ieq(v + st, tn, "header") || ndd_ieq(v + st, tn, "masthead"))
+        else if (c & NDD_BP_WEAK)
             r |= in_article ? 0 : 4;
-        else if (ndd_in_list(v + st, tn, ndd_bp_tokens, sizeof ndd_bp_tokens / sizeof ndd_bp_tokens[0]))
+        else if (c & NDD_BP_TOKEN)
             r |= 1;
     }
     return r;
@@ -476,7 +517,7 @@ static int ndd_bp_drop(const ndd_html_t *h, int id, unsigned tflags, const ndd_a
         return h->article > 0 ? 0 : 2;
     if (tflags & NDD_TAG_BP)
         return 1;
-    if (a->role && ndd_in_list(a->role, a->role_n, ndd_bp_roles, sizeof ndd_bp_roles / sizeof ndd_bp_roles[0]))
+    if (a->role && (ndd_text_bp_class(a->role, a->role_n) & NDD_BP_ROLE))
         return 1;
     unsigned r = 0;
     if (a->cls)

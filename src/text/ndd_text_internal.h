@@ -48,6 +48,25 @@ enum {
     NDD_TAG_LIST = 0x0400     /* ul, ol, menu, dl: boundary for the implied end of li / dd / dt */
 };
 
+/* Boilerplate mode's words in class, id and role values (ndd_text_html.c;
+ * classes ORed: a word may be a token and a role). */
+enum {
+    NDD_BP_TOKEN = 1, /* names boilerplate (nav, footer, sidebar, cookie, ...) */
+    NDD_BP_GUARD = 2, /* keeps the element: content or a page state (entry, main, has, open, ...) */
+    NDD_BP_WEAK = 4,  /* header / masthead: a site header outside article / main */
+    NDD_BP_ROLE = 8   /* a role value that names boilerplate (banner, navigation, dialog, ...) */
+};
+#define NDD_BP_WORD_MAX 16 /* longer words are no words of the table */
+typedef struct ndd_text_bp_word {
+    const char *s; /* lower case */
+    uint8_t n;     /* strlen(s) */
+    uint8_t cls;   /* NDD_BP_* */
+} ndd_text_bp_word_t;
+extern const ndd_text_bp_word_t ndd_text_bp_words[];
+extern const size_t ndd_text_nbp_words;
+/* The classes of the word t[0..n) (ASCII case ignored); 0 when it is none. */
+unsigned ndd_text_bp_class(const char *t, size_t n);
+
 /* Tag ids the HTML extractor handles specially (0 = unknown tag). */
 enum {
     NDD_TAG_ID_UNKNOWN = 0,

@@ -806,10 +806,76 @@ static void test_tag_lookup(void **state)
     }
 }
 
+/* ndd_text_bp_class against a linear search of the word table (case
+ * ignored, whole words only). */
+static void bp_check(const char *t, size_t n)
+{
+    unsigned want = 0;
+    for (size_t i = 0; i < ndd_text_nbp_words; i++) {
+        const ndd_text_bp_word_t *w = &ndd_text_bp_words[i];
+        size_t k = 0;
+        while (k < n && w->n == n && (t[k] >= 'A' && t[k] <= 'Z' ? t[k] + 32 : t[k]) == w->s[k])
+            k++;
+        if (w->n == n && k == n)
+            want = w->cls;
+    }
+    assert_int_equal(ndd_text_bp_class(t, n), want);
+}
+
+static void test_bp_lookup(void **state)
+{
+    (void)state;
+    char b[NDD_BP_WORD_MAX + 4];
+    assert_true(ndd_text_nbp_words > 50);
+    for (size_t i = 0; i < ndd_text_nbp_words; i++) {
+        const ndd_text_bp_word_t *w = &ndd_text_bp_words[i];
+        assert_int_equal(strlen(w->s), w->n);
+        assert_true(w->n <= NDD_BP_WORD_MAX && w->cls != 0);
+        for (size_t j = 0; j < i; j++) /* each word once */
+            assert_false(strcmp(ndd_text_bp_words[j].s, w->s) == 0);
+        memcpy(b, w->s, w->n);
+        assert_int_equal(ndd_text_bp_class(b, w->n), w->cls);
+        for (size_t k = 0; k <= w->n; k++) /* its prefixes, upper case one letter at a time */
+            bp_check(b, k);
+        for (size_t k = 0; k < w->n; k++) {
+            b[k] = (char)(b[k] - 32);
+            bp_check(b, w->n);
+        }
+        memcpy(b, w->s, w->n);
+        for (int c = 0; c < 256; c += 5) { /* one byte more, one byte changed */
+            b[w->n] = (char)c;
+            bp_check(b, w->n + 1);
+            for (size_t k = 0; k < w->n; k++) {
+                char o = b[k];
+                b[k] = (char)c;
+                bp_check(b, w->n);
+                b[k] = o;
+            }
+        }
+    }
+    bp_check("", 0);
+    memset(b, 'a', sizeof b);
+    bp_check(b, NDD_BP_WORD_MAX + 1);
+    unsigned seed = 11;
+    for (int r = 0; r < 20000; r++) {
+        size_t l = 1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 5;
+        for (size_t k = 0; k < l; k++)
+            b[k] = "adeinorstuNOS"[((seed = seed * 1103515245u + 12345u) >> 16) % 13];
+        bp_check(b, l);
+    }
+    /* the classes the extractor reads */
+    assert_int_equal(ndd_text_bp_class("Header", 6), NDD_BP_TOKEN | NDD_BP_WEAK);
+    assert_int_equal(ndd_text_bp_class("banner", 6), NDD_BP_TOKEN | NDD_BP_ROLE);
+    assert_int_equal(ndd_text_bp_class("main", 4), NDD_BP_GUARD);
+    assert_int_equal(ndd_text_bp_class("dialog", 6), NDD_BP_ROLE);
+    assert_int_equal(ndd_text_bp_class("navigator", 9), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_lookup),
+        cmocka_unit_test(test_bp_lookup),
         cmocka_unit_test(test_entity_table),
         cmocka_unit_test(test_entities),
         cmocka_unit_test(test_drop_script_style_comments),
