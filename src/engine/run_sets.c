@@ -666,9 +666,11 @@ static int postings_touched(run_t *r, const changed_t *c, ndd_linkstate_t *st, n
             !(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
             dropped->v[dropped->n++] = st->dropped[k];
     }
-    for (size_t k = 0; k < now_dropped.n && !rc; k++)
-        if (!(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + 1, sizeof *dropped->v)))
-            dropped->v[dropped->n++] = now_dropped.v[k];
+    if (!rc && now_dropped.n &&
+        !(rc = ndd_array_grow((void **)&dropped->v, &dropped->cap, dropped->n + now_dropped.n, sizeof *dropped->v))) {
+        memcpy(dropped->v + dropped->n, now_dropped.v, now_dropped.n * sizeof *dropped->v);
+        dropped->n += now_dropped.n;
+    }
     /* the differences to the owners of their pairs, summed there */
     if (!rc)
         rc = links_to_owners(r, diff.v, ndd_sets_links_merge(diff.v, diff.n, 0, NULL), send);

@@ -450,13 +450,10 @@ unsigned ndd_text_bp_class(const char *t, size_t n)
     char low[NDD_BP_WORD_MAX];
     if (n == 0 || n > sizeof low)
         return 0;
-    uint32_t h = 2166136261u; /* ndd_tag_fnv of the lower-case word, made while lowering it */
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++)
         low[k] = (char)ndd_lower((unsigned char)t[k]);
-        h = (h ^ (unsigned char)low[k]) * 16777619u;
-    }
     pthread_once(&ndd_bp_once, ndd_bp_table_make);
-    for (size_t k = h & (NDD_BP_SLOTS - 1); ndd_bp_slot[k]; k = (k + 1) & (NDD_BP_SLOTS - 1)) {
+    for (size_t k = ndd_tag_fnv(low, n) & (NDD_BP_SLOTS - 1); ndd_bp_slot[k]; k = (k + 1) & (NDD_BP_SLOTS - 1)) {
         const ndd_text_bp_word_t *w = &ndd_text_bp_words[ndd_bp_slot[k] - 1u];
         if (w->n == n && memcmp(w->s, low, n) == 0)
             return w->cls;
