@@ -61,5 +61,6 @@ unsigned ndd_myers_isa(unsigned max);
  * the bound first; 2 the sketches first); returns the former setting. The
  * results must not depend on it. Not thread-safe. */
 int ndd_tlcs_bound_order(int order);
+int ndd_tlcs_curve_walk(int on);
 
 #endif

@@ -338,8 +338,22 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
      * substitution costs one comparison per diagonal, not one per window
      * over it. */
     size_t diag_live = SIZE_MAX, cand_live = 0, dead[SK_CAND_MEMO];
+    const uint8_t *off = ad->off;
     for (size_t j = 0; j < wd; j++) {
         size_t m = SIZE_MAX;
+        if (next == SIZE_MAX && j < diag_live && j < cand_live && j + off[j] == last_p) {
+            /* a dead window (no match to continue, the diagonal and every
+             * candidate of its anchor fail before diag_live and cand_live):
+             * so are the next ones with that anchor, passed over in one
+             * loop; the first other window is handled below */
+            size_t lim = diag_live < cand_live ? diag_live : cand_live;
+            lim = lim < wd ? lim : wd;
+            do
+                j++;
+            while (j < lim && j + off[j] == last_p);
+            if (j == wd)
+                break;
+        }
         if (next < we && E[next + S - 1] == D[j + S - 1]) {
             m = next;
         } else {
@@ -350,7 +364,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                 else
                     diag_live = j + x;
             }
-            size_t p = j + ad->off[j], q0 = p - j;
+            size_t p = j + off[j], q0 = p - j;
             if (m == SIZE_MAX && p != last_p) {
                 last_p = p;
                 cand_live = 0;

@@ -175,6 +175,27 @@ static int tl_load(tl_doc_t *d, const char *bytes, size_t len, const ndd_sketch_
 
 /* ---- the edit curve along X ---- */
 
+static int tl_walk = 1; /* ndd_tlcs_curve_walk */
+
+int ndd_tlcs_curve_walk(int on)
+{
+    int old = tl_walk;
+    tl_walk = on;
+    return old;
+}
+
+/* tl_m given lo, the number of pieces starting before x. */
+static size_t tl_m_at(const ndd_tlcs_ws_t *ws, size_t lo, size_t x)
+{
+    size_t m = ws->pcum[lo];
+    if (lo > 0) {
+        const tl_piece_t *p = &ws->pc[lo - 1];
+        if (p->x + p->len > x)
+            m -= p->x + p->len - x;
+    }
+    return m;
+}
+
 /* Matched X bytes at reduced offsets < x. */
 static size_t tl_m(const ndd_tlcs_ws_t *ws, size_t x)
 {
@@ -186,13 +207,7 @@ static size_t tl_m(const ndd_tlcs_ws_t *ws, size_t x)
         else
             hi = mid;
     }
-    size_t m = ws->pcum[lo];
-    if (lo > 0) {
-        const tl_piece_t *p = &ws->pc[lo - 1];
-        if (p->x + p->len > x)
-            m -= p->x + p->len - x;
-    }
-    return m;
+    return tl_m_at(ws, lo, x);
 }
 
 /* Inserted Y bytes at boundaries g < x (le = 0) or g <= x (le = 1). */
@@ -209,6 +224,15 @@ static size_t tl_i(const ndd_tlcs_ws_t *ws, size_t x, int le)
     return ws->icum[lo];
 }
 
+/* tl_f given lo, the number of gaps starting before x. */
+static size_t tl_f_at(const ndd_tlcs_ws_t *ws, size_t lo, size_t x)
+{
+    size_t f = ws->fcum[lo];
+    if (lo > 0 && ws->fe[lo - 1] > x)
+        f -= ws->fe[lo - 1] - x;
+    return f;
+}
+
 /* X bytes of small substitutions at reduced offsets < x. */
 static size_t tl_f(const ndd_tlcs_ws_t *ws, size_t x)
 {
@@ -220,10 +244,7 @@ static size_t tl_f(const ndd_tlcs_ws_t *ws, size_t x)
         else
             hi = mid;
     }
-    size_t f = ws->fcum[lo];
-    if (lo > 0 && ws->fe[lo - 1] > x)
-        f -= ws->fe[lo - 1] - x;
-    return f;
+    return tl_f_at(ws, lo, x);
 }
 
 /* Edit operations inside [s, e): deleted X bytes in it plus insertions at
@@ -321,6 +342,9 @@ static int tl_grow_parallel(size_t **const *arr, int n, size_t *cap, size_t need
     return NDD_OK;
 }
 
+/* tl_strained given lo, the first run of d ending after s. */
+static int tl_strained_at(const tl_doc_t *d, size_t lo, size_t e) { return lo == d->nruns || d->runs[lo].red >= e; }
+
 /* 1 when no kept sketch byte of d lies in the reduced range [s, e): the
  * sketch strained all of it away. */
 static int tl_strained(const tl_doc_t *d, size_t s, size_t e)
@@ -333,7 +357,7 @@ static int tl_strained(const tl_doc_t *d, size_t s, size_t e)
         else
             hi = mid;
     }
-    return lo == d->nruns || d->runs[lo].red >= e;
+    return tl_strained_at(d, lo, e);
 }
 
 /* Small substitutions: interior gaps between pieces i-1 and i that are
@@ -348,18 +372,36 @@ static int tl_free_gaps(ndd_tlcs_ws_t *ws, size_t gmax)
         return rc;
     ws->nfree = 0;
     ws->fcum[0] = 0;
+    size_t rx = 0, ry = 0; /* (tl_walk) the first run of X, of Y ending after the gap's start */
     for (size_t i = 1; gmax && i < ws->npc; i++) {
         const tl_piece_t *a = &ws->pc[i - 1], *b = &ws->pc[i];
         size_t gx = b->x - (a->x + a->len), gy = b->y - (a->y + a->len);
-        if (gx == 0 || gy == 0 || gx > gmax || gy > gmax ||
-            !tl_strained(&ws->d[0], a->x + a->len, b->x) || !tl_strained(&ws->d[1], a->y + a->len, b->y))
+        if (gx == 0 || gy == 0 || gx > gmax || gy > gmax)
             continue;
+        if (tl_walk) { /* the gaps' starts increase in X and in Y */
+            const tl_doc_t *X = &ws->d[0], *Y = &ws->d[1];
+            while (rx < X->nruns && X->runs[rx].red + X->runs[rx].len <= a->x + a->len)
+                rx++;
+            while (ry < Y->nruns && Y->runs[ry].red + Y->runs[ry].len <= a->y + a->len)
+                ry++;
+            if (!tl_strained_at(X, rx, b->x) || !tl_strained_at(Y, ry, b->y))
+                continue;
+        } else if (!tl_strained(&ws->d[0], a->x + a->len, b->x) || !tl_strained(&ws->d[1], a->y + a->len, b->y)) {
+            continue;
+        }
         ws->fs[ws->nfree] = a->x + a->len;
         ws->fe[ws->nfree] = b->x;
         ws->fcum[ws->nfree + 1] = ws->fcum[ws->nfree] + gx;
         ws->nfree++;
     }
     return NDD_OK;
+}
+
+/* tl_gap_free given lo, the first small substitution starting at or after
+ * the end x of piece i - 1. */
+static int tl_gap_free_at(const ndd_tlcs_ws_t *ws, size_t i, size_t lo, size_t x)
+{
+    return lo < ws->nfree && ws->fs[lo] == x && ws->fe[lo] == ws->pc[i].x;
 }
 
 /* 1 when the Y bytes before piece i are the Y side of a small substitution. */
@@ -375,7 +417,7 @@ static int tl_gap_free(const ndd_tlcs_ws_t *ws, size_t i)
         else
             hi = mid;
     }
-    return lo < ws->nfree && ws->fs[lo] == x && ws->fe[lo] == ws->pc[i].x;
+    return tl_gap_free_at(ws, i, lo, x);
 }
 
 /* Maps the script of the sketches to pieces and builds the curve arrays. */
@@ -430,10 +472,22 @@ static int tl_build_curve(ndd_tlcs_ws_t *ws, size_t gmax)
         return rc;
     ws->nins = 0;
     ws->icum[0] = 0;
-    size_t gx = 0, gy = 0;
+    size_t gx = 0, gy = 0, fi = 0;
     for (size_t i = 0; i <= ws->npc; i++) {
         size_t ynext = i < ws->npc ? ws->pc[i].y : Y->cur;
-        if (ynext > gy && !tl_gap_free(ws, i)) {
+        int gap_free;
+        if (tl_walk) { /* tl_gap_free by a walk: the gaps' starts increase */
+            gap_free = 0;
+            if (i > 0 && i < ws->npc && ws->nfree) {
+                size_t x = ws->pc[i - 1].x + ws->pc[i - 1].len;
+                while (fi < ws->nfree && ws->fs[fi] < x)
+                    fi++;
+                gap_free = tl_gap_free_at(ws, i, fi, x);
+            }
+        } else {
+            gap_free = tl_gap_free(ws, i);
+        }
+        if (ynext > gy && !gap_free) {
             ws->ig[ws->nins] = gx;
             ws->icum[ws->nins + 1] = ws->icum[ws->nins] + (ynext - gy);
             ws->nins++;
@@ -516,13 +570,36 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
         }
         ws->bcap = c;
     }
-    for (size_t i = 0; i <= k; i++) {
-        size_t x = (size_t)(((unsigned __int128)n * i) / k);
-        ws->bx[i] = x;
-        ws->bm[i] = tl_m(ws, x);
-        ws->bilt[i] = tl_i(ws, x, 0);
-        ws->bile[i] = tl_i(ws, x, 1);
-        ws->bf[i] = tl_f(ws, x);
+    if (tl_walk) {
+        /* the boundaries increase: one walk over the pieces, insertion
+         * boundaries and small substitutions gives what tl_m, tl_i and
+         * tl_f would find by a search at each */
+        size_t pi = 0, ii = 0, il = 0, fi = 0;
+        for (size_t i = 0; i <= k; i++) {
+            size_t x = (size_t)(((unsigned __int128)n * i) / k);
+            ws->bx[i] = x;
+            while (pi < ws->npc && ws->pc[pi].x < x)
+                pi++;
+            ws->bm[i] = tl_m_at(ws, pi, x);
+            while (ii < ws->nins && ws->ig[ii] < x)
+                ii++;
+            while (il < ws->nins && ws->ig[il] <= x)
+                il++;
+            ws->bilt[i] = ws->icum[ii];
+            ws->bile[i] = ws->icum[il];
+            while (fi < ws->nfree && ws->fs[fi] < x)
+                fi++;
+            ws->bf[i] = tl_f_at(ws, fi, x);
+        }
+    } else {
+        for (size_t i = 0; i <= k; i++) {
+            size_t x = (size_t)(((unsigned __int128)n * i) / k);
+            ws->bx[i] = x;
+            ws->bm[i] = tl_m(ws, x);
+            ws->bilt[i] = tl_i(ws, x, 0);
+            ws->bile[i] = tl_i(ws, x, 1);
+            ws->bf[i] = tl_f(ws, x);
+        }
     }
     const size_t c0 = (k - 1) / 2, c1 = k / 2; /* the central block(s) */
     tl_band_t band = {ws->bx[c0], ws->bx[c1 + 1], (size_t)(((unsigned __int128)ny * c0) / k),
@@ -532,6 +609,8 @@ static int tl_region(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, tl_region_t 
     size_t bestw = 0, bestn = 0, nties = 0;
     size_t ti[TL_MAX_TIES], tj[TL_MAX_TIES];
     for (size_t i = 0; i < k; i++) {
+        if (tl_walk && ws->bm[k] - ws->bm[i] < bestw)
+            continue; /* (w of every j below, bm being nondecreasing: each would be passed over) */
         for (size_t j = i + 1; j <= k; j++) {
             size_t s = ws->bx[i], e = ws->bx[j];
             size_t w = ws->bm[j] - ws->bm[i];

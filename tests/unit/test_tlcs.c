@@ -297,6 +297,86 @@ static void test_anchors_same(void **state)
     free(scratch);
 }
 
+/* An edited copy of a[0..na) into b (at most cap bytes): substituted
+ * letters, words replaced, spans dropped, new spans put in, a block moved;
+ * more edits for larger `level`. */
+static size_t edit_copy(const char *a, size_t na, char *b, size_t cap, unsigned level)
+{
+    size_t nb = 0;
+    for (size_t i = 0; i < na && nb < cap;) {
+        size_t r = rndn(1000);
+        if (r < 4 * level) { /* a letter */
+            b[nb++] = (char)('A' + rndn(26));
+            i++;
+        } else if (r < 5 * level && nb + 40 < cap) { /* a few words instead of a few others */
+            size_t nw = 1 + rndn(30);
+            fill_words(b + nb, nw);
+            nb += nw;
+            i += 1 + rndn(30);
+        } else if (r < 6 * level) { /* a span dropped */
+            i += 1 + rndn(200);
+        } else if (r < 7 * level && nb + 300 < cap) { /* a span put in */
+            size_t nw = 1 + rndn(300);
+            fill_words(b + nb, nw);
+            nb += nw;
+        } else {
+            b[nb++] = a[i++];
+        }
+    }
+    if (level > 1 && nb > 400) { /* a block moved to the front */
+        size_t from = rndn(nb - 300), len = 50 + rndn(250);
+        char tmp[300];
+        memcpy(tmp, b + from, len);
+        memmove(b + len, b, from);
+        memcpy(b, tmp, len);
+    }
+    return nb;
+}
+
+/* The curve's block sums by one walk (the default) give what the searches
+ * at each boundary give (ndd_tlcs_curve_walk(0), the reference): the whole
+ * result, byte for byte, over edited copies of every degree, parameters
+ * varied (sketched and exact, max_iter, blocks, small substitutions off). */
+static void test_curve_walk(void **state)
+{
+    (void)state;
+    static char a[12000], b[16000];
+    size_t dups = 0, iters = 0, freed = 0;
+    for (int round = 0; round < 600; round++) {
+        size_t na = 20 + rndn(round % 3 ? 11000 : 600);
+        fill_words(a, na);
+        size_t nb = edit_copy(a, na, b, sizeof b, (unsigned)rndn(8));
+        if (round % 4 == 1 && na + 600 <= sizeof a) { /* A begins with words B does not have */
+            size_t pre = 1 + rndn(600);
+            memmove(a + pre, a, na);
+            fill_words(a, pre);
+            na += pre;
+        } else if (round % 4 == 2 && na + 600 <= sizeof a) { /* ... or ends with them */
+            size_t post = 1 + rndn(600);
+            fill_words(a + na, post);
+            na += post;
+        }
+        ndd_tlcs_params_t p;
+        ndd_tlcs_params_default(&p);
+        p.exact = round % 5 == 0;
+        p.max_iter = 1 + (unsigned)rndn(4);
+        p.blocks = round % 7 == 0 ? 2 + 2 * (unsigned)rndn(20) : 0;
+        if (round % 11 == 0)
+            p.subst_share = 0;
+        ndd_tlcs_result_t walk, ref;
+        int old = ndd_tlcs_curve_walk(1);
+        cmp(&p, a, na, b, nb, &walk);
+        ndd_tlcs_curve_walk(0);
+        cmp(&p, a, na, b, nb, &ref);
+        ndd_tlcs_curve_walk(old);
+        assert_memory_equal(&walk, &ref, sizeof walk); /* compare zeroes r first: no stray padding */
+        dups += walk.duplicate;
+        iters += walk.iterations > 1;
+        freed += walk.tlcs > 0 && walk.tlcs < walk.lcs;
+    }
+    assert_true(dups > 100 && iters > 100 && freed > 50); /* every kind of curve was met */
+}
+
 /* The cost limit is a reported outcome. */
 static void test_cost_limit(void **state)
 {
@@ -1199,6 +1279,7 @@ int main(void)
         cmocka_unit_test(test_substitutions),
         cmocka_unit_test(test_symmetry_exact),
         cmocka_unit_test(test_anchors_same),
+        cmocka_unit_test(test_curve_walk),
         cmocka_unit_test(test_cost_limit),
         cmocka_unit_test(test_template_shape),
         cmocka_unit_test(test_templates_reuters),
