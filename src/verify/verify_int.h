@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define NDD_VERIFY_WORDS 1 /* compare 8 bytes at a time */
@@ -17,6 +20,16 @@
 static inline size_t ndd_verify_prefix(const uint8_t *a, const uint8_t *b, size_t n)
 {
     size_t i = 0;
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned ne = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffffu;
+        if (ne)
+            return i + (size_t)__builtin_ctz(ne);
+        i += 16;
+    }
+#endif
 #if NDD_VERIFY_WORDS
     while (i + 8 <= n) {
         uint64_t x, y;
@@ -36,6 +49,16 @@ static inline size_t ndd_verify_prefix(const uint8_t *a, const uint8_t *b, size_
 static inline size_t ndd_verify_suffix(const uint8_t *ae, const uint8_t *be, size_t n)
 {
     size_t i = 0;
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(ae - i - 16));
+        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(be - i - 16));
+        unsigned ne = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffffu;
+        if (ne)
+            return i + (size_t)__builtin_clz(ne) - 16; /* (the highest differing byte: from the end) */
+        i += 16;
+    }
+#endif
 #if NDD_VERIFY_WORDS
     while (i + 8 <= n) {
         uint64_t x, y;
