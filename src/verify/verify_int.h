@@ -84,6 +84,10 @@ unsigned ndd_myers_isa(unsigned max);
  * the bound first; 2 the sketches first); returns the former setting. The
  * results must not depend on it. Not thread-safe. */
 int ndd_tlcs_bound_order(int order);
+/* For tests: 1 (the default) fills the curve's block sums, small
+ * substitutions and insertions by walks, 0 by a search at each point (the
+ * reference); returns the former setting. The results must not depend on
+ * it. Not thread-safe. */
 int ndd_tlcs_curve_walk(int on);
 
 #endif
