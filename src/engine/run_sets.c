@@ -1060,8 +1060,8 @@ static int split_giant_sets(run_t *r)
     }
 #endif
     node_ctx_t ctx = {r, send};
-    rc = ndd_sets_capped_linkage(gl, ng, r->cfg->giant_set, on_guarded_node, &ctx, &r->c.links_cut_giant,
-                                 &r->c.giant_sets_split);
+    rc = ndd_sets_capped_linkage(gl, ng, r->cfg->giant_set, NDD_GIANT_SMALL, on_guarded_node, &ctx,
+                                 &r->c.links_cut_giant, &r->c.giant_sets_split);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
     NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
     for (int s = 0; s < P; s++)

@@ -151,13 +151,21 @@ typedef struct ndd_glink {
  * smallest document number in it) and the component's size. */
 typedef int (*ndd_node_fn)(void *user, uint64_t node, uint64_t root, uint64_t size);
 
+/* A giant set's component of fewer documents than this is small: a closed
+ * component still takes it in (ndd_sets_capped_linkage). */
+#define NDD_GIANT_SMALL 8
+
 /* gl[0..n): links of giant sets, each tagged with its set's label. Sorts them
  * by (label, support desc, u, v); for each set, unites the link ends
  * strongest link first and refuses a union that would make a component of
- * cap documents or more (*refused += 1 each). Then calls fn for every node of
- * the set in increasing document order. *nsets += sets processed. */
-int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user, uint64_t *refused,
-                            uint64_t *nsets);
+ * cap documents or more, or that joins a closed component with one of
+ * `small` documents or more (*refused += 1 each). A refused union closes
+ * each of its two components that holds `small` documents or more; a union
+ * with a closed component is closed. Then calls fn for every node of the set
+ * in increasing document order. *nsets += sets processed. small = UINT64_MAX:
+ * plain size-capped single linkage (nothing closes). */
+int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, uint64_t small, ndd_node_fn fn, void *user,
+                            uint64_t *refused, uint64_t *nsets);
 
 /* ---- the largest sets (stats.json sets.largest) ---- */
 #define NDD_TOP_N 10

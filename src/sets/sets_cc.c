@@ -118,6 +118,7 @@ static void glinks_sort(ndd_glink_t *gl, size_t n)
 typedef struct {
     uint64_t *nodes;
     uint32_t *csz;
+    uint8_t *closed; /* per root: refused a union while holding `small` documents or more */
     uint32_t *idx; /* node - lo -> its index, when the set's span is small */
     size_t idx_cap;
     ndd_uf_t uf;
@@ -159,9 +160,12 @@ static int guard_nodes(guard_ws_t *w, const ndd_glink_t *gl, size_t n, size_t *n
     return NDD_OK;
 }
 
-/* One set gl[0..n) (strongest first): unions under the cap, then fn per node. */
-static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user,
-                     uint64_t *refused)
+/* One set gl[0..n) (strongest first): unions under the cap, then fn per node.
+ * A component that is refused a union while it holds `small` documents or
+ * more is closed: from then on it takes in only components of fewer than
+ * `small` documents (while the cap allows). */
+static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t cap, uint64_t small, ndd_node_fn fn,
+                     void *user, uint64_t *refused)
 {
     size_t nn = 0;
     uint64_t lo = 0;
@@ -171,19 +175,25 @@ static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t ca
     if (!rc)
         rc = ndd_uf_init(&w->uf, nn);
     for (size_t k = 0; k < nn && !rc; k++)
-        w->csz[k] = 1;
+        w->csz[k] = 1, w->closed[k] = 0;
     for (size_t k = 0; k < n && !rc; k++) {
         uint32_t iu = direct ? w->idx[gl[k].u - lo] : (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].u);
         uint32_t iv = direct ? w->idx[gl[k].v - lo] : (uint32_t)ndd_u64_lower_bound(w->nodes, nn, gl[k].v);
         uint32_t rx = ndd_uf_find(&w->uf, iu), ry = ndd_uf_find(&w->uf, iv);
         if (rx == ry)
             continue;
-        if ((uint64_t)w->csz[rx] + w->csz[ry] >= cap) {
+        uint64_t sx = w->csz[rx], sy = w->csz[ry];
+        if (sx + sy >= cap || (w->closed[rx] && sy >= small) || (w->closed[ry] && sx >= small)) {
             (*refused)++;
+            w->closed[rx] |= sx >= small;
+            w->closed[ry] |= sy >= small;
             continue;
         }
+        uint8_t closed = w->closed[rx] | w->closed[ry];
         ndd_uf_union(&w->uf, rx, ry);
-        w->csz[ndd_uf_find(&w->uf, rx)] = w->csz[rx] + w->csz[ry];
+        uint32_t root = ndd_uf_find(&w->uf, rx);
+        w->csz[root] = (uint32_t)(sx + sy);
+        w->closed[root] = closed;
     }
     for (size_t k = 0; k < nn && !rc; k++) {
         uint32_t root = ndd_uf_find(&w->uf, (uint32_t)k);
@@ -193,23 +203,25 @@ static int guard_set(guard_ws_t *w, const ndd_glink_t *gl, size_t n, uint64_t ca
     return rc;
 }
 
-int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, ndd_node_fn fn, void *user, uint64_t *refused,
-                            uint64_t *nsets)
+int ndd_sets_capped_linkage(ndd_glink_t *gl, size_t n, uint64_t cap, uint64_t small, ndd_node_fn fn, void *user,
+                            uint64_t *refused, uint64_t *nsets)
 {
-    guard_ws_t w = {malloc((2 * n + 1) * sizeof *w.nodes), malloc((2 * n + 1) * sizeof *w.csz), NULL, 0, {0}};
-    int rc = !w.nodes || !w.csz || 2 * n > UINT32_MAX ? NDD_ERR_NOMEM : NDD_OK;
+    guard_ws_t w = {malloc((2 * n + 1) * sizeof *w.nodes), malloc((2 * n + 1) * sizeof *w.csz),
+                    malloc(2 * n + 1), NULL, 0, {0}};
+    int rc = !w.nodes || !w.csz || !w.closed || 2 * n > UINT32_MAX ? NDD_ERR_NOMEM : NDD_OK;
     if (!rc)
         glinks_sort(gl, n);
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         while (b < n && gl[b].label == gl[a].label)
             b++;
-        rc = guard_set(&w, gl + a, b - a, cap, fn, user, refused);
+        rc = guard_set(&w, gl + a, b - a, cap, small, fn, user, refused);
         (*nsets)++;
         a = b;
     }
     free(w.nodes);
     free(w.csz);
+    free(w.closed);
     free(w.idx);
     return rc;
 }

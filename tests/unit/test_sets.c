@@ -591,15 +591,29 @@ static int cmp_glink_oracle(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
+/* Whether any member of x's component is marked closed. */
+static int slow_closed(const slow_uf_t *s, const unsigned char *closed, size_t x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->comp[i] == s->comp[x] && closed[i])
+            return 1;
+    return 0;
+}
+
 /* Oracle: per set, links strongest first (ties by ends), a union is taken
- * when the merged component stays below cap (relabelling arrays); nodes are
- * reported in document order with the smallest member of their component. */
+ * when the merged component stays below cap and does not join a closed
+ * component with one of `small` members or more; a refused union closes each
+ * side of `small` members or more (relabelling arrays, a closed mark on a
+ * member: a component is closed when any member is marked); nodes are
+ * reported in document order with the smallest member of their component.
+ * small = UINT64_MAX is plain size-capped single linkage. */
 static void test_capped_linkage(void **state)
 {
     (void)state;
-    for (int round = 0; round < 300; round++) {
+    for (int round = 0; round < 600; round++) {
         size_t nsets = 1 + rndn(3), n = 0;
         uint64_t cap = 2 + rndn(12);
+        uint64_t small = (uint64_t[]){UINT64_MAX, 1, 2, 3, 5, NDD_GIANT_SMALL}[round % 6];
         /* document numbers close together (one index array), spread apart
          * (binary search), and too wide for the radix keys (qsort) */
         uint64_t scale = (uint64_t[]){1, 1000, (uint64_t)1 << 40}[round % 3];
@@ -617,7 +631,7 @@ static void test_capped_linkage(void **state)
         ndd_qsort(sorted, n, sizeof *sorted, cmp_glink_oracle);
         nodes_t got = {{0}, {0}, {0}, 0};
         uint64_t refused = 0, sets = 0, want_refused = 0;
-        assert_int_equal(ndd_sets_capped_linkage(gl, n, cap, collect, &got, &refused, &sets), NDD_OK);
+        assert_int_equal(ndd_sets_capped_linkage(gl, n, cap, small, collect, &got, &refused, &sets), NDD_OK);
         assert_int_equal(sets, nsets);
         size_t at = 0;
         for (size_t a = 0; a < n;) {
@@ -644,6 +658,7 @@ static void test_capped_linkage(void **state)
             nn = w;
             slow_uf_t s;
             slow_init(&s, nn);
+            unsigned char closed[300] = {0};
             for (size_t k = a; k < b; k++) {
                 size_t x = 0, y = 0;
                 while (ids[x] != sorted[k].u)
@@ -652,8 +667,12 @@ static void test_capped_linkage(void **state)
                     y++;
                 if (s.comp[x] == s.comp[y])
                     continue;
-                if (slow_size(&s, x) + slow_size(&s, y) >= cap) {
+                uint64_t sx = slow_size(&s, x), sy = slow_size(&s, y);
+                if (sx + sy >= cap || (slow_closed(&s, closed, x) && sy >= small) ||
+                    (slow_closed(&s, closed, y) && sx >= small)) {
                     want_refused++;
+                    closed[x] |= sx >= small;
+                    closed[y] |= sy >= small;
                     continue;
                 }
                 slow_union(&s, x, y);
