@@ -389,7 +389,8 @@ static void run_anchors(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pai
            "  ndd run's path %8.0f pairs/s/core"
            " (%.1f us/pair, dup %zu/%zu; %.1f us/pair with the pair's anchors just made: %.0f pairs/s/core)"
            "  anchors %.1f us/document\n",
-           what, n, (double)n / best_bound, stopped, n, (double)n / best_wbound, (double)n / best_path, 1e6 * best_path / (double)n, dups, n,
+           what, n, (double)n / best_bound, stopped, n, (double)n / best_wbound, (double)n / best_path,
+           1e6 * best_path / (double)n, dups, n,
            1e6 * best_warm / (double)n, (double)n / best_warm, 1e6 * best_make / (double)(2 * n));
     for (size_t i = 0; i < 2 * n; i++)
         ndd_anchors_free(&an[i]);
