@@ -58,10 +58,10 @@ typedef struct ndd_anchors {
     uint32_t *h;    /* the distinct hashes, increasing (nh of them) */
     uint32_t *ppos; /* the positions, increasing */
     uint32_t *pu;   /* the distinct hash (index into h) of the anchor at ppos[t] */
-    uint32_t *blk;  /* per 64 of ppos: the cover its anchors after the first add, all flagged */
+    uint8_t *gap;   /* per anchor: min(S + w - 1, its gap to the one before) (NULL when that can pass 255) */
     uint32_t *bidx; /* v's entries with hash >> bidx_shift == b start at bidx[b] (2^(32 - shift) + 1 of them) */
     unsigned bidx_shift;
-    size_t n, nh, cap, hcap, pcap, ucap, bcap, bidx_cap;
+    size_t n, nh, cap, hcap, pcap, ucap, gcap, bidx_cap;
     size_t len, window; /* the text's length and the S they were made for */
     uint8_t *off;       /* window j's anchor is at j + off[j], for j < noff = len - S + 1 */
     size_t noff, off_cap; /* (made when w <= 255, else noff = 0: ndd_sketch_filter_anchored falls back) */

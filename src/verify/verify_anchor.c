@@ -32,7 +32,7 @@ void ndd_anchors_free(ndd_anchors_t *a)
     free(a->v);
     free(a->h);
     free(a->ppos);
-    free(a->blk);
+    free(a->gap);
     free(a->bidx);
     free(a->pu);
     free(a->off);
@@ -181,21 +181,25 @@ static const uint64_t *sort_picks(uint64_t *src, uint64_t *dst, size_t np)
     return src;
 }
 
-/* Per block of 64 anchors in position order: what its anchors after the
- * first add to the cover when all are flagged (each min(cap, its gap to the
- * one before), cap = S + w - 1: one anchor's whole interval). */
-static int cover_blocks(ndd_anchors_t *a, size_t np, size_t cap)
+/* Each anchor's share of the cover when the anchor before it (in position
+ * order) is flagged too: min(cap, its gap to that one), cap = S + w - 1 (one
+ * anchor's whole interval), as a byte (0 for the first). Not made (a->gap
+ * NULL) when cap > 255: the bound then takes every anchor's share alone. */
+static int cover_gaps(ndd_anchors_t *a, size_t np, size_t cap)
 {
-    int rc = ndd_array_grow((void **)&a->blk, &a->bcap, (np + 63) / 64, sizeof *a->blk);
+    if (cap > 255) {
+        free(a->gap);
+        a->gap = NULL;
+        a->gcap = 0;
+        return NDD_OK;
+    }
+    int rc = ndd_array_grow((void **)&a->gap, &a->gcap, np, 1);
     if (rc)
         return rc;
-    for (size_t t0 = 0; t0 < np; t0 += 64) {
-        size_t sum = 0;
-        for (size_t q = t0 + 1; q < t0 + 64 && q < np; q++) {
-            size_t gap = a->ppos[q] - a->ppos[q - 1];
-            sum += gap < cap ? gap : cap;
-        }
-        a->blk[t0 / 64] = (uint32_t)sum;
+    a->gap[0] = 0;
+    for (size_t q = 1; q < np; q++) {
+        size_t gap = a->ppos[q] - a->ppos[q - 1];
+        a->gap[q] = (uint8_t)(gap < cap ? gap : cap);
     }
     return NDD_OK;
 }
@@ -321,7 +325,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     }
     for (; bk <= nbk; bk++)
         a->bidx[bk] = (uint32_t)np;
-    if ((rc = cover_blocks(a, np, window + w - 1)))
+    if ((rc = cover_gaps(a, np, window + w - 1)))
         return rc;
     a->nh = nh;
     a->n = np;
@@ -330,16 +334,75 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 }
 
 /* Union of [p - w + 1, p + S) within [0, len) over the anchors p whose
- * distinct hash is flagged in mu, walked in position order (the intervals'
- * ends increase with p, so each adds what lies past the last end), 64
- * anchors at a time: a block without a flag adds nothing, a block of flags
- * only adds its first anchor's share and a->blk[b] (made with the anchors:
- * each later anchor adds min(S + w - 1, its gap to the one before)). */
+ * distinct hash is flagged in mu, walked in position order 64 anchors at a
+ * time. The intervals' ends increase with p, so a flagged anchor adds what
+ * lies past the end of the flagged one before it (q): its interval less
+ * [.., q + S). When that one is the anchor just before it, this is its gap
+ * byte (a->gap: min(S + w - 1, p - q); at p < w - 1 the gap is below the
+ * cap too): those are summed under a mask (by AVX2 where the CPU has it);
+ * an anchor after an unflagged one (the start of a run of flags) finds q
+ * among the flags below it or the blocks before. */
+
+/* The flags of 64 anchors: their distinct hashes pu[0..64) looked up in mu. */
+static inline uint64_t flags64(const uint32_t *pu, const uint64_t *mu, size_t nt)
+{
+    uint64_t f = 0;
+    for (size_t t = 0; t < nt; t++)
+        f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+    return f;
+}
+
+/* The shares of the anchors t0 + b (b a bit of starts: flagged, the one
+ * before not) of a block with flags f; *last: the position of the last
+ * flagged anchor before the block (SIZE_MAX: none). */
+static inline size_t cover_starts(const ndd_anchors_t *a, size_t t0, uint64_t f, uint64_t starts, size_t last,
+                                  size_t w)
+{
+    size_t total = 0, S = a->window;
+    for (; starts; starts &= starts - 1) {
+        unsigned bit = (unsigned)__builtin_ctzll(starts);
+        uint64_t below = f & ((1ULL << bit) - 1);
+        size_t p = a->ppos[t0 + bit], q = below ? a->ppos[t0 + 63 - (unsigned)__builtin_clzll(below)] : last;
+        size_t lo = p + 1 >= w ? p + 1 - w : 0, end = q == SIZE_MAX ? 0 : q + S;
+        total += p + S - (lo < end ? end : lo); /* q < p: q + S < p + S */
+    }
+    return total;
+}
+
+/* The sum of the cover (per flagged anchor: what its interval adds) less
+ * what the last interval passes len. */
+static size_t cover_end(const ndd_anchors_t *a, size_t total, size_t last)
+{
+    size_t end = last == SIZE_MAX ? 0 : last + a->window;
+    return total - (end > a->len ? end - a->len : 0);
+}
+
+static size_t cover_plain(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
+{
+    size_t total = 0, last = SIZE_MAX;
+    uint64_t carry = 0; /* the flag of the anchor before the block */
+    for (size_t t0 = 0; t0 < a->n; t0 += 64) {
+        size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
+        uint64_t f = flags64(a->pu + t0, mu, nt);
+        if (!f) {
+            carry = 0;
+            continue;
+        }
+        uint64_t after = a->gap ? f & (f << 1 | carry) : 0;
+        for (uint64_t c = after; c; c &= c - 1)
+            total += a->gap[t0 + (unsigned)__builtin_ctzll(c)];
+        total += cover_starts(a, t0, f, f & ~after, last, w);
+        last = a->ppos[t0 + 63 - (unsigned)__builtin_clzll(f)];
+        carry = f >> 63;
+    }
+    return cover_end(a, total, last);
+}
+
 #ifdef NDD_ANCHOR_AVX2
 /* The flags of 64 anchors (their distinct hashes pu[0..64) in mu), 8 at a
  * time: gathers of mu's 32-bit words, each anchor's bit shifted to the top
  * of its lane (AVX2: the caller checked). */
-__attribute__((target("avx2"))) static uint64_t flags64_avx2(const uint32_t *pu, const uint64_t *mu)
+__attribute__((target("avx2"))) static inline uint64_t flags64_avx2(const uint32_t *pu, const uint64_t *mu)
 {
     const int *mw = (const int *)(const void *)mu; /* x86: little-endian, bit u is bit u % 32 of word u / 32 */
     const __m256i c31 = _mm256_set1_epi32(31);
@@ -352,74 +415,106 @@ __attribute__((target("avx2"))) static uint64_t flags64_avx2(const uint32_t *pu,
     }
     return f;
 }
+
+/* acc + the bytes g[0..64) under the mask m (bit b: byte b), as four sums. */
+__attribute__((target("avx2"))) static inline __m256i masked_bytes_avx2(const uint8_t *g, uint64_t m, __m256i acc)
+{
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
+                                            3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+    for (unsigned h = 0; h < 2; h++) { /* 32 bytes each: byte b gets mask byte b / 8, then its bit b % 8 */
+        __m256i mm = _mm256_shuffle_epi8(_mm256_set1_epi32((int)(uint32_t)(m >> (32 * h))), spread);
+        mm = _mm256_cmpeq_epi8(_mm256_and_si256(mm, bit), bit);
+        __m256i gv = _mm256_loadu_si256((const __m256i *)(const void *)(g + 32 * h));
+        acc = _mm256_add_epi64(acc, _mm256_sad_epu8(_mm256_and_si256(gv, mm), _mm256_setzero_si256()));
+    }
+    return acc;
+}
+
+__attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
+{
+    size_t total = 0, last = SIZE_MAX;
+    uint64_t carry = 0;
+    __m256i acc = _mm256_setzero_si256();
+    for (size_t t0 = 0; t0 < a->n; t0 += 64) {
+        size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
+        uint64_t f = nt == 64 ? flags64_avx2(a->pu + t0, mu) : flags64(a->pu + t0, mu, nt);
+        if (!f) {
+            carry = 0;
+            continue;
+        }
+        uint64_t after = a->gap ? f & (f << 1 | carry) : 0;
+        if (after && nt == 64)
+            acc = masked_bytes_avx2(a->gap + t0, after, acc);
+        else
+            for (uint64_t c = after; c; c &= c - 1)
+                total += a->gap[t0 + (unsigned)__builtin_ctzll(c)];
+        total += cover_starts(a, t0, f, f & ~after, last, w);
+        last = a->ppos[t0 + 63 - (unsigned)__builtin_clzll(f)];
+        carry = f >> 63;
+    }
+    __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    total += (size_t)_mm_cvtsi128_si64(s2) + (size_t)_mm_extract_epi64(s2, 1);
+    return cover_end(a, total, last);
+}
 #endif
 
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
-    size_t total = 0, end = 0, S = a->window;
-    int wide = 0;
 #ifdef NDD_ANCHOR_AVX2
-    wide = isa_max >= 2 && __builtin_cpu_supports("avx2");
+    if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
+        return cover_avx2(a, mu, w);
 #endif
-    for (size_t t0 = 0; t0 < a->n; t0 += 64) {
-        size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        const uint32_t *pu = a->pu + t0;
-        uint64_t f = 0;
-#ifdef NDD_ANCHOR_AVX2
-        if (wide && nt == 64)
-            f = flags64_avx2(pu, mu);
-        else
-#endif
-            for (size_t t = 0; t < nt; t++)
-                f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
-        if (!f)
-            continue;
-        int whole = nt == 64 && f == UINT64_MAX;
-        for (uint64_t g = whole ? 1 : f; g; g &= g - 1) {
-            size_t p = a->ppos[t0 + (size_t)__builtin_ctzll(g)], lo = p + 1 >= w ? p + 1 - w : 0, hi = p + S;
-            lo = lo < end ? end : lo;
-            total += hi > lo ? hi - lo : 0;
-            end = hi;
-        }
-        if (whole) {
-            total += a->blk[t0 / 64];
-            end = a->ppos[t0 + 63] + S;
-        }
-    }
-    return total - (end > a->len ? end - a->len : 0); /* only the last interval passes len */
+    return cover_plain(a, mu, w);
 }
 
 #ifdef NDD_ANCHOR_AVX2
-/* Lane l: is x[l] one of y's 8 lanes? (y rotated through all 8 positions) */
-__attribute__((target("avx2"))) static inline __m256i any_equal8(__m256i x, __m256i y)
-{
-    const __m256i r1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
-    __m256i any = _mm256_cmpeq_epi32(x, y);
-    for (int k = 1; k < 8; k++) {
-        y = _mm256_permutevar8x32_epi32(y, r1);
-        any = _mm256_or_si256(any, _mm256_cmpeq_epi32(x, y));
-    }
-    return any;
-}
-
-/* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). */
+/* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). Each
+ * lane of a block is compared with the 8 hashes of the other broadcast one
+ * by one (loads, no shuffles: the 16 compares are independent). A block's
+ * flags are gathered in a register while its index stays and stored as the
+ * block's byte of ma / mb (bit u of a mark is bit u % 8 of its byte u / 8:
+ * x86 is little-endian), so no step waits on the store of the one before;
+ * the indexes move without a branch. */
 __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
                                                        uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
 {
     const uint32_t *ha = a->h, *hb = b->h;
+    const int *ia = (const int *)(const void *)ha, *ib = (const int *)(const void *)hb;
+    uint8_t *ba = (uint8_t *)ma, *bb = (uint8_t *)mb;
     size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
+    unsigned acc_a = 0, acc_b = 0;
     while (i + 8 <= na && j + 8 <= nb) {
         __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
         __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
-        unsigned fa = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any_equal8(va, vb)));
-        if (fa) { /* the same the other way round: which of b's lanes matched */
-            unsigned fb = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(any_equal8(vb, va)));
-            ma[i / 64] |= (uint64_t)fa << (i % 64); /* i, j: multiples of 8 */
-            mb[j / 64] |= (uint64_t)fb << (j % 64);
-        }
+        __m256i ea = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j])),
+                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 1]))),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 2])),
+                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 3])))),
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 4])),
+                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 5]))),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 6])),
+                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 7])))));
+        __m256i eb = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i])),
+                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 1]))),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 2])),
+                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 3])))),
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 4])),
+                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 5]))),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 6])),
+                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 7])))));
+        acc_a |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ea));
+        acc_b |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(eb));
+        ba[i / 8] = (uint8_t)acc_a; /* i, j: multiples of 8 */
+        bb[j / 8] = (uint8_t)acc_b;
         uint32_t la = ha[i + 7], lb = hb[j + 7];
-        i += la <= lb ? 8 : 0;
-        j += lb <= la ? 8 : 0;
+        size_t si = la <= lb, sj = lb <= la;
+        i += 8 * si;
+        j += 8 * sj;
+        acc_a &= (unsigned)si - 1u; /* a new block starts with no flag */
+        acc_b &= (unsigned)sj - 1u;
     }
     *pi = i;
     *pj = j;
