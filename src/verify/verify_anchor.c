@@ -67,6 +67,32 @@ __attribute__((target("avx2"))) static void min_pass(const uint64_t *src, size_t
         dst[i] = (int64_t)src[i] > (int64_t)src[i + d] ? src[i + d] : src[i];
 }
 
+/* key[i] = (the 8-gram hash at t + i << 32 | ~i) ^ flip for i < m (k = 8;
+ * t holds m + 7 bytes), 4 at a time: one 16-byte load gives the 4 8-grams
+ * (a byte shuffle), and bits 32..63 of each gram times the multiplier come
+ * from three 32 x 32-bit products - ndd_kgram_hash's values. */
+__attribute__((target("avx2"))) static size_t keys8_avx2(const uint8_t *t, size_t m, uint64_t flip, uint64_t *key)
+{
+    const uint64_t mul = 0x9E3779B97F4A7C15ULL;
+    const __m256i grams = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 9, 3, 4,
+                                           5, 6, 7, 8, 9, 10);
+    const __m256i mlo = _mm256_set1_epi64x((long long)(mul & 0xFFFFFFFFu)), mhi = _mm256_set1_epi64x((long long)(mul >> 32));
+    const __m256i fl = _mm256_set1_epi64x((long long)flip), step = _mm256_set1_epi64x(4);
+    __m256i idx = _mm256_setr_epi64x(0xFFFFFFFFLL, 0xFFFFFFFELL, 0xFFFFFFFDLL, 0xFFFFFFFCLL); /* ~i, 32 bits */
+    size_t i = 0;
+    for (; i + 4 <= m && i + 16 <= m + 7; i += 4) { /* bytes t[i .. i + 16) lie inside the text */
+        __m256i x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + i))),
+                                        grams);
+        __m256i lo = _mm256_mul_epu32(x, mlo); /* the low halves' product: its top half carries */
+        __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(x, mhi), _mm256_mul_epu32(_mm256_srli_epi64(x, 32), mlo));
+        __m256i hi = _mm256_add_epi64(_mm256_srli_epi64(lo, 32), cross); /* bits 32..63 in its low half */
+        __m256i k4 = _mm256_or_si256(_mm256_slli_epi64(hi, 32), idx);
+        _mm256_storeu_si256((__m256i *)(void *)(key + i), _mm256_xor_si256(k4, fl));
+        idx = _mm256_sub_epi64(idx, step);
+    }
+    return i;
+}
+
 /* The minimum of every run of w keys (w >= 2): min over [i, i + 2^b) for
  * b = 1, 2, .. while 2^b <= w (each level in place from the one before),
  * then run s = min(over [s, s + P), over [s + w - P, s + w)) with P the
@@ -242,12 +268,18 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     wide = w >= 2 && isa_max >= 2 && __builtin_cpu_supports("avx2");
 #endif
     const uint64_t flip = wide ? 0x8000000000000000ULL : 0;
-    if (k == 8) /* the paper's S = 16: one load per k-gram */
-        for (size_t i = 0; i < m; i++)
+    if (k == 8) { /* the paper's S = 16: one load per k-gram */
+        size_t i = 0;
+#ifdef NDD_ANCHOR_AVX2
+        if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
+            i = keys8_avx2(t, m, flip, key);
+#endif
+        for (; i < m; i++)
             key[i] = ((uint64_t)ndd_kgram_hash(t + i, 8) << 32 | (uint32_t)~(uint32_t)i) ^ flip;
-    else
+    } else {
         for (size_t i = 0; i < m; i++)
             key[i] = ((uint64_t)ndd_kgram_hash(t + i, k) << 32 | (uint32_t)~(uint32_t)i) ^ flip;
+    }
 #ifdef NDD_ANCHOR_AVX2
     if (wide)
         run_min_avx2(key, suf, m, w);
@@ -310,21 +342,26 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     a->bidx_shift = 32 - lb;
     a->bits_shift = 32 - lg;
     memset(a->bits, 0, nw * sizeof *a->bits);
+    /* (the arrays in locals: stores through them could alias a's fields) */
+    uint32_t *h = a->h, *bidx = a->bidx, *pu = a->pu;
+    const uint32_t *pp = a->ppos;
+    uint64_t *v = a->v, *bits = a->bits;
+    const unsigned bs = a->bits_shift, xs = a->bidx_shift;
     size_t nh = 0, bk = 0;
     for (size_t i = 0; i < np; i++) {
         uint32_t hh = (uint32_t)(src[i] >> 32), r = (uint32_t)src[i];
-        if (!nh || a->h[nh - 1] != hh) {
-            a->h[nh++] = hh;
-            uint32_t fb = a->bits_shift < 32 ? hh >> a->bits_shift : 0;
-            a->bits[fb >> 6] |= 1ULL << (fb & 63);
-            for (size_t to = (size_t)((uint64_t)hh >> a->bidx_shift); bk <= to; bk++)
-                a->bidx[bk] = (uint32_t)i;
+        if (!nh || h[nh - 1] != hh) {
+            h[nh++] = hh;
+            uint32_t fb = bs < 32 ? hh >> bs : 0;
+            bits[fb >> 6] |= 1ULL << (fb & 63);
+            for (size_t to = (size_t)((uint64_t)hh >> xs); bk <= to; bk++)
+                bidx[bk] = (uint32_t)i;
         }
-        a->v[i] = (uint64_t)hh << 32 | a->ppos[r];
-        a->pu[r] = (uint32_t)(nh - 1);
+        v[i] = (uint64_t)hh << 32 | pp[r];
+        pu[r] = (uint32_t)(nh - 1);
     }
     for (; bk <= nbk; bk++)
-        a->bidx[bk] = (uint32_t)np;
+        bidx[bk] = (uint32_t)np;
     if ((rc = cover_gaps(a, np, window + w - 1)))
         return rc;
     a->nh = nh;
