@@ -27,6 +27,21 @@ void ndd_anchor_shape(size_t window, size_t *k, size_t *w)
     *w = window >= *k ? window - *k + 1 : 1;
 }
 
+void ndd_anchors_prefetch(const ndd_anchors_t *a)
+{
+    if (!a->n)
+        return;
+    const char *v = (const char *)a->v, *bits = (const char *)a->bits, *bidx = (const char *)a->bidx;
+    size_t nv = a->n * sizeof *a->v, nbits = a->bits_shift < 32 ? ((size_t)1 << (32 - a->bits_shift)) / 8 : 8,
+           nbidx = (((size_t)1 << (32 - a->bidx_shift)) + 1) * sizeof *a->bidx;
+    for (size_t i = 0; i < nbits; i += 64)
+        __builtin_prefetch(bits + i);
+    for (size_t i = 0; i < nbidx; i += 64)
+        __builtin_prefetch(bidx + i);
+    for (size_t i = 0; i < nv; i += 64)
+        __builtin_prefetch(v + i);
+}
+
 void ndd_anchors_free(ndd_anchors_t *a)
 {
     free(a->v);

@@ -448,6 +448,10 @@ int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, co
         return rc;
     size_t k, w, budget = 4 * (na + nb) + 1024;
     ndd_anchor_shape(window, &k, &w);
+    /* the lookup arrays read at random (a document's anchors may have left
+     * the caches since they were made): asked for in one stream now */
+    ndd_anchors_prefetch(xb);
+    ndd_anchors_prefetch(xa);
     /* candidates are bounded so that this stays linear: past 4 per byte,
      * the table (linear whatever the text) makes the same sketches */
     if ((rc = sk_side(&ws->out[0], a, na, xa, b, nb, xb, window, k, &budget)) ||
