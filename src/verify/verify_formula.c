@@ -20,6 +20,7 @@
  * (a new headline, dateline or byline over the same text). Rules, labels and
  * figures: docs/verify.md, "Formulaic texts". */
 #include "ndd_verify.h"
+#include "verify_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,24 +44,13 @@ void ndd_formula_params_default(ndd_formula_params_t *p)
 
 enum { TK_WORD = 0, TK_NAME = 1, TK_NUM = 2 };
 
-typedef struct tok {
-    uint64_t h;
-    int kind;
-    uint32_t blk;  /* block (line) of the span the token is in */
-    uint32_t blen; /* that block's length in bytes */
-} tok_t;
-
-/* ASCII letters and digits */
-static const uint8_t alnum_tab[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
-    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
-    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
-    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1};
-
-static inline int is_alnum(unsigned char c) { return alnum_tab[c]; }
+/* A side's tokens: their hashes (what the alignment compares, dense) and,
+ * per token, its kind and block (ndd_ftok_t, verify_int.h). */
+typedef struct toks {
+    uint64_t *h;
+    ndd_ftok_t *m;
+    size_t n, cap;
+} toks_t;
 
 /* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
  * length; an invalid byte (no lead byte, or not followed by its
@@ -122,19 +112,124 @@ static unsigned number_word(const char *low, size_t l)
     return 0;
 }
 
+/* Byte classes of the tokenizer. */
+enum { C_AL = 1, C_DG = 2, C_UP = 4, C_JN = 8, C_SE = 16 };
+static const uint8_t ctab[256] = {
+    ['0'] = C_AL | C_DG, ['1'] = C_AL | C_DG, ['2'] = C_AL | C_DG, ['3'] = C_AL | C_DG, ['4'] = C_AL | C_DG,
+    ['5'] = C_AL | C_DG, ['6'] = C_AL | C_DG, ['7'] = C_AL | C_DG, ['8'] = C_AL | C_DG, ['9'] = C_AL | C_DG,
+    ['A'] = C_AL | C_UP, ['B'] = C_AL | C_UP, ['C'] = C_AL | C_UP, ['D'] = C_AL | C_UP, ['E'] = C_AL | C_UP,
+    ['F'] = C_AL | C_UP, ['G'] = C_AL | C_UP, ['H'] = C_AL | C_UP, ['I'] = C_AL | C_UP, ['J'] = C_AL | C_UP,
+    ['K'] = C_AL | C_UP, ['L'] = C_AL | C_UP, ['M'] = C_AL | C_UP, ['N'] = C_AL | C_UP, ['O'] = C_AL | C_UP,
+    ['P'] = C_AL | C_UP, ['Q'] = C_AL | C_UP, ['R'] = C_AL | C_UP, ['S'] = C_AL | C_UP, ['T'] = C_AL | C_UP,
+    ['U'] = C_AL | C_UP, ['V'] = C_AL | C_UP, ['W'] = C_AL | C_UP, ['X'] = C_AL | C_UP, ['Y'] = C_AL | C_UP,
+    ['Z'] = C_AL | C_UP, ['a'] = C_AL, ['b'] = C_AL, ['c'] = C_AL, ['d'] = C_AL, ['e'] = C_AL, ['f'] = C_AL,
+    ['g'] = C_AL, ['h'] = C_AL, ['i'] = C_AL, ['j'] = C_AL, ['k'] = C_AL, ['l'] = C_AL, ['m'] = C_AL,
+    ['n'] = C_AL, ['o'] = C_AL, ['p'] = C_AL, ['q'] = C_AL, ['r'] = C_AL, ['s'] = C_AL, ['t'] = C_AL,
+    ['u'] = C_AL, ['v'] = C_AL, ['w'] = C_AL, ['x'] = C_AL, ['y'] = C_AL, ['z'] = C_AL,
+    ['.'] = C_JN | C_SE, [','] = C_JN, ['/'] = C_JN, ['-'] = C_JN, ['\''] = C_JN,
+    ['!'] = C_SE, ['?'] = C_SE, [':'] = C_SE, [';'] = C_SE, ['\n'] = C_SE};
+
+#if defined(__SSE2__)
+/* Lanes of v in [lo, hi] (bytes as unsigned), as a 0xFF mask. */
+static inline __m128i in_range(__m128i v, unsigned char lo, unsigned char hi)
+{
+    __m128i x = _mm_add_epi8(v, _mm_set1_epi8((char)(unsigned char)(128u - lo)));
+    return _mm_cmplt_epi8(x, _mm_set1_epi8((char)(unsigned char)(128u + (unsigned)(hi - lo) + 1u)));
+}
+#endif
+
+/* One word token from t[i] (an ASCII letter or digit; sent: no word since
+ * the last sentence end): its end (returned), its first 64 bytes lowered
+ * in low[0..*l) (room for 80: 16 at a time), *digit when it has one. */
+static size_t word(const char *t, size_t n, size_t i, char *low, size_t *l, int *digit)
+{
+    size_t j = i, k = 0;
+    unsigned cls = 0;
+    for (;;) {
+#if defined(__SSE2__)
+        while (j + 16 <= n) { /* 16 bytes at a time: the run of letters and digits, lowered */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(t + j));
+            __m128i up = in_range(v, 'A', 'Z'), dg = in_range(v, '0', '9');
+            __m128i al = _mm_or_si128(_mm_or_si128(up, dg), in_range(v, 'a', 'z'));
+            unsigned run = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(al)); /* 0 .. 16 */
+            if (k < 64)
+                _mm_storeu_si128((__m128i *)(void *)(low + k), _mm_or_si128(v, _mm_and_si128(up, _mm_set1_epi8(0x20))));
+            cls |= ((unsigned)_mm_movemask_epi8(dg) & ((1u << run) - 1u)) ? C_DG : 0u;
+            k += run;
+            j += run;
+            if (run < 16)
+                break;
+        }
+#endif
+        while (j < n && (ctab[(unsigned char)t[j]] & C_AL)) {
+            unsigned c = ctab[(unsigned char)t[j]];
+            cls |= c;
+            if (k < 64)
+                low[k] = (char)(t[j] | ((c & C_UP) ? 0x20 : 0));
+            k++;
+            j++;
+        }
+        /* . , / - ' between two letters or digits stays in the word */
+        if (j + 1 < n && (ctab[(unsigned char)t[j]] & C_JN) && (ctab[(unsigned char)t[j + 1]] & C_AL)) {
+            if (k < 64)
+                low[k] = t[j];
+            k++;
+            j++;
+            continue;
+        }
+        break;
+    }
+    *l = k < 64 ? k : 64;
+    *digit = (cls & C_DG) != 0;
+    return j;
+}
+
 /* Tokens of t[0..n): runs of ASCII letters and digits with . , / - ' kept
  * between two of them (3.5, 1,411,240, 6-3/16, A-2), and each CJK
- * character. */
-static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
+ * character. At most n / 2 + 1 of them (a word token is followed by a byte
+ * of no token, a CJK one takes 3 or 4 bytes): the arrays are sized once. */
+int ndd_formula_tokens(const char *t, size_t n, uint64_t **hv, ndd_ftok_t **mv, size_t *nv, size_t *cap)
 {
     int sent = 1;
-    size_t i = 0, bstart = 0;
+    size_t i = 0, bstart = 0, nt = 0;
     uint32_t blk = 0;
     const char *nl = memchr(t, '\n', n);
     uint32_t blen = (uint32_t)(nl ? (size_t)(nl - t) : n);
     *nv = 0;
+    if (n / 2 + 2 > *cap) {
+        size_t c = n / 2 + 2;
+        uint64_t *h = realloc(*hv, c * sizeof *h);
+        if (h)
+            *hv = h;
+        ndd_ftok_t *m = h ? realloc(*mv, c * sizeof *m) : NULL;
+        if (m)
+            *mv = m;
+        if (!h || !m)
+            return NDD_ERR_NOMEM;
+        *cap = c;
+    }
+    uint64_t *H = *hv;
+    ndd_ftok_t *M = *mv;
     while (i < n) {
         unsigned char c = (unsigned char)t[i];
+        unsigned k = ctab[c];
+        if (k & C_AL) {
+            char low[80];
+            size_t l;
+            int digit;
+            size_t j = word(t, n, i, low, &l, &digit);
+            int kind = digit ? TK_NUM : (k & C_UP) && !sent ? TK_NAME : TK_WORD;
+            unsigned num = digit ? 0 : number_word(low, l);
+            if (num) {
+                l = (size_t)snprintf(low, sizeof low, "%u", num);
+                kind = TK_NUM;
+            }
+            H[nt] = XXH3_64bits(low, l);
+            M[nt++] = (ndd_ftok_t){kind, blk, blen};
+            sent = 0;
+            i = j;
+            continue;
+        }
         if (c == '\n') {
             blk++;
             bstart = i + 1;
@@ -145,10 +240,8 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
             uint32_t cp;
             size_t len = utf8_cp(t + i, n - i, &cp);
             if (is_cjk(cp)) {
-                int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
-                if (rc)
-                    return rc;
-                (*v)[(*nv)++] = (tok_t){XXH3_64bits(t + i, len), TK_WORD, blk, blen};
+                H[nt] = XXH3_64bits(t + i, len);
+                M[nt++] = (ndd_ftok_t){TK_WORD, blk, blen};
                 sent = 0;
             } else if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F || cp == 0xFF1B || cp == 0xFF1A) {
                 sent = 1; /* 。！？；： */
@@ -156,45 +249,10 @@ static int tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
             i += len;
             continue;
         }
-        if (!is_alnum(c)) {
-            if (c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == '\n')
-                sent = 1;
-            i++;
-            continue;
-        }
-        size_t j = i;
-        int digit = 0;
-        while (j < n) {
-            unsigned char d = (unsigned char)t[j];
-            if (is_alnum(d)) {
-                digit |= d >= '0' && d <= '9';
-                j++;
-            } else if ((d == '.' || d == ',' || d == '/' || d == '-' || d == '\'') && j > i && j + 1 < n &&
-                       is_alnum((unsigned char)t[j + 1])) {
-                j++;
-            } else {
-                break;
-            }
-        }
-        char low[64];
-        size_t l = j - i < sizeof low ? j - i : sizeof low;
-        for (size_t k = 0; k < l; k++) {
-            char x = t[i + k];
-            low[k] = (x >= 'A' && x <= 'Z') ? (char)(x + 32) : x;
-        }
-        int kind = digit ? TK_NUM : (c >= 'A' && c <= 'Z' && !sent) ? TK_NAME : TK_WORD;
-        unsigned num = digit ? 0 : number_word(low, l);
-        if (num) {
-            l = (size_t)snprintf(low, sizeof low, "%u", num);
-            kind = TK_NUM;
-        }
-        int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
-        if (rc)
-            return rc;
-        (*v)[(*nv)++] = (tok_t){XXH3_64bits(low, l), kind, blk, blen};
-        sent = 0;
-        i = j;
+        sent |= (k & C_SE) != 0;
+        i++;
     }
+    *nv = nt;
     return NDD_OK;
 }
 
@@ -220,7 +278,7 @@ static void mark_gap(uint8_t *rep, long x0, long x1, long ny, long gmax)
         rep[i] = small ? 1 : 2;
 }
 
-static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, size_t max_d, long gmax,
+int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
                           uint8_t *rep)
 {
     long n = (long)nx, m = (long)ny, dmax = (long)(max_d < nx + ny ? max_d : nx + ny);
@@ -242,9 +300,16 @@ static int align_replaced(const tok_t *x, size_t nx, const tok_t *y, size_t ny, 
         for (long k = -d; k <= d; k += 2) {
             long xx = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
             long yy = xx - k;
-            while (xx < n && yy < m && x[xx].h == y[yy].h) {
-                xx++;
-                yy++;
+            if (xx < n && yy < m && x[xx] == y[yy]) { /* a snake: 4 hashes a step while all agree */
+                long lim = n - xx < m - yy ? n - xx : m - yy, s = 1;
+                const uint64_t *px = x + xx, *py = y + yy;
+                while (s + 4 <= lim && ((px[s] ^ py[s]) | (px[s + 1] ^ py[s + 1]) | (px[s + 2] ^ py[s + 2]) |
+                                        (px[s + 3] ^ py[s + 3])) == 0)
+                    s += 4;
+                while (s < lim && px[s] == py[s])
+                    s++;
+                xx += s;
+                yy += s;
             }
             v[off + k] = (int)xx;
             if (xx >= n && yy >= m)
@@ -319,26 +384,23 @@ static int spans(const char *a, size_t na, const char *b, size_t nb, const ndd_t
 }
 
 /* The rules on the two spans' tokens. */
-static int judge(const ndd_formula_params_t *p, const tok_t *ta, size_t nta, const tok_t *tb, size_t ntb,
-                 ndd_formula_result_t *out)
+static int judge(const ndd_formula_params_t *p, const toks_t *ta, const toks_t *tb, ndd_formula_result_t *out)
 {
     /* the shorter token sequence is x (ties: the smaller hash sequence): symmetric */
-    const tok_t *x = ta, *y = tb;
-    size_t nx = nta, ny = ntb;
+    size_t nta = ta->n, ntb = tb->n;
     int swap = ntb < nta;
     for (size_t i = 0; !swap && nta == ntb && i < nta; i++)
-        if (ta[i].h != tb[i].h) {
-            swap = tb[i].h < ta[i].h;
+        if (ta->h[i] != tb->h[i]) {
+            swap = tb->h[i] < ta->h[i];
             break;
         }
-    if (swap) {
-        x = tb, y = ta;
-        nx = ntb, ny = nta;
-    }
+    const toks_t *tx = swap ? tb : ta, *ty = swap ? ta : tb;
+    const ndd_ftok_t *x = tx->m;
+    size_t nx = tx->n, ny = ty->n;
     uint8_t *rep = malloc(nx ? nx : 1);
     if (!rep)
         return NDD_ERR_NOMEM;
-    int made = align_replaced(x, nx, y, ny, p->max_d, (long)p->max_gap, rep);
+    int made = ndd_formula_align(tx->h, nx, ty->h, ny, p->max_d, (long)p->max_gap, rep);
     if (made >= 0) {
         out->aligned = made;
         out->words = nx;
@@ -389,8 +451,8 @@ static int judge(const ndd_formula_params_t *p, const tok_t *ta, size_t nta, con
 int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
                       const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
 {
-    tok_t *ta = NULL, *tb = NULL;
-    size_t nta = 0, ntb = 0, ca = 0, cb = 0, a0, a1, b0, b1;
+    toks_t ta = {0}, tb = {0};
+    size_t a0, a1, b0, b1;
     int rc;
     if (!p || !r || !out || (!a && na) || (!b && nb))
         return NDD_ERR_INVAL;
@@ -399,9 +461,12 @@ int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, c
         return NDD_OK;
     if ((rc = spans(a, na, b, nb, r, &a0, &a1, &b0, &b1)))
         return rc;
-    if (!(rc = tokens(a + a0, a1 - a0, &ta, &nta, &ca)) && !(rc = tokens(b + b0, b1 - b0, &tb, &ntb, &cb)))
-        rc = judge(p, ta, nta, tb, ntb, out);
-    free(ta);
-    free(tb);
+    if (!(rc = ndd_formula_tokens(a + a0, a1 - a0, &ta.h, &ta.m, &ta.n, &ta.cap)) &&
+        !(rc = ndd_formula_tokens(b + b0, b1 - b0, &tb.h, &tb.m, &tb.n, &tb.cap)))
+        rc = judge(p, &ta, &tb, out);
+    free(ta.h);
+    free(ta.m);
+    free(tb.h);
+    free(tb.m);
     return rc;
 }

@@ -90,4 +90,21 @@ int ndd_tlcs_bound_order(int order);
  * it. Not thread-safe. */
 int ndd_tlcs_curve_walk(int on);
 
+/* The formulaic check's tokens (verify_formula.c): per token its kind
+ * (0 word, 1 name, 2 number), its block (line) of the span and that block's
+ * length; the hashes in a parallel array. */
+typedef struct ndd_ftok {
+    int kind;
+    uint32_t blk, blen;
+} ndd_ftok_t;
+/* The tokens of t[0..n) into (*h)[0..*nv), (*m)[0..*nv) (grown together, *cap
+ * entries; free both). */
+int ndd_formula_tokens(const char *t, size_t n, uint64_t **h, ndd_ftok_t **m, size_t *nv, size_t *cap);
+/* The check's alignment of the token hashes x[0..nx) and y[0..ny): rep[i]
+ * for each token of x, 0 matched, 1 in a small replacement (a gap of
+ * 1..gmax tokens on both sides), 2 elsewhere; 1 when made, 0 when D > max_d,
+ * < 0 on an error. */
+int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
+                      uint8_t *rep);
+
 #endif

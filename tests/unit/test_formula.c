@@ -8,6 +8,11 @@
 #include "ndd_test.h"
 #include "ndd_text.h"
 #include "ndd_verify.h"
+#include "verify_int.h"
+
+#include <stdio.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <ctype.h>
 
@@ -352,13 +357,364 @@ static void test_errors(void **state)
     assert_int_equal(ndd_formula_check(&p, "a", 1, "b", 1, &r, &f), NDD_ERR_INVAL);
 }
 
+/* ---- the tokenizer against the one it replaced (kept here verbatim as the
+ * oracle: byte by byte, one token at a time) ---- */
+enum { TK_WORD = 0, TK_NAME = 1, TK_NUM = 2 };
+typedef struct tok {
+    uint64_t h;
+    int kind;
+    uint32_t blk;
+    uint32_t blen;
+} tok_t;
+
+/* ASCII letters and digits */
+static const uint8_t alnum_tab[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1};
+
+static inline int is_alnum(unsigned char c) { return alnum_tab[c]; }
+
+/* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
+ * length; an invalid byte (no lead byte, or not followed by its
+ * continuation bytes) is one byte, code point 0xFFFD. */
+static size_t utf8_cp(const char *s, size_t n, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 1;
+    if (len > n || len == 1) {
+        *cp = u[0] < 0x80 ? u[0] : 0xFFFD;
+        return 1;
+    }
+    uint32_t c = u[0] & (0x7F >> len);
+    for (size_t k = 1; k < len; k++) {
+        if ((u[k] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        c = (c << 6) | (u[k] & 0x3F);
+    }
+    *cp = c;
+    return len;
+}
+
+static int is_cjk(uint32_t cp)
+{
+    return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+static const char *const numw[] = {"one", "two", "three", "four", "five", "six",
+                                   "seven", "eight", "nine", "ten", "eleven", "twelve"};
+static const uint8_t numw_len[] = {3, 3, 5, 4, 4, 3, 5, 5, 4, 3, 6, 6};
+
+/* The number words by first letter: bit w set when numw[w] starts with it. */
+static const uint16_t numw_first[26] = {
+    ['e' - 'a'] = 1u << 7 | 1u << 10,           /* eight, eleven */
+    ['f' - 'a'] = 1u << 3 | 1u << 4,            /* four, five */
+    ['n' - 'a'] = 1u << 8,                      /* nine */
+    ['o' - 'a'] = 1u << 0,                      /* one */
+    ['s' - 'a'] = 1u << 5 | 1u << 6,            /* six, seven */
+    ['t' - 'a'] = 1u << 1 | 1u << 2 | 1u << 9 | 1u << 11, /* two, three, ten, twelve */
+};
+
+/* The value of the number word low[0..l) (lowercase), 0 when it is none:
+ * only the words of its first letter are compared (a loop over all twelve
+ * for every word of 3-6 letters was 14 % of the tokenizer). */
+static unsigned number_word(const char *low, size_t l)
+{
+    unsigned char f = (unsigned char)low[0];
+    if (l < 3 || l > 6 || f < 'a' || f > 'z')
+        return 0;
+    unsigned m = numw_first[f - 'a'];
+    for (; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctz(m);
+        if (numw_len[w] == l && !memcmp(numw[w], low, l))
+            return w + 1;
+    }
+    return 0;
+}
+
+/* Tokens of t[0..n): runs of ASCII letters and digits with . , / - ' kept
+ * between two of them (3.5, 1,411,240, 6-3/16, A-2), and each CJK
+ * character. */
+static int ref_tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *cap)
+{
+    int sent = 1;
+    size_t i = 0, bstart = 0;
+    uint32_t blk = 0;
+    const char *nl = memchr(t, '\n', n);
+    uint32_t blen = (uint32_t)(nl ? (size_t)(nl - t) : n);
+    *nv = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\n') {
+            blk++;
+            bstart = i + 1;
+            nl = memchr(t + bstart, '\n', n - bstart);
+            blen = (uint32_t)(nl ? (size_t)(nl - t) - bstart : n - bstart);
+        }
+        if (c >= 0x80) { /* a CJK ideograph, kana or hangul syllable is a word of its own */
+            uint32_t cp;
+            size_t len = utf8_cp(t + i, n - i, &cp);
+            if (is_cjk(cp)) {
+                int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+                if (rc)
+                    return rc;
+                (*v)[(*nv)++] = (tok_t){XXH3_64bits(t + i, len), TK_WORD, blk, blen};
+                sent = 0;
+            } else if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F || cp == 0xFF1B || cp == 0xFF1A) {
+                sent = 1; /* 。！？；： */
+            }
+            i += len;
+            continue;
+        }
+        if (!is_alnum(c)) {
+            if (c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == '\n')
+                sent = 1;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        int digit = 0;
+        while (j < n) {
+            unsigned char d = (unsigned char)t[j];
+            if (is_alnum(d)) {
+                digit |= d >= '0' && d <= '9';
+                j++;
+            } else if ((d == '.' || d == ',' || d == '/' || d == '-' || d == '\'') && j > i && j + 1 < n &&
+                       is_alnum((unsigned char)t[j + 1])) {
+                j++;
+            } else {
+                break;
+            }
+        }
+        char low[64];
+        size_t l = j - i < sizeof low ? j - i : sizeof low;
+        for (size_t k = 0; k < l; k++) {
+            char x = t[i + k];
+            low[k] = (x >= 'A' && x <= 'Z') ? (char)(x + 32) : x;
+        }
+        int kind = digit ? TK_NUM : (c >= 'A' && c <= 'Z' && !sent) ? TK_NAME : TK_WORD;
+        unsigned num = digit ? 0 : number_word(low, l);
+        if (num) {
+            l = (size_t)snprintf(low, sizeof low, "%u", num);
+            kind = TK_NUM;
+        }
+        int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
+        if (rc)
+            return rc;
+        (*v)[(*nv)++] = (tok_t){XXH3_64bits(low, l), kind, blk, blen};
+        sent = 0;
+        i = j;
+    }
+    return NDD_OK;
+}
+
+
+/* Random texts over letters (both cases), digits, the joiners, sentence
+ * ends, spaces, newlines, number words, long words (past the 64 bytes a
+ * token's hash reads), CJK characters, other UTF-8 and broken bytes, cut
+ * anywhere: the same tokens, kinds, blocks and hashes. */
+static uint64_t g_rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void) { return ndd_test_xorshift(&g_rng); }
+
+static void test_tokens_oracle(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"the", "The", "THREE", "three", "Twelve", "one", "eleven", "A-2", "3.5",
+                                         "1,411,240", "6-3/16", "don't", "U.S.", "e.g.", "x", "Z9", "7",
+                                         "中", "国", "。", "！", "é", "\xff", "\xe4\xb8", "\xf0\x90\x8d\x88"};
+    static const char seps[] = " .,/-'!?:;\n\t()\"";
+    char *t = malloc(4096);
+    assert_non_null(t);
+    uint64_t *h = NULL;
+    ndd_ftok_t *m = NULL;
+    tok_t *v = NULL;
+    size_t cap = 0, vcap = 0;
+    for (int round = 0; round < 4000; round++) {
+        size_t n = 0, want = 1 + (size_t)rnd() % 3000;
+        while (n + 200 < 4096 && n < want) {
+            unsigned what = (unsigned)(rnd() % 10);
+            if (what < 5) {
+                const char *pc = pieces[rnd() % (sizeof pieces / sizeof *pieces)];
+                memcpy(t + n, pc, strlen(pc));
+                n += strlen(pc);
+            } else if (what < 8) {
+                t[n++] = seps[rnd() % (sizeof seps - 1)];
+            } else if (what < 9) { /* a long word of letters and digits, joiners inside */
+                size_t len = 1 + (size_t)rnd() % 120;
+                for (size_t k = 0; k < len; k++) {
+                    unsigned c = (unsigned)(rnd() % 40);
+                    t[n++] = c < 26 ? (char)((rnd() % 2 ? 'a' : 'A') + c) : c < 36 ? (char)('0' + c - 26)
+                                                                                   : ".,/-"[c - 36];
+                }
+            } else {
+                t[n++] = (char)(rnd() % 256);
+            }
+        }
+        size_t cut = round % 4 == 3 && n ? (size_t)rnd() % n : n; /* ends anywhere, even mid-sequence */
+        size_t nv = 0, nr = 0;
+        assert_int_equal(ndd_formula_tokens(t, cut, &h, &m, &nv, &cap), NDD_OK);
+        assert_int_equal(ref_tokens(t, cut, &v, &nr, &vcap), NDD_OK);
+        assert_int_equal(nv, nr);
+        for (size_t k = 0; k < nv; k++) {
+            assert_true(h[k] == v[k].h);
+            assert_int_equal(m[k].kind, v[k].kind);
+            assert_int_equal(m[k].blk, v[k].blk);
+            assert_int_equal(m[k].blen, v[k].blen);
+        }
+    }
+    free(h);
+    free(m);
+    free(v);
+    free(t);
+}
+
+/* The alignment against the one it replaced (kept here verbatim; its
+ * snakes compared one token at a time): random sequences over 2 to 40
+ * hashes, copies with tokens replaced, inserted and deleted, D limits below
+ * and above the one needed. */
+/* Myers O(ND) with the V vector of every round kept (O(D^2) memory, D <=
+ * max_d), then the path back. rep[i] for each token i of x: 0 matched, 1 in
+ * a small replacement (a gap between matches with 1..gmax tokens on both
+ * sides), 2 elsewhere (deleted, or in a larger gap: a moved paragraph, an
+ * inserted advertisement, a rewritten passage). Returns 1 when the alignment
+ * was made, 0 when D > max_d, < 0 on an error. */
+static void ref_mark_gap(uint8_t *rep, long x0, long x1, long ny, long gmax)
+{
+    int small = x1 > x0 && ny > 0 && x1 - x0 <= gmax && ny <= gmax;
+    for (long i = x0; i < x1; i++)
+        rep[i] = small ? 1 : 2;
+}
+
+static int ref_align(const tok_t *x, size_t nx, const tok_t *y, size_t ny, size_t max_d, long gmax,
+                          uint8_t *rep)
+{
+    long n = (long)nx, m = (long)ny, dmax = (long)(max_d < nx + ny ? max_d : nx + ny);
+    long off = dmax + 1, w = 2 * dmax + 3;
+    /* trace row d keeps V on diagonals -d-1 .. d+1 only (what the walk back
+     * reads of it), at TROW(d) = d^2 + 2d: the rows grow with the D found,
+     * not with max_d (a max_d x max_d table was a multi-MB allocation and
+     * a copy of 2 max_d + 3 entries per round for every formulaic check) */
+#define TROW(d) ((size_t)(d) * (size_t)(d) + 2 * (size_t)(d))
+    int *trace = NULL, *v = malloc((size_t)w * sizeof *v);
+    size_t tcap = 0;
+    long dfound = -1;
+    if (!v)
+        return NDD_ERR_NOMEM;
+    for (long i = 0; i < w; i++)
+        v[i] = -1;
+    v[off + 1] = 0;
+    for (long d = 0; d <= dmax && dfound < 0; d++) {
+        for (long k = -d; k <= d; k += 2) {
+            long xx = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+            long yy = xx - k;
+            while (xx < n && yy < m && x[xx].h == y[yy].h) {
+                xx++;
+                yy++;
+            }
+            v[off + k] = (int)xx;
+            if (xx >= n && yy >= m)
+                dfound = d;
+        }
+        if (ndd_array_grow((void **)&trace, &tcap, TROW(d + 1), sizeof *trace)) {
+            free(trace);
+            free(v);
+            return NDD_ERR_NOMEM;
+        }
+        /* diagonals -d-1 .. d+1 (within v: d <= dmax) */
+        memcpy(trace + TROW(d), v + off - d - 1, (size_t)(2 * d + 3) * sizeof *v);
+    }
+    if (dfound < 0) {
+        free(trace);
+        free(v);
+        return 0;
+    }
+    /* walk back: matched tokens 0; each gap between matched runs: a small
+     * replacement (tokens on both sides, at most gmax on each) 1, anything
+     * else (pure deletion, a moved or rewritten passage) 2 */
+    memset(rep, 2, nx);
+    long xx = n, yy = m;
+    long gap_x1 = n, gap_y1 = m; /* the current gap's end (exclusive) in x and y */
+    for (long d = dfound; d >= 0; d--) {
+        /* the round before (where round d came from): row d - 1 starts at
+         * diagonal -d, so diagonal k is vp[k + d] */
+        const int *vp = d ? trace + TROW(d - 1) : NULL;
+        long k = xx - yy;
+        long pk = d == 0 ? 0 : (k == -d || (k != d && vp[k - 1 + d] < vp[k + 1 + d])) ? k + 1 : k - 1;
+        long px = d == 0 ? 0 : vp[pk + d], py = px - pk;
+        long sx = d == 0 ? 0 : (pk == k + 1 ? px : px + 1); /* where the snake of round d starts */
+        long sy = sx - k;
+        if (xx > sx) { /* a snake (matches) [sx, xx): it closes the gap after it */
+            ref_mark_gap(rep, xx, gap_x1, gap_y1 - yy, gmax);
+            for (long i = sx; i < xx; i++)
+                rep[i] = 0;
+            gap_x1 = sx;
+            gap_y1 = sy;
+        }
+        xx = px;
+        yy = py;
+        if (d == 0)
+            break;
+    }
+    ref_mark_gap(rep, 0, gap_x1, gap_y1, gmax); /* the gap at the start */
+    free(trace);
+    free(v);
+    return 1;
+#undef TROW
+}
+
+
+static void test_align_oracle(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    uint64_t x[N], y[N];
+    tok_t tx[N], ty[N];
+    uint8_t r1[N], r2[N];
+    for (int round = 0; round < 3000; round++) {
+        size_t alpha = 2 + (size_t)rnd() % 39, nx = (size_t)rnd() % N, ny = 0;
+        for (size_t i = 0; i < nx; i++)
+            x[i] = rnd() % alpha;
+        unsigned every = 2 + (unsigned)(rnd() % 30);
+        for (size_t i = 0; i < nx && ny < N; i++) { /* a copy with edits */
+            unsigned e = (unsigned)(rnd() % every);
+            if (e == 0)
+                y[ny++] = rnd() % alpha; /* replaced */
+            else if (e == 1 && ny + 1 < N) {
+                y[ny++] = x[i];
+                y[ny++] = rnd() % alpha; /* inserted */
+            } else if (e != 2)
+                y[ny++] = x[i]; /* (e == 2: deleted) */
+        }
+        if (round % 5 == 0) /* unrelated */
+            for (size_t i = 0; i < ny; i++)
+                y[i] = rnd() % alpha;
+        for (size_t i = 0; i < nx; i++)
+            tx[i] = (tok_t){x[i], 0, 0, 0};
+        for (size_t i = 0; i < ny; i++)
+            ty[i] = (tok_t){y[i], 0, 0, 0};
+        size_t max_d = (size_t)rnd() % 400;
+        long gmax = 1 + (long)(rnd() % 8);
+        int a = ndd_formula_align(x, nx, y, ny, max_d, gmax, r1), b = ref_align(tx, nx, ty, ny, max_d, gmax, r2);
+        assert_int_equal(a, b);
+        if (a == 1 && nx)
+            assert_memory_equal(r1, r2, nx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_numbers), cmocka_unit_test(test_insertions_moves_lines),
         cmocka_unit_test(test_chinese_dateline), cmocka_unit_test(test_reuters_pairs),
         cmocka_unit_test(test_reuters_resends_hard_wrapped), cmocka_unit_test(test_broken_utf8),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_number_words),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_number_words), cmocka_unit_test(test_tokens_oracle), cmocka_unit_test(test_align_oracle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
