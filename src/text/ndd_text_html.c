@@ -743,6 +743,59 @@ static size_t ndd_find_end_tag(const char *s, size_t i, size_t n, const char *ln
 
 enum { NDD_SCAN_LT = 1, NDD_SCAN_ENT = 2 };
 
+static unsigned scan_isa = 1; /* ndd_text_isa: 0 plain C, 1 SSE2 */
+
+unsigned ndd_text_isa(unsigned max)
+{
+    unsigned old = scan_isa;
+    scan_isa = max;
+    return old;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The bytes of v that are not NDD_CC_ORD, a space aside (as a 16-bit mask):
+ * below 0x20, '&', '<', DEL and the lead bytes of class NDD_CC_UNI (C2,
+ * E1, E2, E3, EF). */
+static inline unsigned scan_not_ord(__m128i v)
+{
+    __m128i x = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)); /* <= 0x1F */
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)));
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xEF)));
+    __m128i e = _mm_sub_epi8(v, _mm_set1_epi8((char)0xE1)); /* E1..E3 -> 0..2 */
+    x = _mm_or_si128(x, _mm_cmpeq_epi8(_mm_min_epu8(e, _mm_set1_epi8(2)), e));
+    return (unsigned)_mm_movemask_epi8(x);
+}
+
+/* From j (< end - 16) on: how far the run of ordinary bytes that started
+ * at i goes, a space followed by an ordinary byte included when the run
+ * before it is not empty, 16 bytes at a time (the loop below byte by byte
+ * does the same); *sp counts those spaces. Stops at the first block with
+ * anything else, at its first such byte. */
+static size_t scan_run_sse2(const unsigned char *s, size_t i, size_t j, size_t end, size_t *sp)
+{
+    while (j + 17 <= end) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
+        __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(s + j + 1)); /* each byte's next one */
+        unsigned sps = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+        unsigned next_bad = scan_not_ord(w) | (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')));
+        unsigned bad = scan_not_ord(v) | (sps & next_bad) | (j == i ? sps & 1u : 0u);
+        if (!bad) {
+            *sp += (size_t)__builtin_popcount(sps);
+            j += 16;
+            continue;
+        }
+        unsigned r = (unsigned)__builtin_ctz(bad);
+        *sp += (size_t)__builtin_popcount(sps & ((1u << r) - 1u));
+        return j + r;
+    }
+    return j;
+}
+#endif
+
 /* Emits the text s[i..end): stops at '<' when mode has NDD_SCAN_LT (returns
  * its index), decodes character references when it has NDD_SCAN_ENT. */
 static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end, int mode)
@@ -752,6 +805,10 @@ static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end
     while (i < end) {
         size_t j = i, len, sp = 0;
         for (;;) { /* a run of ordinary bytes, across ordinary non-ASCII characters */
+#if defined(__SSE2__)
+            if (scan_isa)
+                j = scan_run_sse2(s, i, j, end, &sp);
+#endif
             while (j < end && ndd_text_cclass[s[j]] == NDD_CC_ORD)
                 j++;
             if (j > i && j + 1 < end && s[j] == ' ' && ndd_text_cclass[s[j + 1]] == NDD_CC_ORD) {

@@ -645,6 +645,54 @@ static void test_fuzz(void **state)
     }
 }
 
+/* The text scan's runs 16 bytes at a time (SSE2) against the plain C loop:
+ * the same text for pages of words with single and double spaces, every
+ * byte class next to a space or at a block's edge, entities, tags,
+ * non-ASCII characters (ordinary and spaces), and random bytes, with and
+ * without boilerplate removal and a length cap. */
+static void test_scan_isa(void **state)
+{
+    (void)state;
+    static const char *const toks[] = {
+        "word", "Word", "a", "  ", " ", " ", " ", " ", "\n", "\t", "\r", "&amp;", "&", "&#233;", "<", "<p>", "</p>",
+        "<b>", "</b>", "<div class=nav>", "</div>", "<br>", "\x7f", "\x01", "\x1f", "!", ".", "3.5",
+        "\xC2\xA0", "\xC2\xA9", "\xC2", "\xE2\x80\x83", "\xE2\x80\x94", "\xE3\x80\x80", "\xE4\xB8\xAD",
+        "\xEF\xBB\xBF", "\xE1\x9A\x80", "\xFF", "supercalifragilisticexpialidocious", "0123456789abcdef"};
+    char *doc = malloc(4096), *a = malloc(8192);
+    assert_non_null(doc);
+    assert_non_null(a);
+    for (int it = 0; it < 4000; it++) {
+        size_t n = 0, len = rnd() % 3000;
+        if (it % 5 == 0) {
+            for (; n < len; n++)
+                doc[n] = (char)rnd();
+        } else {
+            while (n < len) {
+                const char *t = toks[rnd() % (sizeof toks / sizeof toks[0])];
+                size_t tl = strlen(t);
+                if (n + tl > 4096)
+                    break;
+                memcpy(doc + n, t, tl);
+                n += tl;
+            }
+        }
+        int bp = (int)(rnd() & 1);
+        size_t max = rnd() % 4 ? 0 : 1 + rnd() % 2000;
+        unsigned old = ndd_text_isa(1);
+        const char *x = html_opts(doc, n, max, bp, 0);
+        size_t xl = strlen(x);
+        assert_true(xl < 8192);
+        memcpy(a, x, xl + 1);
+        ndd_text_isa(0);
+        x = html_opts(doc, n, max, bp, 0);
+        ndd_text_isa(old);
+        assert_int_equal(strlen(x), xl);
+        assert_memory_equal(x, a, xl);
+    }
+    free(doc);
+    free(a);
+}
+
 /* ---- real crawl pages ---- */
 /* memmem (a GNU extension; the tests stay C11 + POSIX). */
 static const char *find_mem(const char *h, size_t hn, const char *nd, size_t nn)
@@ -659,6 +707,49 @@ static const char *find_mem(const char *h, size_t hn, const char *nd, size_t nn)
         h = p + 1;
     }
     return NULL;
+}
+
+/* Boilerplate removal drops a block whose link text is more than half of
+ * its characters (spaces not counted): a link and a text of words with
+ * single spaces (long runs, spaces at every offset of the 16-byte blocks),
+ * the text's letters equal to the link's (kept) or one fewer (dropped),
+ * with both scans. */
+static void test_scan_link_share(void **state)
+{
+    (void)state;
+    char page[2048], link[600], text[600];
+    for (int it = 0; it < 600; it++) {
+        size_t ll = 0, lc = 0, tl = 0, tc = 0, want = 20 + rnd() % 200;
+        while (lc < want) { /* link words */
+            size_t w = 1 + rnd() % 9;
+            if (ll)
+                link[ll++] = ' ';
+            for (size_t k = 0; k < w; k++, lc++)
+                link[ll++] = (char)('a' + rnd() % 26);
+        }
+        size_t target = lc - (size_t)(it & 1); /* odd: one letter fewer than the link */
+        while (tc < target) {
+            size_t w = 1 + rnd() % 9;
+            if (w > target - tc)
+                w = target - tc;
+            if (tl)
+                text[tl++] = ' ';
+            for (size_t k = 0; k < w; k++, tc++)
+                text[tl++] = (char)('A' + rnd() % 26);
+        }
+        int n = snprintf(page, sizeof page, "<html><body><div><p><a href=\"/x\">%.*s</a> %.*s</p></div>"
+                         "<div><p>The article itself is here, kept in every case.</p></div></body></html>",
+                         (int)ll, link, (int)tl, text);
+        for (unsigned isa = 0; isa <= 1; isa++) {
+            unsigned old = ndd_text_isa(isa);
+            const char *x = html_opts(page, (size_t)n, 0, 1, 0);
+            ndd_text_isa(old);
+            assert_true(strstr(x, "The article itself") != NULL);
+            assert_null(strstr(x, "<"));
+            int kept = find_mem(x, strlen(x), text, tl) != NULL;
+            assert_int_equal(kept, !(it & 1));
+        }
+    }
 }
 
 /* Calls fn on the payload of every response record of a .warc.gz file (raw
@@ -889,7 +980,7 @@ int main(void)
         cmocka_unit_test(test_sentences_english),
         cmocka_unit_test(test_sentences_chinese),
         cmocka_unit_test(test_zh_fortunes),
-        cmocka_unit_test(test_fuzz),
+        cmocka_unit_test(test_fuzz), cmocka_unit_test(test_scan_isa), cmocka_unit_test(test_scan_link_share),
         cmocka_unit_test(test_real_warc),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
