@@ -72,9 +72,10 @@ typedef struct ndd_anchors {
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
 /* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
- * reused; start from a zeroed struct): 16 bytes per anchor and 4 per
- * distinct hash, a byte per window and the filter's 2 bytes per anchor,
- * about 5.3 bytes per text byte for S = 16. *scratch (*scratch_cap entries) is grown to
+ * reused; start from a zeroed struct): 17 bytes per anchor and 4 per
+ * distinct hash, a byte per window, the filter's 2-4 and the buckets' 1-2
+ * bytes per anchor: about 6.2 bytes per text byte for S = 16 (0.2 anchors
+ * a byte). *scratch (*scratch_cap entries) is grown to
  * 2.5 (n - k + 1) entries and may be shared by all documents. */
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);
