@@ -91,13 +91,14 @@ __attribute__((target("avx2"))) static size_t keys8_avx2(const uint8_t *t, size_
     const uint64_t mul = 0x9E3779B97F4A7C15ULL;
     const __m256i grams = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 9, 3, 4,
                                            5, 6, 7, 8, 9, 10);
-    const __m256i mlo = _mm256_set1_epi64x((long long)(mul & 0xFFFFFFFFu)), mhi = _mm256_set1_epi64x((long long)(mul >> 32));
+    const __m256i mlo = _mm256_set1_epi64x((long long)(mul & 0xFFFFFFFFu));
+    const __m256i mhi = _mm256_set1_epi64x((long long)(mul >> 32));
     const __m256i fl = _mm256_set1_epi64x((long long)flip), step = _mm256_set1_epi64x(4);
     __m256i idx = _mm256_setr_epi64x(0xFFFFFFFFLL, 0xFFFFFFFELL, 0xFFFFFFFDLL, 0xFFFFFFFCLL); /* ~i, 32 bits */
     size_t i = 0;
     for (; i + 4 <= m && i + 16 <= m + 7; i += 4) { /* bytes t[i .. i + 16) lie inside the text */
-        __m256i x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + i))),
-                                        grams);
+        __m128i t16 = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+        __m256i x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(t16), grams);
         __m256i lo = _mm256_mul_epu32(x, mlo); /* the low halves' product: its top half carries */
         __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(x, mhi), _mm256_mul_epu32(_mm256_srli_epi64(x, 32), mlo));
         __m256i hi = _mm256_add_epi64(_mm256_srli_epi64(lo, 32), cross); /* bits 32..63 in its low half */
@@ -528,6 +529,16 @@ static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
  * block's byte of ma / mb (bit u of a mark is bit u % 8 of its byte u / 8:
  * x86 is little-endian), so no step waits on the store of the one before;
  * the indexes move without a branch. */
+/* Lane l: is v[l] one of o[0..8)? (8 broadcasts, independent compares) */
+__attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const int *o)
+{
+#define NDD_EQ(k) _mm256_cmpeq_epi32(v, _mm256_set1_epi32(o[k]))
+    __m256i e01 = _mm256_or_si256(NDD_EQ(0), NDD_EQ(1)), e23 = _mm256_or_si256(NDD_EQ(2), NDD_EQ(3));
+    __m256i e45 = _mm256_or_si256(NDD_EQ(4), NDD_EQ(5)), e67 = _mm256_or_si256(NDD_EQ(6), NDD_EQ(7));
+#undef NDD_EQ
+    return _mm256_or_si256(_mm256_or_si256(e01, e23), _mm256_or_si256(e45, e67));
+}
+
 __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
                                                        uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
 {
@@ -539,24 +550,7 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
     while (i + 8 <= na && j + 8 <= nb) {
         __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
         __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
-        __m256i ea = _mm256_or_si256(
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j])),
-                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 1]))),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 2])),
-                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 3])))),
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 4])),
-                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 5]))),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 6])),
-                                            _mm256_cmpeq_epi32(va, _mm256_set1_epi32(ib[j + 7])))));
-        __m256i eb = _mm256_or_si256(
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i])),
-                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 1]))),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 2])),
-                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 3])))),
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 4])),
-                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 5]))),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 6])),
-                                            _mm256_cmpeq_epi32(vb, _mm256_set1_epi32(ia[i + 7])))));
+        __m256i ea = any_of8(va, ib + j), eb = any_of8(vb, ia + i);
         acc_a |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ea));
         acc_b |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(eb));
         ba[i / 8] = (uint8_t)acc_a; /* i, j: multiples of 8 */

@@ -714,7 +714,8 @@ int main(void)
         cmocka_unit_test(test_names_numbers), cmocka_unit_test(test_insertions_moves_lines),
         cmocka_unit_test(test_chinese_dateline), cmocka_unit_test(test_reuters_pairs),
         cmocka_unit_test(test_reuters_resends_hard_wrapped), cmocka_unit_test(test_broken_utf8),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_number_words), cmocka_unit_test(test_tokens_oracle), cmocka_unit_test(test_align_oracle),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_number_words), cmocka_unit_test(test_tokens_oracle),
+        cmocka_unit_test(test_align_oracle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
