@@ -522,13 +522,6 @@ static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 }
 
 #ifdef NDD_ANCHOR_AVX2
-/* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). Each
- * lane of a block is compared with the 8 hashes of the other broadcast one
- * by one (loads, no shuffles: the 16 compares are independent). A block's
- * flags are gathered in a register while its index stays and stored as the
- * block's byte of ma / mb (bit u of a mark is bit u % 8 of its byte u / 8:
- * x86 is little-endian), so no step waits on the store of the one before;
- * the indexes move without a branch. */
 /* Lane l: is v[l] one of o[0..8)? (8 broadcasts, independent compares) */
 __attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const int *o)
 {
@@ -539,6 +532,13 @@ __attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const i
     return _mm256_or_si256(_mm256_or_si256(e01, e23), _mm256_or_si256(e45, e67));
 }
 
+/* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). Each
+ * lane of a block is compared with the 8 hashes of the other broadcast one
+ * by one (loads, no shuffles: the 16 compares are independent). A block's
+ * flags are gathered in a register while its index stays and stored as the
+ * block's byte of ma / mb (bit u of a mark is bit u % 8 of its byte u / 8:
+ * x86 is little-endian), so no step waits on the store of the one before;
+ * the indexes move without a branch. */
 __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
                                                        uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
 {

@@ -138,9 +138,9 @@ static inline __m128i in_range(__m128i v, unsigned char lo, unsigned char hi)
 }
 #endif
 
-/* One word token from t[i] (an ASCII letter or digit; sent: no word since
- * the last sentence end): its end (returned), its first 64 bytes lowered
- * in low[0..*l) (room for 80: 16 at a time), *digit when it has one. */
+/* The word token that starts at t[i] (an ASCII letter or digit): its end
+ * (returned), its first 64 bytes lowered in low[0..*l) (room for 80: 16 are
+ * stored at a time), *digit when it has a digit. */
 static size_t word(const char *t, size_t n, size_t i, char *low, size_t *l, int *digit)
 {
     size_t j = i, k = 0;
