@@ -90,6 +90,67 @@ int ndd_tlcs_bound_order(int order);
  * it. Not thread-safe. */
 int ndd_tlcs_curve_walk(int on);
 
+/* ---- the formulaic check's helpers (verify_formula.c; the test's copy of
+ * the former tokenizer uses them too) ---- */
+
+/* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
+ * length; an invalid byte (no lead byte, or not followed by its
+ * continuation bytes) is one byte, code point 0xFFFD. */
+static inline size_t ndd_formula_utf8_cp(const char *s, size_t n, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 1;
+    if (len > n || len == 1) {
+        *cp = u[0] < 0x80 ? u[0] : 0xFFFD;
+        return 1;
+    }
+    uint32_t c = u[0] & (0x7F >> len);
+    for (size_t k = 1; k < len; k++) {
+        if ((u[k] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        c = (c << 6) | (u[k] & 0x3F);
+    }
+    *cp = c;
+    return len;
+}
+
+static inline int ndd_formula_is_cjk(uint32_t cp)
+{
+    return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+/* The value of the number word low[0..l) (lowercase: one .. twelve), 0
+ * when it is none: only the words of its first letter are compared (a loop
+ * over all twelve for every word of 3-6 letters was 14 % of the tokenizer;
+ * numw_first: bit w set when numw[w] starts with that letter). */
+static inline unsigned ndd_formula_number_word(const char *low, size_t l)
+{
+    static const char *const numw[] = {"one", "two", "three", "four", "five", "six",
+                                       "seven", "eight", "nine", "ten", "eleven", "twelve"};
+    static const uint8_t numw_len[] = {3, 3, 5, 4, 4, 3, 5, 5, 4, 3, 6, 6};
+    static const uint16_t numw_first[26] = {
+        ['e' - 'a'] = 1u << 7 | 1u << 10,           /* eight, eleven */
+        ['f' - 'a'] = 1u << 3 | 1u << 4,            /* four, five */
+        ['n' - 'a'] = 1u << 8,                      /* nine */
+        ['o' - 'a'] = 1u << 0,                      /* one */
+        ['s' - 'a'] = 1u << 5 | 1u << 6,            /* six, seven */
+        ['t' - 'a'] = 1u << 1 | 1u << 2 | 1u << 9 | 1u << 11, /* two, three, ten, twelve */
+    };
+    unsigned char f = (unsigned char)low[0];
+    if (l < 3 || l > 6 || f < 'a' || f > 'z')
+        return 0;
+    unsigned m = numw_first[f - 'a'];
+    for (; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctz(m);
+        if (numw_len[w] == l && !memcmp(numw[w], low, l))
+            return w + 1;
+    }
+    return 0;
+}
+
 /* The formulaic check's tokens (verify_formula.c): per token its kind
  * (0 word, 1 name, 2 number), its block (line) of the span and that block's
  * length; the hashes in a parallel array. */

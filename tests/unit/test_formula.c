@@ -358,7 +358,8 @@ static void test_errors(void **state)
 }
 
 /* ---- the tokenizer against the one it replaced (kept here verbatim as the
- * oracle: byte by byte, one token at a time) ---- */
+ * oracle: byte by byte, one token at a time; the UTF-8, CJK and number-word
+ * helpers, unchanged, are the library's) ---- */
 enum { TK_WORD = 0, TK_NAME = 1, TK_NUM = 2 };
 typedef struct tok {
     uint64_t h;
@@ -378,66 +379,6 @@ static const uint8_t alnum_tab[256] = {
     ['y'] = 1, ['z'] = 1};
 
 static inline int is_alnum(unsigned char c) { return alnum_tab[c]; }
-
-/* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its
- * length; an invalid byte (no lead byte, or not followed by its
- * continuation bytes) is one byte, code point 0xFFFD. */
-static size_t utf8_cp(const char *s, size_t n, uint32_t *cp)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t len = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 1;
-    if (len > n || len == 1) {
-        *cp = u[0] < 0x80 ? u[0] : 0xFFFD;
-        return 1;
-    }
-    uint32_t c = u[0] & (0x7F >> len);
-    for (size_t k = 1; k < len; k++) {
-        if ((u[k] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return 1;
-        }
-        c = (c << 6) | (u[k] & 0x3F);
-    }
-    *cp = c;
-    return len;
-}
-
-static int is_cjk(uint32_t cp)
-{
-    return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
-           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
-}
-
-static const char *const numw[] = {"one", "two", "three", "four", "five", "six",
-                                   "seven", "eight", "nine", "ten", "eleven", "twelve"};
-static const uint8_t numw_len[] = {3, 3, 5, 4, 4, 3, 5, 5, 4, 3, 6, 6};
-
-/* The number words by first letter: bit w set when numw[w] starts with it. */
-static const uint16_t numw_first[26] = {
-    ['e' - 'a'] = 1u << 7 | 1u << 10,           /* eight, eleven */
-    ['f' - 'a'] = 1u << 3 | 1u << 4,            /* four, five */
-    ['n' - 'a'] = 1u << 8,                      /* nine */
-    ['o' - 'a'] = 1u << 0,                      /* one */
-    ['s' - 'a'] = 1u << 5 | 1u << 6,            /* six, seven */
-    ['t' - 'a'] = 1u << 1 | 1u << 2 | 1u << 9 | 1u << 11, /* two, three, ten, twelve */
-};
-
-/* The value of the number word low[0..l) (lowercase), 0 when it is none:
- * only the words of its first letter are compared (a loop over all twelve
- * for every word of 3-6 letters was 14 % of the tokenizer). */
-static unsigned number_word(const char *low, size_t l)
-{
-    unsigned char f = (unsigned char)low[0];
-    if (l < 3 || l > 6 || f < 'a' || f > 'z')
-        return 0;
-    unsigned m = numw_first[f - 'a'];
-    for (; m; m &= m - 1) {
-        unsigned w = (unsigned)__builtin_ctz(m);
-        if (numw_len[w] == l && !memcmp(numw[w], low, l))
-            return w + 1;
-    }
-    return 0;
-}
 
 /* Tokens of t[0..n): runs of ASCII letters and digits with . , / - ' kept
  * between two of them (3.5, 1,411,240, 6-3/16, A-2), and each CJK
@@ -460,8 +401,8 @@ static int ref_tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *ca
         }
         if (c >= 0x80) { /* a CJK ideograph, kana or hangul syllable is a word of its own */
             uint32_t cp;
-            size_t len = utf8_cp(t + i, n - i, &cp);
-            if (is_cjk(cp)) {
+            size_t len = ndd_formula_utf8_cp(t + i, n - i, &cp);
+            if (ndd_formula_is_cjk(cp)) {
                 int rc = *nv < *cap ? NDD_OK : ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v);
                 if (rc)
                     return rc;
@@ -500,7 +441,7 @@ static int ref_tokens(const char *t, size_t n, tok_t **v, size_t *nv, size_t *ca
             low[k] = (x >= 'A' && x <= 'Z') ? (char)(x + 32) : x;
         }
         int kind = digit ? TK_NUM : (c >= 'A' && c <= 'Z' && !sent) ? TK_NAME : TK_WORD;
-        unsigned num = digit ? 0 : number_word(low, l);
+        unsigned num = digit ? 0 : ndd_formula_number_word(low, l);
         if (num) {
             l = (size_t)snprintf(low, sizeof low, "%u", num);
             kind = TK_NUM;
