@@ -55,7 +55,7 @@ void ndd_anchors_free(ndd_anchors_t *a)
     memset(a, 0, sizeof *a);
 }
 
-static unsigned isa_max = 2; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2 */
+static unsigned isa_max = 3; /* ndd_anchors_isa: 0 scalar, 1 SSE2, 2 AVX2, 3 AVX-512 */
 
 unsigned ndd_anchors_isa(unsigned max)
 {
@@ -510,11 +510,73 @@ __attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a,
     total += (size_t)_mm_cvtsi128_si64(s2) + (size_t)_mm_extract_epi64(s2, 1);
     return cover_end(a, total, last);
 }
+
+/* AVX-512 (F, BW, CD, VL: the caller checked the CPU has them). */
+#define NDD_A512 __attribute__((target("avx512f,avx512bw,avx512cd,avx512vl,avx2")))
+
+static int a512_cpu(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vl");
+}
+
+/* The flags of the up to 64 anchors pu[0..nt), 16 at a time, without
+ * gathers: the marks mu of at most 2,048 distinct hashes are 64 32-bit
+ * words held in four registers t[0..4); an anchor's word is picked by two
+ * two-register permutations (bits 0-4 of u / 32) and a blend (bit 5), its
+ * bit tested after a shift by u % 32. Lanes past nt are not loaded. */
+NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const __m512i t[4])
+{
+    const __m512i c31 = _mm512_set1_epi32(31), c32 = _mm512_set1_epi32(32), one = _mm512_set1_epi32(1);
+    uint64_t f = 0;
+    for (unsigned q = 0; q < 4 && 16 * q < nt; q++) {
+        size_t left = nt - 16 * q;
+        __mmask16 in = left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1);
+        __m512i u = _mm512_maskz_loadu_epi32(in, pu + 16 * q), wi = _mm512_srli_epi32(u, 5);
+        __m512i lo = _mm512_permutex2var_epi32(t[0], wi, t[1]), hi = _mm512_permutex2var_epi32(t[2], wi, t[3]);
+        __m512i wd = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(wi, c32), lo, hi);
+        __mmask16 k = _mm512_mask_test_epi32_mask(in, _mm512_srlv_epi32(wd, _mm512_and_si512(u, c31)), one);
+        f |= (uint64_t)k << (16 * q);
+    }
+    return f;
+}
+
+/* cover() with the flags by flags64_512 (mu of at most 2,048 hashes) and
+ * the gap bytes under the mask summed by one masked load and psadbw. */
+NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
+{
+    uint64_t tw[32] = {0}; /* mu, padded: the registers read whole words */
+    memcpy(tw, mu, (a->nh + 63) / 64 * sizeof *mu);
+    const __m512i t[4] = {_mm512_loadu_si512(tw), _mm512_loadu_si512(tw + 8), _mm512_loadu_si512(tw + 16),
+                          _mm512_loadu_si512(tw + 24)};
+    size_t total = 0, last = SIZE_MAX;
+    uint64_t carry = 0;
+    __m512i acc = _mm512_setzero_si512();
+    for (size_t t0 = 0; t0 < a->n; t0 += 64) {
+        size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
+        uint64_t f = flags64_512(a->pu + t0, nt, t);
+        if (!f) {
+            carry = 0;
+            continue;
+        }
+        uint64_t after = a->gap ? f & (f << 1 | carry) : 0; /* bits below nt only: f has no others */
+        if (after)
+            acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(after, a->gap + t0),
+                                                        _mm512_setzero_si512()));
+        total += cover_starts(a, t0, f, f & ~after, last, w);
+        last = a->ppos[t0 + 63 - (unsigned)__builtin_clzll(f)];
+        carry = f >> 63;
+    }
+    total += (size_t)_mm512_reduce_add_epi64(acc);
+    return cover_end(a, total, last);
+}
 #endif
 
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
 #ifdef NDD_ANCHOR_AVX2
+    if (isa_max >= 3 && a->nh <= 2048 && a512_cpu())
+        return cover_512(a, mu, w);
     if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
         return cover_avx2(a, mu, w);
 #endif
@@ -565,6 +627,44 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
     *pi = i;
     *pj = j;
 }
+
+/* shared_avx2 with the 64 compares of two blocks by one conflict detection:
+ * a's block in lanes 0-7 and b's in lanes 8-15 of one register, vpconflictd
+ * gives each lane the lanes before it that hold its value. Within a block
+ * the hashes are distinct, so lane 8 + t's bits are the a lanes equal to
+ * b's hash t: b's flags are the lanes 8-15 with a bit, a's the OR of their
+ * bits. (Only where the instruction is fast: AMD cores; on Intel cores it
+ * is microcoded, and the AVX2 merge is kept.) */
+NDD_A512 static void shared_512(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb,
+                                size_t *pi, size_t *pj)
+{
+    const uint32_t *ha = a->h, *hb = b->h;
+    uint8_t *ba = (uint8_t *)ma, *bb = (uint8_t *)mb;
+    size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
+    unsigned acc_a = 0, acc_b = 0;
+    const __m512i low = _mm512_set1_epi32(0xff);
+    while (i + 8 <= na && j + 8 <= nb) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
+        __m512i c = _mm512_conflict_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(va), vb, 1));
+        __m256i cb = _mm512_extracti64x4_epi64(c, 1);
+        __m128i o = _mm_or_si128(_mm256_castsi256_si128(cb), _mm256_extracti128_si256(cb, 1));
+        o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4e));
+        o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
+        acc_a |= (unsigned)_mm_cvtsi128_si32(o) & 0xffu;
+        acc_b |= (unsigned)_mm512_test_epi32_mask(c, low) >> 8;
+        ba[i / 8] = (uint8_t)acc_a; /* i, j: multiples of 8 */
+        bb[j / 8] = (uint8_t)acc_b;
+        uint32_t la = ha[i + 7], lb = hb[j + 7];
+        size_t si = la <= lb, sj = lb <= la;
+        i += 8 * si;
+        j += 8 * sj;
+        acc_a &= (unsigned)si - 1u;
+        acc_b &= (unsigned)sj - 1u;
+    }
+    *pi = i;
+    *pj = j;
+}
 #endif
 
 /* Flags, in ma and mb (a bit per distinct hash), the hashes a and b share: a merge
@@ -580,7 +680,9 @@ static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64
     const uint32_t *ha = a->h, *hb = b->h;
     size_t i = 0, j = 0, na = a->nh, nb = b->nh;
 #ifdef NDD_ANCHOR_AVX2
-    if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
+    if (isa_max >= 3 && a512_cpu() && __builtin_cpu_is("amd"))
+        shared_512(a, b, ma, mb, &i, &j);
+    else if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
         shared_avx2(a, b, ma, mb, &i, &j);
 #endif
 #if defined(__SSE2__)

@@ -31,8 +31,8 @@ static inline int ndd_anchors_may_hold(const ndd_anchors_t *a, uint32_t h)
 }
 
 /* For tests: the widest instructions the anchor bound may use (0 plain C,
- * 1 SSE2, 2 AVX2 where the CPU has it; the default 2); returns the former
- * setting. Not thread-safe: set it before any bound runs. */
+ * 1 SSE2, 2 AVX2, 3 AVX-512 where the CPU has them; the default 3); returns
+ * the former setting. Not thread-safe: set it before any bound runs. */
 unsigned ndd_anchors_isa(unsigned max);
 
 #endif

@@ -30,7 +30,7 @@
  * -m ISA: the widest instructions Myers' bisection may use (0 plain C, 2 AVX2
  * where the CPU has it: the default), to compare the two in one run.
  * -a ISA: the same for the anchors (their runs' minima) and the anchor
- * bound's merge (0 plain C, 1 SSE2, 2 AVX2: the default).
+ * bound (0 plain C, 1 SSE2, 2 AVX2, 3 AVX-512: the default).
  *
  * usage: bench_verify [-r REPS] [-n PAIRS] [-d BYTES] [-s SETS] [-m ISA] [-a ISA] [-w DIR N] REUTERS_DIR */
 #include "ndd_util.h"

@@ -195,19 +195,22 @@ static void same_sketches(const ndd_sketch_ws_t *x, const ndd_sketch_ws_t *y)
 
 /* Long texts sharing long stretches with sparse edits (blocks of 64
  * anchors all flagged, mostly flagged, none; lists long enough for the
- * SIMD blocks to run on with every offset), against the brute-force cover. */
+ * SIMD blocks to run on with every offset), against the brute-force cover.
+ * The lengths give up to 1,024, up to 2,048 and more distinct hashes: the
+ * AVX-512 flags hold the marks of up to 1,024 in two registers, of up to
+ * 2,048 in four, and leave longer lists to the AVX2 code. */
 static void test_anchors_bound_long(void **state)
 {
     (void)state;
     ndd_anchors_t xa = {0}, xb = {0};
     uint64_t *mark = NULL, *scratch = NULL;
-    size_t mark_cap = 0, scratch_cap = 0, n = 6000;
+    size_t mark_cap = 0, scratch_cap = 0, n = 12000, seen[3] = {0, 0, 0};
     uint8_t *a = malloc(n), *b = malloc(n), *in = malloc(n + 1);
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(in);
     for (int round = 0; round < 40; round++) {
-        size_t na = n - rndn(200), nb = 0;
+        size_t na = (size_t[]){6000, 9000, 12000}[round % 7 % 3] - rndn(200), nb = 0;
         for (size_t i = 0; i < na; i++)
             a[i] = (uint8_t)('a' + rndn(round % 5 == 4 ? 3 : 26));
         size_t every = (size_t[]){30, 100, 400, 3000}[round % 4];
@@ -230,13 +233,16 @@ static void test_anchors_bound_long(void **state)
         check_anchors(&xa, w);
         check_anchors(&xb, w);
         size_t ca = brute_cover(&xa, &xb, w, in), cb = brute_cover(&xb, &xa, w, in);
-        for (unsigned isa = 0; isa <= 2; isa++) { /* plain C, SSE2, AVX2: the same */
+        seen[xa.nh <= 1024 ? 0 : xa.nh <= 2048 ? 1 : 2]++;
+        for (unsigned isa = 0; isa <= 3; isa++) { /* plain C, SSE2, AVX2, AVX-512: the same */
             ndd_anchors_isa(isa);
             assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
             assert_int_equal(ua, ca);
             assert_int_equal(ub, cb);
         }
     }
+    for (int k = 0; k < 3; k++)
+        assert_true(seen[k] > 0);
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
     free(mark);
