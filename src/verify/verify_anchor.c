@@ -541,16 +541,50 @@ NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const
     return f;
 }
 
-/* cover() with the flags by flags64_512 (mu of at most 2,048 hashes) and
- * the gap bytes under the mask summed by one masked load and psadbw. */
+/* P[i] = g[0] + .. + g[i] for the 64 gap bytes g of a block (those past
+ * nt read as 0), as 16-bit sums (at most 64 * 255): five steps of a shift
+ * across the register (vpermw) and an add in each half, then the low half's
+ * last sum added to the high half. */
+NDD_A512 static inline void gap_prefix(const uint8_t *g, size_t nt, uint16_t P[64])
+{
+    static const uint16_t iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    const __m512i io = _mm512_loadu_si512(iota);
+    __m512i x = _mm512_maskz_loadu_epi8(nt >= 64 ? ~0ULL : (1ULL << nt) - 1, g);
+    __m512i lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)), hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1));
+    for (unsigned sh = 1; sh < 32; sh *= 2) { /* lane i += lane i - sh (lanes i >= sh) */
+        __m512i idx = _mm512_sub_epi16(io, _mm512_set1_epi16((short)sh));
+        __mmask32 m = ~0u << sh;
+        lo = _mm512_add_epi16(lo, _mm512_maskz_permutexvar_epi16(m, idx, lo));
+        hi = _mm512_add_epi16(hi, _mm512_maskz_permutexvar_epi16(m, idx, hi));
+    }
+    hi = _mm512_add_epi16(hi, _mm512_permutexvar_epi16(_mm512_set1_epi16(31), lo));
+    _mm512_storeu_si512(P, lo);
+    _mm512_storeu_si512(P + 32, hi);
+}
+
+/* cover() with the flags by flags64_512 (mu of at most 2,048 hashes), the
+ * gap bytes under the mask summed by one masked load and psadbw, and the
+ * shares of the starts of runs from the gap bytes instead of the positions
+ * (which a cold cache would fetch line by line): a start t whose flagged
+ * predecessor is q adds min(S + w - 1, p_t - p_q), and p_t - p_q is the sum
+ * of the gap bytes q + 1 .. t when none of them is capped; a capped one
+ * means a gap of at least the cap, and so does that sum. The sums are
+ * differences of the block's prefix sums (and of the block before's, when q
+ * is there); q further back is at least 64 anchors away, so its share is
+ * the cap when that is at most 64, else it is taken from the positions.
+ * Only the first flagged anchor and the last read a position. */
 NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
     uint64_t tw[32] = {0}; /* mu, padded: the registers read whole words */
     memcpy(tw, mu, (a->nh + 63) / 64 * sizeof *mu);
     const __m512i t[4] = {_mm512_loadu_si512(tw), _mm512_loadu_si512(tw + 8), _mm512_loadu_si512(tw + 16),
                           _mm512_loadu_si512(tw + 24)};
-    size_t total = 0, last = SIZE_MAX;
+    uint16_t pre[2][64]; /* the gap bytes' prefix sums of this block and of block pb */
+    const size_t cap = a->window + w - 1;
+    size_t total = 0, lt = SIZE_MAX, pb = SIZE_MAX; /* lt: the last flagged anchor */
     uint64_t carry = 0;
+    unsigned cur = 0;
     __m512i acc = _mm512_setzero_si512();
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
@@ -559,23 +593,49 @@ NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, siz
             carry = 0;
             continue;
         }
-        uint64_t after = a->gap ? f & (f << 1 | carry) : 0; /* bits below nt only: f has no others */
+        uint64_t after = f & (f << 1 | carry); /* bits below nt only: f has no others */
         if (after)
             acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(after, a->gap + t0),
                                                         _mm512_setzero_si512()));
-        total += cover_starts(a, t0, f, f & ~after, last, w);
-        last = a->ppos[t0 + 63 - (unsigned)__builtin_clzll(f)];
+        uint64_t starts = f & ~after;
+        if (starts) {
+            uint16_t *P = pre[cur], *PP = pre[cur ^ 1];
+            gap_prefix(a->gap + t0, nt, P);
+            for (; starts; starts &= starts - 1) {
+                unsigned bit = (unsigned)__builtin_ctzll(starts);
+                uint64_t below = f & ((1ULL << bit) - 1);
+                size_t tt = t0 + bit, share;
+                if (below) {
+                    share = (size_t)P[bit] - P[63 - (unsigned)__builtin_clzll(below)];
+                } else if (lt == SIZE_MAX) { /* the first: its interval, cut at the text's start */
+                    size_t p = a->ppos[tt];
+                    share = p + 1 >= w ? cap : p + a->window;
+                } else if (lt + 64 >= t0) { /* in the block before */
+                    if (pb != t0 - 64) {
+                        gap_prefix(a->gap + t0 - 64, 64, PP);
+                        pb = t0 - 64;
+                    }
+                    share = (size_t)P[bit] + PP[63] - PP[lt + 64 - t0];
+                } else {
+                    share = cap <= 64 ? cap : a->ppos[tt] - a->ppos[lt];
+                }
+                total += share < cap ? share : cap;
+            }
+            pb = t0;
+            cur ^= 1;
+        }
+        lt = t0 + 63 - (unsigned)__builtin_clzll(f);
         carry = f >> 63;
     }
     total += (size_t)_mm512_reduce_add_epi64(acc);
-    return cover_end(a, total, last);
+    return cover_end(a, total, lt == SIZE_MAX ? SIZE_MAX : a->ppos[lt]);
 }
 #endif
 
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
 #ifdef NDD_ANCHOR_AVX2
-    if (isa_max >= 3 && a->nh <= 2048 && a512_cpu())
+    if (isa_max >= 3 && a->nh <= 2048 && a->gap && a512_cpu())
         return cover_512(a, mu, w);
     if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
         return cover_avx2(a, mu, w);

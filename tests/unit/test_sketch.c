@@ -204,7 +204,7 @@ static void test_anchors_bound_long(void **state)
     (void)state;
     ndd_anchors_t xa = {0}, xb = {0};
     uint64_t *mark = NULL, *scratch = NULL;
-    size_t mark_cap = 0, scratch_cap = 0, n = 12000, seen[3] = {0, 0, 0};
+    size_t mark_cap = 0, scratch_cap = 0, n = 12000, seen[4] = {0, 0, 0, 0};
     uint8_t *a = malloc(n), *b = malloc(n), *in = malloc(n + 1);
     assert_non_null(a);
     assert_non_null(b);
@@ -224,12 +224,15 @@ static void test_anchors_bound_long(void **state)
             for (size_t i = nb / 2; i < nb; i++)
                 b[i] = (uint8_t)('a' + rndn(26));
         /* S = 200: one interval (S + w - 1 = 392 bytes) passes a gap byte, so
-         * every flagged anchor's share is taken alone */
-        size_t s = round % 10 == 9 ? 200 : round % 3 ? 16 : 10, k, w, ua, ub;
+         * every flagged anchor's share is taken alone; S = 48: the cap (88)
+         * passes 64, so a share after a run of 64 unflagged anchors needs
+         * the positions */
+        size_t s = round % 10 == 9 ? 200 : round % 10 == 6 ? 48 : round % 3 ? 16 : 10, k, w, ua, ub;
         ndd_anchor_shape(s, &k, &w);
         assert_int_equal(ndd_anchors_make(&xa, a, na, s, &scratch, &scratch_cap), NDD_OK);
         assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
         assert_true((xa.gap == NULL) == (s == 200));
+        seen[3] += s == 48;
         check_anchors(&xa, w);
         check_anchors(&xb, w);
         size_t ca = brute_cover(&xa, &xb, w, in), cb = brute_cover(&xb, &xa, w, in);
@@ -241,7 +244,7 @@ static void test_anchors_bound_long(void **state)
             assert_int_equal(ub, cb);
         }
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         assert_true(seen[k] > 0);
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
