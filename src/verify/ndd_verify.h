@@ -53,15 +53,18 @@ void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
  * A document's anchors are its winnowed k-grams: in every run of w = S-k+1
  * consecutive k-grams the rightmost one of least hash (k = 8, w = 9 for
  * S = 16; ndd_anchor_shape). */
+/* ndd_anchors_likely_close's sample: the distinct hashes below this (a 64th
+ * of the range, about a fifth of the anchors' hashes: each is the least of w) */
+#define NDD_ANCHOR_SAMPLE_CUT (1u << 26)
 typedef struct ndd_anchors {
     uint64_t *v;    /* hash << 32 | position, increasing: by hash, then position (n of them) */
-    uint32_t *h;    /* the distinct hashes, increasing (nh of them) */
+    uint32_t *h;    /* the distinct hashes, increasing (nh of them; the first ns below NDD_ANCHOR_SAMPLE_CUT) */
     uint32_t *ppos; /* the positions, increasing */
     uint32_t *pu;   /* the distinct hash (index into h) of the anchor at ppos[t] */
     uint8_t *gap;   /* per anchor: min(S + w - 1, its gap to the one before) (NULL when that can pass 255) */
     uint32_t *bidx; /* v's entries with hash >> bidx_shift == b start at bidx[b] (2^(32 - shift) + 1 of them) */
     unsigned bidx_shift;
-    size_t n, nh, cap, hcap, pcap, ucap, gcap, bidx_cap;
+    size_t n, nh, ns, cap, hcap, pcap, ucap, gcap, bidx_cap;
     size_t len, window; /* the text's length and the S they were made for */
     uint8_t *off;       /* window j's anchor is at j + off[j], for j < noff = len - S + 1 */
     size_t noff, off_cap; /* (made when w <= 255, else noff = 0: ndd_sketch_filter_anchored falls back) */
@@ -103,8 +106,8 @@ int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, co
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
                       size_t need, size_t *ua, size_t *ub);
 /* Are a and b likely close (a near-duplicate pair, which the bound would
- * not stop)? From the distinct anchor hashes below 2^26, a 64th of them
- * (about 100 for 10 KB of text): 1 when each side has at least 16 there and
+ * not stop)? From the distinct anchor hashes below 2^26 (about 400 for
+ * 10 KB of text; a->ns): 1 when each side has at least 16 there and
  * 3/4 of the smaller side's are shared. Only an order hint:
  * ndd_tlcs_compare's results never depend on it. */
 int ndd_anchors_likely_close(const ndd_anchors_t *a, const ndd_anchors_t *b);

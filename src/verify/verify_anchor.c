@@ -251,7 +251,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 {
     const uint8_t *t = text;
     size_t k, w;
-    a->n = a->nh = a->noff = 0;
+    a->n = a->nh = a->ns = a->noff = 0;
     a->len = n;
     a->window = window;
     if (window == 0 || (!t && n))
@@ -363,10 +363,11 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     const uint32_t *pp = a->ppos;
     uint64_t *v = a->v, *bits = a->bits;
     const unsigned bs = a->bits_shift, xs = a->bidx_shift;
-    size_t nh = 0, bk = 0;
+    size_t nh = 0, bk = 0, ns = 0;
     for (size_t i = 0; i < np; i++) {
         uint32_t hh = (uint32_t)(src[i] >> 32), r = (uint32_t)src[i];
         if (!nh || h[nh - 1] != hh) {
+            ns += hh < NDD_ANCHOR_SAMPLE_CUT;
             h[nh++] = hh;
             uint32_t fb = bs < 32 ? hh >> bs : 0;
             bits[fb >> 6] |= 1ULL << (fb & 63);
@@ -381,6 +382,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     if ((rc = cover_gaps(a, np, window + w - 1)))
         return rc;
     a->nh = nh;
+    a->ns = ns;
     a->n = np;
     a->noff = off ? m + 1 - w : 0;
     return NDD_OK;
@@ -781,26 +783,9 @@ static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64
     }
 }
 
-/* The number of entries of h[0..n) (increasing) below x. */
-static size_t u32_below(const uint32_t *h, size_t n, uint32_t x)
-{
-    size_t lo = 0;
-    while (n > 0) {
-        size_t half = n / 2;
-        if (h[lo + half] < x) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo;
-}
-
 int ndd_anchors_likely_close(const ndd_anchors_t *a, const ndd_anchors_t *b)
 {
-    const uint32_t cut = 1u << 26;
-    size_t na = u32_below(a->h, a->nh, cut), nb = u32_below(b->h, b->nh, cut), m = na < nb ? na : nb;
+    size_t na = a->ns, nb = b->ns, m = na < nb ? na : nb;
     if (m < 16)
         return 0;
     size_t i = 0, j = 0, shared = 0;

@@ -125,6 +125,10 @@ static void check_anchors(const ndd_anchors_t *x, size_t w)
         assert_true(x->v[i] > x->v[i - 1]);
     for (size_t u = 1; u < x->nh; u++)
         assert_true(x->h[u] > x->h[u - 1]);
+    size_t below = 0; /* the sample of ndd_anchors_likely_close */
+    for (size_t u = 0; u < x->nh; u++)
+        below += x->h[u] < NDD_ANCHOR_SAMPLE_CUT;
+    assert_int_equal(x->ns, below);
     for (size_t t = 0; t < x->n; t++) {
         assert_true(t == 0 || x->ppos[t] > x->ppos[t - 1]);
         assert_true(x->pu[t] < x->nh);
