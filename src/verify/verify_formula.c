@@ -218,6 +218,91 @@ static void mark_gap(uint8_t *rep, long x0, long x1, long ny, long gmax)
         rep[i] = small ? 1 : 2;
 }
 
+static unsigned fa_isa = 1; /* ndd_formula_isa */
+
+unsigned ndd_formula_isa(unsigned max)
+{
+    unsigned old = fa_isa;
+    fa_isa = max;
+    return old;
+}
+
+/* Diagonal k's snake from x = xx (x[xx] == y[yy] known or not): 4 hashes a
+ * step while all agree; returns the x it ends at. */
+static inline long fa_snake(const uint64_t *x, long n, const uint64_t *y, long m, long xx, long k)
+{
+    long yy = xx - k;
+    if (xx < n && yy < m && x[xx] == y[yy]) {
+        long lim = n - xx < m - yy ? n - xx : m - yy, s = 1;
+        const uint64_t *px = x + xx, *py = y + yy;
+        while (s + 4 <= lim &&
+               ((px[s] ^ py[s]) | (px[s + 1] ^ py[s + 1]) | (px[s + 2] ^ py[s + 2]) | (px[s + 3] ^ py[s + 3])) == 0)
+            s += 4;
+        while (s < lim && px[s] == py[s])
+            s++;
+        xx += s;
+    }
+    return xx;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FA_512 1
+#include <immintrin.h>
+
+/* Round d over the diagonals k = -d, -d + 2, .., d, 8 at a time (AVX-512 F
+ * and VL: the caller checked): the same values as the scalar round. There x
+ * = v[k + 1] at k = -d, v[k - 1] + 1 at k = d, else the greater of v[k + 1]
+ * and v[k - 1] + 1 (v[k - 1] + 1 on a tie); as v[-d - 1] and v[d + 1] still
+ * hold -1 (no round before wrote them), that is max(v[k + 1], v[k - 1] + 1)
+ * on every diagonal. v is read from 16 entries before and 32 after the
+ * diagonals (the caller pads it) and written only on them; the lanes whose
+ * first hashes agree run the scalar snake after the step. Returns 1 when a
+ * diagonal reached (n, m). */
+__attribute__((target("avx512f,avx512vl,avx2"))) static int fa_round_512(int *v, long off, long d, const uint64_t *x,
+                                                                          long n, const uint64_t *y, long m)
+{
+    static const int il[16] = {0, 2, 4, 6, 8, 10, 12, 14, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const int ir[16] = {2, 4, 6, 8, 10, 12, 14, 16, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const int iw[16] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
+    const __m512i idl = _mm512_loadu_si512(il), idr = _mm512_loadu_si512(ir), idw = _mm512_loadu_si512(iw);
+    const __m256i one = _mm256_set1_epi32(1), lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m256i vn = _mm256_set1_epi32((int)n), vm = _mm256_set1_epi32((int)m);
+    int found = 0;
+    for (long k = -d; k <= d; k += 16) {
+        long lanes = (d - k) / 2 + 1;
+        __mmask8 lm = lanes >= 8 ? (__mmask8)0xff : (__mmask8)((1u << lanes) - 1);
+        int *base = v + off + k - 1; /* lane i: v[k + 2i - 1] at base[2i], v[k + 2i] at base[2i + 1] */
+        __m512i a = _mm512_loadu_si512(base), b = _mm512_loadu_si512(base + 16);
+        __m256i lo = _mm512_castsi512_si256(_mm512_permutex2var_epi32(a, idl, b));
+        __m256i hi = _mm512_castsi512_si256(_mm512_permutex2var_epi32(a, idr, b));
+        __m256i xv = _mm256_max_epi32(hi, _mm256_add_epi32(lo, one));
+        __m256i yv = _mm256_sub_epi32(xv, _mm256_add_epi32(_mm256_set1_epi32((int)k), lane2));
+        __mmask8 in = lm & _mm256_cmplt_epi32_mask(xv, vn) & _mm256_cmplt_epi32_mask(yv, vm);
+        /* the hashes' low halves (x86: little-endian); equal ones go to the
+         * scalar snake, which compares the whole hashes first */
+        __m256i hx = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), in, xv, (const void *)x, 8);
+        __m256i hy = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), in, yv, (const void *)y, 8);
+        __mmask8 eq = _mm256_mask_cmpeq_epi32_mask(in, hx, hy);
+        found |= (lm & ~eq & _mm256_cmpge_epi32_mask(xv, vn) & _mm256_cmpge_epi32_mask(yv, vm)) != 0;
+        /* x of lane i into base[2i + 1] (odd lanes only) */
+        __mmask16 odd = (__mmask16)(lanes >= 8 ? 0xaaaau : 0xaaaau & ((1u << (2 * lanes)) - 1));
+        _mm512_mask_storeu_epi32(base, odd, _mm512_permutexvar_epi32(idw, _mm512_castsi256_si512(xv)));
+        for (unsigned e = eq; e; e &= e - 1) { /* (a lane whose whole hashes differ keeps its x) */
+            unsigned i = (unsigned)__builtin_ctz(e);
+            long kk = k + 2 * (long)i, xx = fa_snake(x, n, y, m, base[2 * i + 1], kk);
+            base[2 * i + 1] = (int)xx;
+            found |= xx >= n && xx - kk >= m;
+        }
+    }
+    return found;
+}
+
+static int fa_512_cpu(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+#endif
+
 int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
                           uint8_t *rep)
 {
@@ -228,33 +313,32 @@ int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny
      * not with max_d (a max_d x max_d table was a multi-MB allocation and
      * a copy of 2 max_d + 3 entries per round for every formulaic check) */
 #define TROW(d) ((size_t)(d) * (size_t)(d) + 2 * (size_t)(d))
-    int *trace = NULL, *v = malloc((size_t)w * sizeof *v);
+    int *trace = NULL, *v = malloc((size_t)(w + 32) * sizeof *v); /* + 32: fa_round_512 reads past the end */
     size_t tcap = 0;
     long dfound = -1;
     if (!v)
         return NDD_ERR_NOMEM;
-    for (long i = 0; i < w; i++)
+    for (long i = 0; i < w + 32; i++)
         v[i] = -1;
     v[off + 1] = 0;
+    int wide = 0;
+#ifdef FA_512
+    wide = fa_isa >= 1 && n < INT32_MAX && m < INT32_MAX && fa_512_cpu();
+#endif
     for (long d = 0; d <= dmax && dfound < 0; d++) {
-        for (long k = -d; k <= d; k += 2) {
-            long xx = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
-            long yy = xx - k;
-            if (xx < n && yy < m && x[xx] == y[yy]) { /* a snake: 4 hashes a step while all agree */
-                long lim = n - xx < m - yy ? n - xx : m - yy, s = 1;
-                const uint64_t *px = x + xx, *py = y + yy;
-                while (s + 4 <= lim && ((px[s] ^ py[s]) | (px[s + 1] ^ py[s + 1]) | (px[s + 2] ^ py[s + 2]) |
-                                        (px[s + 3] ^ py[s + 3])) == 0)
-                    s += 4;
-                while (s < lim && px[s] == py[s])
-                    s++;
-                xx += s;
-                yy += s;
-            }
-            v[off + k] = (int)xx;
-            if (xx >= n && yy >= m)
+#ifdef FA_512
+        if (wide && d >= 8) {
+            if (fa_round_512(v, off, d, x, n, y, m))
                 dfound = d;
-        }
+        } else
+#endif
+            for (long k = -d; k <= d; k += 2) {
+                long xx = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+                xx = fa_snake(x, n, y, m, xx, k);
+                v[off + k] = (int)xx;
+                if (xx >= n && xx - k >= m)
+                    dfound = d;
+            }
         if (ndd_array_grow((void **)&trace, &tcap, TROW(d + 1), sizeof *trace)) {
             free(trace);
             free(v);

@@ -167,5 +167,9 @@ int ndd_formula_tokens(const char *t, size_t n, uint64_t **h, ndd_ftok_t **m, si
  * < 0 on an error. */
 int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
                       uint8_t *rep);
+/* For tests: the widest instructions the alignment's rounds may use (0
+ * plain C, 1 AVX-512 where the CPU has it: the default); returns the former
+ * setting. Not thread-safe. */
+unsigned ndd_formula_isa(unsigned max);
 
 #endif

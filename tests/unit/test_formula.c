@@ -636,16 +636,28 @@ static void test_align_oracle(void **state)
         if (round % 5 == 0) /* unrelated */
             for (size_t i = 0; i < ny; i++)
                 y[i] = rnd() % alpha;
+        if (round % 3 == 1) /* hashes whose low halves agree more often than they do (the AVX-512 */
+            for (size_t i = 0; i < N; i++) { /* rounds compare those first) */
+                if (i < nx)
+                    x[i] = x[i] % 5 | x[i] / 5 << 32;
+                if (i < ny)
+                    y[i] = y[i] % 5 | y[i] / 5 << 32;
+            }
         for (size_t i = 0; i < nx; i++)
             tx[i] = (tok_t){x[i], 0, 0, 0};
         for (size_t i = 0; i < ny; i++)
             ty[i] = (tok_t){y[i], 0, 0, 0};
         size_t max_d = (size_t)rnd() % 400;
         long gmax = 1 + (long)(rnd() % 8);
-        int a = ndd_formula_align(x, nx, y, ny, max_d, gmax, r1), b = ref_align(tx, nx, ty, ny, max_d, gmax, r2);
-        assert_int_equal(a, b);
-        if (a == 1 && nx)
-            assert_memory_equal(r1, r2, nx);
+        int b = ref_align(tx, nx, ty, ny, max_d, gmax, r2);
+        for (unsigned isa = 0; isa <= 1; isa++) { /* plain C, AVX-512 rounds (where the CPU has them) */
+            unsigned old = ndd_formula_isa(isa);
+            int a = ndd_formula_align(x, nx, y, ny, max_d, gmax, r1);
+            ndd_formula_isa(old);
+            assert_int_equal(a, b);
+            if (a == 1 && nx)
+                assert_memory_equal(r1, r2, nx);
+        }
     }
 }
 
