@@ -526,8 +526,9 @@ static int a512_cpu(void)
  * gathers: the marks mu of at most 2,048 distinct hashes are 64 32-bit
  * words held in four registers t[0..4); an anchor's word is picked by two
  * two-register permutations (bits 0-4 of u / 32) and a blend (bit 5), its
- * bit tested after a shift by u % 32. Lanes past nt are not loaded. */
-NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const __m512i t[4])
+ * bit tested after a shift by u % 32 (wide = 0: at most 1,024 hashes, the
+ * first permutation alone). Lanes past nt are not loaded. */
+NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const __m512i t[4], int wide)
 {
     const __m512i c31 = _mm512_set1_epi32(31), c32 = _mm512_set1_epi32(32), one = _mm512_set1_epi32(1);
     uint64_t f = 0;
@@ -535,8 +536,10 @@ NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const
         size_t left = nt - 16 * q;
         __mmask16 in = left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1);
         __m512i u = _mm512_maskz_loadu_epi32(in, pu + 16 * q), wi = _mm512_srli_epi32(u, 5);
-        __m512i lo = _mm512_permutex2var_epi32(t[0], wi, t[1]), hi = _mm512_permutex2var_epi32(t[2], wi, t[3]);
-        __m512i wd = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(wi, c32), lo, hi);
+        __m512i wd = _mm512_permutex2var_epi32(t[0], wi, t[1]);
+        if (wide)
+            wd = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(wi, c32), wd,
+                                         _mm512_permutex2var_epi32(t[2], wi, t[3]));
         __mmask16 k = _mm512_mask_test_epi32_mask(in, _mm512_srlv_epi32(wd, _mm512_and_si512(u, c31)), one);
         f |= (uint64_t)k << (16 * q);
     }
@@ -590,7 +593,7 @@ NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, siz
     __m512i acc = _mm512_setzero_si512();
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        uint64_t f = flags64_512(a->pu + t0, nt, t);
+        uint64_t f = a->nh > 1024 ? flags64_512(a->pu + t0, nt, t, 1) : flags64_512(a->pu + t0, nt, t, 0);
         if (!f) {
             carry = 0;
             continue;

@@ -254,10 +254,10 @@ static inline long fa_snake(const uint64_t *x, long n, const uint64_t *y, long m
  * = v[k + 1] at k = -d, v[k - 1] + 1 at k = d, else the greater of v[k + 1]
  * and v[k - 1] + 1 (v[k - 1] + 1 on a tie); as v[-d - 1] and v[d + 1] still
  * hold -1 (no round before wrote them), that is max(v[k + 1], v[k - 1] + 1)
- * on every diagonal. v is read from 16 entries before and 32 after the
- * diagonals (the caller pads it) and written only on them; the lanes whose
- * first hashes agree run the scalar snake after the step. Returns 1 when a
- * diagonal reached (n, m). */
+ * on every diagonal. Each step reads 32 entries of v from the one before its
+ * first diagonal (the caller pads v by 32) and writes only its diagonals;
+ * the lanes whose hashes' low halves agree run the scalar snake after the
+ * step. Returns 1 when a diagonal reached (n, m). */
 __attribute__((target("avx512f,avx512vl,avx2"))) static int fa_round_512(int *v, long off, long d, const uint64_t *x,
                                                                           long n, const uint64_t *y, long m)
 {
