@@ -649,6 +649,23 @@ static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 }
 
 #ifdef NDD_ANCHOR_AVX2
+/* The end of a step of the 8-against-8 merges: the two blocks' flags stored
+ * as their bytes (i, j: multiples of 8), the block whose last hash is
+ * smaller left (both on a tie) without a branch; a new block starts with no
+ * flag. */
+static inline void block_step(const uint32_t *ha, const uint32_t *hb, uint8_t *ba, uint8_t *bb, size_t *i,
+                              size_t *j, unsigned *acc_a, unsigned *acc_b)
+{
+    ba[*i / 8] = (uint8_t)*acc_a;
+    bb[*j / 8] = (uint8_t)*acc_b;
+    uint32_t la = ha[*i + 7], lb = hb[*j + 7];
+    size_t si = la <= lb, sj = lb <= la;
+    *i += 8 * si;
+    *j += 8 * sj;
+    *acc_a &= (unsigned)si - 1u;
+    *acc_b &= (unsigned)sj - 1u;
+}
+
 /* Lane l: is v[l] one of o[0..8)? (8 broadcasts, independent compares) */
 __attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const int *o)
 {
@@ -680,14 +697,7 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
         __m256i ea = any_of8(va, ib + j), eb = any_of8(vb, ia + i);
         acc_a |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ea));
         acc_b |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(eb));
-        ba[i / 8] = (uint8_t)acc_a; /* i, j: multiples of 8 */
-        bb[j / 8] = (uint8_t)acc_b;
-        uint32_t la = ha[i + 7], lb = hb[j + 7];
-        size_t si = la <= lb, sj = lb <= la;
-        i += 8 * si;
-        j += 8 * sj;
-        acc_a &= (unsigned)si - 1u; /* a new block starts with no flag */
-        acc_b &= (unsigned)sj - 1u;
+        block_step(ha, hb, ba, bb, &i, &j, &acc_a, &acc_b);
     }
     *pi = i;
     *pj = j;
@@ -718,14 +728,7 @@ NDD_A512 static void shared_512(const ndd_anchors_t *a, const ndd_anchors_t *b, 
         o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
         acc_a |= (unsigned)_mm_cvtsi128_si32(o) & 0xffu;
         acc_b |= (unsigned)_mm512_test_epi32_mask(c, low) >> 8;
-        ba[i / 8] = (uint8_t)acc_a; /* i, j: multiples of 8 */
-        bb[j / 8] = (uint8_t)acc_b;
-        uint32_t la = ha[i + 7], lb = hb[j + 7];
-        size_t si = la <= lb, sj = lb <= la;
-        i += 8 * si;
-        j += 8 * sj;
-        acc_a &= (unsigned)si - 1u;
-        acc_b &= (unsigned)sj - 1u;
+        block_step(ha, hb, ba, bb, &i, &j, &acc_a, &acc_b);
     }
     *pi = i;
     *pj = j;
