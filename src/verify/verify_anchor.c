@@ -556,7 +556,8 @@ NDD_A512 static inline void gap_prefix(const uint8_t *g, size_t nt, uint16_t P[6
                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     const __m512i io = _mm512_loadu_si512(iota);
     __m512i x = _mm512_maskz_loadu_epi8(nt >= 64 ? ~0ULL : (1ULL << nt) - 1, g);
-    __m512i lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)), hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1));
+    __m512i lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x));
+    __m512i hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1));
     for (unsigned sh = 1; sh < 32; sh *= 2) { /* lane i += lane i - sh (lanes i >= sh) */
         __m512i idx = _mm512_sub_epi16(io, _mm512_set1_epi16((short)sh));
         __mmask32 m = ~0u << sh;

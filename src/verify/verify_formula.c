@@ -333,7 +333,8 @@ int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny
         } else
 #endif
             for (long k = -d; k <= d; k += 2) {
-                long xx = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+                long xx =
+                    (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
                 xx = fa_snake(x, n, y, m, xx, k);
                 v[off + k] = (int)xx;
                 if (xx >= n && xx - k >= m)

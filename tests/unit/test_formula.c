@@ -636,8 +636,8 @@ static void test_align_oracle(void **state)
         if (round % 5 == 0) /* unrelated */
             for (size_t i = 0; i < ny; i++)
                 y[i] = rnd() % alpha;
-        if (round % 3 == 1) /* hashes whose low halves agree more often than they do (the AVX-512 */
-            for (size_t i = 0; i < N; i++) { /* rounds compare those first) */
+        if (round % 3 == 1) /* hashes that often agree in their low halves without being equal */
+            for (size_t i = 0; i < N; i++) { /* (the AVX-512 rounds compare the low halves first) */
                 if (i < nx)
                     x[i] = x[i] % 5 | x[i] / 5 << 32;
                 if (i < ny)
