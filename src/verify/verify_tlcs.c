@@ -839,10 +839,33 @@ static int tl_remove_y(ndd_tlcs_ws_t *ws, size_t s, size_t e)
     return NDD_OK;
 }
 
-/* (the verdict grows with L: a binary search) */
+static int tl_passes(const ndd_tlcs_params_t *p, size_t t, size_t nx, size_t ny)
+{
+    double rs, cs;
+    ndd_tlcs_scores(t, nx, ny, &rs, &cs);
+    return ndd_tlcs_verdict(p, rs, cs);
+}
+
+/* The verdict grows with L (both scores are quotients that grow with it, in
+ * floating point too), so the least passing L is found from the thresholds'
+ * closed forms, L >= r (na + nb) / (1 + r) and L >= c min(na, nb), and then
+ * moved to where the verdict itself turns (a step or two at most: the
+ * rounding); thresholds outside [0, 1e6] take a binary search. */
 size_t ndd_tlcs_need(const ndd_tlcs_params_t *p, size_t nx, size_t ny)
 {
-    size_t lo = 0, hi = (nx < ny ? nx : ny) + 1;
+    size_t mn = nx < ny ? nx : ny;
+    double r = p->min_resemblance, c = p->min_containment;
+    if (r >= 0 && r <= 1e6 && c >= 0 && c <= 1e6) {
+        double gr = ceil(r * ((double)nx + (double)ny) / (1 + r)), gc = ceil(c * (double)mn);
+        double g = gr < gc ? gr : gc;
+        size_t t = g > (double)mn ? mn + 1 : (size_t)g;
+        while (t > 0 && tl_passes(p, t - 1, nx, ny))
+            t--;
+        while (t <= mn && !tl_passes(p, t, nx, ny))
+            t++;
+        return t;
+    }
+    size_t lo = 0, hi = mn + 1;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         double rs, cs;
