@@ -847,35 +847,23 @@ static int tl_passes(const ndd_tlcs_params_t *p, size_t t, size_t nx, size_t ny)
 }
 
 /* The verdict grows with L (both scores are quotients that grow with it, in
- * floating point too), so the least passing L is found from the thresholds'
- * closed forms, L >= r (na + nb) / (1 + r) and L >= c min(na, nb), and then
- * moved to where the verdict itself turns (a step or two at most: the
- * rounding); thresholds outside [0, 1e6] take a binary search. */
+ * floating point too), so the least passing L is guessed from the
+ * thresholds' closed forms, L >= r (na + nb) / (1 + r) and L >= c min(na, nb)
+ * (0 for a threshold <= 0; NaN, ignored by fmin, for one no length meets:
+ * NaN or infinite), and moved to where the verdict itself turns: a step or
+ * two for the rounding. */
 size_t ndd_tlcs_need(const ndd_tlcs_params_t *p, size_t nx, size_t ny)
 {
     size_t mn = nx < ny ? nx : ny;
     double r = p->min_resemblance, c = p->min_containment;
-    if (r >= 0 && r <= 1e6 && c >= 0 && c <= 1e6) {
-        double gr = ceil(r * ((double)nx + (double)ny) / (1 + r)), gc = ceil(c * (double)mn);
-        double g = gr < gc ? gr : gc;
-        size_t t = g > (double)mn ? mn + 1 : (size_t)g;
-        while (t > 0 && tl_passes(p, t - 1, nx, ny))
-            t--;
-        while (t <= mn && !tl_passes(p, t, nx, ny))
-            t++;
-        return t;
-    }
-    size_t lo = 0, hi = mn + 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        double rs, cs;
-        ndd_tlcs_scores(mid, nx, ny, &rs, &cs);
-        if (ndd_tlcs_verdict(p, rs, cs))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    double gr = r <= 0 ? 0 : ceil(r * ((double)nx + (double)ny) / (1 + r)), gc = c <= 0 ? 0 : ceil(c * (double)mn);
+    double g = fmin(gr, gc);
+    size_t t = isnan(g) || g > (double)mn ? mn + 1 : (size_t)g;
+    while (t > 0 && tl_passes(p, t - 1, nx, ny))
+        t--;
+    while (t <= mn && !tl_passes(p, t, nx, ny))
+        t++;
+    return t;
 }
 
 static int tl_order; /* ndd_tlcs_bound_order */

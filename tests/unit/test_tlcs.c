@@ -7,6 +7,7 @@
 #include "verify_int.h"
 
 #include <ctype.h>
+#include <math.h>
 
 static uint64_t rng_state = 0x13198A2E03707344ULL;
 static uint64_t rnd(void)
@@ -1257,10 +1258,12 @@ static void test_need(void **state)
         size_t na = rndn(3000), nb = rndn(3000), mn = na < nb ? na : nb, want = mn + 1;
         p.min_resemblance = (double)rndn(101) / 100;
         p.min_containment = round % 7 ? (double)rndn(101) / 100 : 2.0; /* 2: containment never enough */
-        if (round % 13 == 5) /* outside the closed forms' range: the binary search */
+        if (round % 13 == 5) /* negative (every length passes) or beyond any length */
             p.min_containment = round % 2 ? -0.5 : 3e6;
         if (round % 17 == 3)
             p.min_resemblance = (double)rndn(1000) / 7.0; /* large: only containment can pass */
+        if (round % 19 == 7) /* no length meets it */
+            p.min_resemblance = round % 2 ? INFINITY : NAN;
         for (size_t l = 0; l <= mn; l++) {
             double rs, cs;
             ndd_tlcs_scores(l, na, nb, &rs, &cs);
