@@ -54,7 +54,7 @@ void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
  * consecutive k-grams the rightmost one of least hash (k = 8, w = 9 for
  * S = 16; ndd_anchor_shape). */
 /* ndd_anchors_likely_close's sample: the distinct hashes below this (a 64th
- * of the range, about a fifth of the anchors' hashes: each is the least of w) */
+ * of the range, about a 14th of the anchors' hashes: each is the least of w) */
 #define NDD_ANCHOR_SAMPLE_CUT (1u << 26)
 typedef struct ndd_anchors {
     uint64_t *v;    /* hash << 32 | position, increasing: by hash, then position (n of them) */
@@ -106,7 +106,7 @@ int ndd_sketch_filter_anchored(ndd_sketch_ws_t *ws, const void *a, size_t na, co
 int ndd_anchors_bound(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t **mark, size_t *mark_cap,
                       size_t need, size_t *ua, size_t *ub);
 /* Are a and b likely close (a near-duplicate pair, which the bound would
- * not stop)? From the distinct anchor hashes below 2^26 (about 400 for
+ * not stop)? From the distinct anchor hashes below 2^26 (about 130 for
  * 10 KB of text; a->ns): 1 when each side has at least 16 there and
  * 3/4 of the smaller side's are shared. Only an order hint:
  * ndd_tlcs_compare's results never depend on it. */

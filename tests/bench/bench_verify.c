@@ -19,7 +19,11 @@
  * h heavy template (5.3 KB of 10 KB), a the anchor bound alone and ndd run's
  * path (bound, then anchored sketches; all anchors made first, and each
  * pair's made just before it) on the template, heavy template and
- * near-duplicate pairs, k the filtered sketches alone: the table's against
+ * near-duplicate pairs, b the anchor bound's parts on the template and
+ * near-duplicate pairs (not in the default: the least passing length, the
+ * bound with A's union alone and with both, the sample's order hint, each
+ * repeated 10 times per pair in cache; and each pair's bound once after all
+ * pairs' anchors were made again), k the filtered sketches alone: the table's against
  * the ones made from anchors, i basic TLCS (max-iter 1), e exact
  * near-duplicate, x exact template pairs (PAIRS/20 of them: D ~ 10,000),
  * w the paper's window-size evaluation (its Fig. 7): for S = 4 .. 64 the mean
@@ -323,6 +327,70 @@ static int bound_stops(const ndd_tlcs_params_t *p, const pair_t *pr, const ndd_a
     return !ndd_tlcs_verdict(p, ru, cu);
 }
 
+/* The anchor bound's parts (-s b): in cache, each repeated 10 times per
+ * pair right after the pair's anchors are made; cold, each pair's bound once
+ * after all pairs' anchors were made again (as run_anchors' first bound). */
+static void run_bound_parts(const ndd_tlcs_params_t *p, const pair_t *pr, size_t n, int reps, const char *what)
+{
+    ndd_anchors_t *an = calloc(2 * n, sizeof *an);
+    uint64_t *mark = NULL, *scratch = NULL;
+    size_t mark_cap = 0, scratch_cap = 0, sn = 0, snh = 0, sns = 0;
+    double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+    volatile size_t sink = 0;
+    if (!an)
+        exit(1);
+    for (int r = 0; r < reps; r++) {
+        double t[5] = {0, 0, 0, 0, 0};
+        sn = snh = sns = 0;
+        for (size_t i = 0; i < n; i++) {
+            ndd_anchors_t *a = &an[2 * i], *b = &an[2 * i + 1];
+            size_t ua, ub;
+            if (ndd_anchors_make(a, pr[i].a, pr[i].na, p->window, &scratch, &scratch_cap) ||
+                ndd_anchors_make(b, pr[i].b, pr[i].nb, p->window, &scratch, &scratch_cap) ||
+                ndd_anchors_bound(a, b, &mark, &mark_cap, 0, &ua, &ub))
+                exit(1);
+            sn += a->n, snh += a->nh, sns += a->ns;
+            double u0 = cpu_now();
+            for (size_t k = 0; k < 10; k++)
+                sink += ndd_tlcs_need(p, pr[i].na + k, pr[i].nb);
+            double u1 = cpu_now();
+            for (int k = 0; k < 10; k++)
+                sink += ndd_anchors_bound(a, b, &mark, &mark_cap, SIZE_MAX, &ua, &ub) + ua;
+            double u2 = cpu_now();
+            for (int k = 0; k < 10; k++)
+                sink += ndd_anchors_bound(a, b, &mark, &mark_cap, 0, &ua, &ub) + ua + ub;
+            double u3 = cpu_now();
+            for (int k = 0; k < 10; k++)
+                sink += (size_t)ndd_anchors_likely_close(a, b);
+            double u4 = cpu_now();
+            t[0] += u1 - u0, t[1] += u2 - u1, t[2] += u3 - u2, t[3] += u4 - u3;
+        }
+        for (size_t i = 0; i < 2 * n; i++) /* all made again: the first pairs' anchors leave the cache */
+            if (ndd_anchors_make(&an[i], i % 2 ? pr[i / 2].b : pr[i / 2].a, i % 2 ? pr[i / 2].nb : pr[i / 2].na,
+                                 p->window, &scratch, &scratch_cap))
+                exit(1);
+        double u0 = cpu_now();
+        for (size_t i = 0; i < n; i++) {
+            size_t ua, ub;
+            sink += ndd_anchors_bound(&an[2 * i], &an[2 * i + 1], &mark, &mark_cap,
+                                      ndd_tlcs_need(p, pr[i].na, pr[i].nb), &ua, &ub) + ua;
+        }
+        t[4] = cpu_now() - u0;
+        for (int k = 0; k < 5; k++)
+            best[k] = t[k] < best[k] ? t[k] : best[k];
+    }
+    double q = 1e6 / (10.0 * (double)n);
+    printf("%-44s in cache: least passing length %.3f us, bound with A's union %.3f us, with both %.3f us, "
+           "sample %.3f us; cold: bound %.2f us (%.0f pairs/s/core); anchors %.0f, distinct %.0f, sample %.0f\n",
+           what, best[0] * q, best[1] * q, best[2] * q, best[3] * q, 1e6 * best[4] / (double)n,
+           (double)n / best[4], (double)sn / (double)n, (double)snh / (double)n, (double)sns / (double)n);
+    for (size_t i = 0; i < 2 * n; i++)
+        ndd_anchors_free(&an[i]);
+    free(an);
+    free(mark);
+    free(scratch);
+}
+
 static void run_anchors(ndd_tlcs_ws_t *ws, const ndd_tlcs_params_t *p, const pair_t *pr, size_t n, int reps,
                         const char *what)
 {
@@ -578,6 +646,10 @@ int main(int argc, char **argv)
         run_anchors(ws, &p, tp, npairs, reps, "anchor bound: shared 3 KB template");
         run_anchors(ws, &p, hp, npairs, reps, "anchor bound: shared 5.3 KB template");
         run_anchors(ws, &p, nd, npairs, reps, "anchor bound: near-duplicates");
+    }
+    if (strchr(sets, 'b')) {
+        run_bound_parts(&p, tp, npairs, reps, "bound parts: shared 3 KB template");
+        run_bound_parts(&p, nd, npairs, reps, "bound parts: near-duplicates");
     }
     if (strchr(sets, 'k')) {
         run_sketches(&p, nd, npairs, reps, "sketches alone: near-duplicates");
