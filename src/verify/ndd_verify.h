@@ -83,8 +83,10 @@ void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);
 void ndd_anchors_free(ndd_anchors_t *a); /* frees, zeroes */
-/* Asks the CPU for the arrays a lookup of a's anchors reads (the filter, the
- * buckets, v) ahead of use: a hint, no effect on any result. */
+/* Brings the arrays a lookup of a's anchors reads (the filter, the buckets,
+ * v) into the caches ahead of use, by a load from each of their lines (plain
+ * loads: more of them in flight than prefetch instructions got on AMD
+ * cores). No effect on any result. */
 void ndd_anchors_prefetch(const ndd_anchors_t *a);
 /* The same sketches as ndd_sketch_filter (byte for byte, runs included),
  * found without a table of windows: a window is matched by continuing the
