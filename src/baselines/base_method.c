@@ -413,7 +413,7 @@ int ndd_method_compare(ndd_method_ctx_t *c, ndd_method_t v, const char *a, size_
         if ((rc = base_simhash_fp(c, a, na, &fa, &ha)) || (rc = base_simhash_fp(c, b, nb, &fb, &hb)))
             return rc;
         if (ha && hb) {
-            int ham = __builtin_popcountll(fa ^ fb);
+            int ham = (int)ndd_popcount64(fa ^ fb);
             sc = 64 - ham;
             dup = ham <= (int)c->p.simhash_k;
         }

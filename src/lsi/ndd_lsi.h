@@ -104,7 +104,7 @@ double ndd_lsi_cosine(const float *a, const float *b, unsigned k);
  * 3-shingles (each shingle weight 1; 0 for a text with no shingle). */
 uint64_t ndd_lsi_simhash(const ndd_lsi_params_t *p, const char *text, size_t len);
 /* Local. 64 - Hamming distance. */
-static inline unsigned ndd_lsi_textsim(uint64_t a, uint64_t b) { return 64u - (unsigned)__builtin_popcountll(a ^ b); }
+static inline unsigned ndd_lsi_textsim(uint64_t a, uint64_t b) { return 64u - ndd_popcount64(a ^ b); }
 
 /* ---- cosine LSH (random hyperplanes) ---- */
 typedef struct ndd_lsi_lsh ndd_lsi_lsh_t;

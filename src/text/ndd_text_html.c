@@ -784,12 +784,12 @@ static size_t scan_run_sse2(const unsigned char *s, size_t i, size_t j, size_t e
         unsigned next_bad = scan_not_ord(w) | (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')));
         unsigned bad = scan_not_ord(v) | (sps & next_bad) | (j == i ? sps & 1u : 0u);
         if (!bad) {
-            *sp += (size_t)__builtin_popcount(sps);
+            *sp += ndd_popcount64(sps);
             j += 16;
             continue;
         }
         unsigned r = (unsigned)__builtin_ctz(bad);
-        *sp += (size_t)__builtin_popcount(sps & ((1u << r) - 1u));
+        *sp += ndd_popcount64(sps & ((1u << r) - 1u));
         return j + r;
     }
     return j;

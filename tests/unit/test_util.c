@@ -351,6 +351,29 @@ static void test_sort_unique(void **state)
     }
 }
 
+/* ndd_popcount64 against a bit-by-bit count: every single bit, 0, all
+ * ones, and random values of every density (bits ANDed or ORed together). */
+static void test_popcount64(void **state)
+{
+    (void)state;
+    uint64_t rs = 0x2545F4914F6CDD1DULL;
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(ndd_popcount64((uint64_t)1 << i), 1);
+    assert_int_equal(ndd_popcount64(0), 0);
+    assert_int_equal(ndd_popcount64(~(uint64_t)0), 64);
+    for (int round = 0; round < 20000; round++) {
+        uint64_t x = 0;
+        for (int k = 0; k < 3; k++) {
+            rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+            x = k == 0 ? rs : round % 3 == 0 ? x & rs : round % 3 == 1 ? x | rs : x;
+        }
+        unsigned n = 0;
+        for (int b = 0; b < 64; b++)
+            n += (unsigned)(x >> b & 1);
+        assert_int_equal(ndd_popcount64(x), n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_escape), cmocka_unit_test(test_fmt_f6),
         cmocka_unit_test(test_u64_sort),
         cmocka_unit_test(test_sort_unique),
+        cmocka_unit_test(test_popcount64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
