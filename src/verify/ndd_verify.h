@@ -60,7 +60,9 @@ typedef struct ndd_anchors {
     uint64_t *v;    /* hash << 32 | position, increasing: by hash, then position (n of them) */
     uint32_t *h;    /* the distinct hashes, increasing (nh of them; the first ns below NDD_ANCHOR_SAMPLE_CUT) */
     uint32_t *ppos; /* the positions, increasing */
-    uint32_t *pu;   /* the distinct hash (index into h) of the anchor at ppos[t] */
+    void *pu;       /* the distinct hash (index into h) of the anchor at ppos[t]: uint16_t entries
+                     * (pu_wide = 0: n <= 65,536, so that the bound reads 2 bytes an anchor), else uint32_t */
+    unsigned pu_wide;
     uint8_t *gap;   /* per anchor: min(S + w - 1, its gap to the one before) (NULL when that can pass 255) */
     uint32_t *bidx; /* v's entries with hash >> bidx_shift == b start at bidx[b] (2^(32 - shift) + 1 of them) */
     unsigned bidx_shift;
@@ -74,11 +76,16 @@ typedef struct ndd_anchors {
 } ndd_anchors_t;
 
 void ndd_anchor_shape(size_t window, size_t *k, size_t *w);
+/* The distinct hash (index into a->h) of the anchor at a->ppos[t]. */
+static inline uint32_t ndd_anchors_pu(const ndd_anchors_t *a, size_t t)
+{
+    return a->pu_wide ? ((const uint32_t *)a->pu)[t] : ((const uint16_t *)a->pu)[t];
+}
 /* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
- * reused; start from a zeroed struct): 17 bytes per anchor and 4 per
- * distinct hash, a byte per window, the filter's 2-4 and the buckets' 1-2
- * bytes per anchor: about 6.2 bytes per text byte for S = 16 (0.2 anchors
- * a byte). *scratch (*scratch_cap entries) is grown to
+ * reused; start from a zeroed struct): 15 bytes per anchor (17 past 65,536
+ * anchors) and 4 per distinct hash, a byte per window, the filter's 2-4 and
+ * the buckets' 1-2 bytes per anchor: about 5.8 bytes per text byte for
+ * S = 16 (0.2 anchors a byte). *scratch (*scratch_cap entries) is grown to
  * 2.5 (n - k + 1) entries and may be shared by all documents. */
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);

@@ -339,8 +339,9 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 #endif
         np = picks_from_minima(suf, 0, m - w + 1, flip, off, pick, ppos, 0, UINT32_MAX);
     if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
-        (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np, sizeof *a->pu)))
+        (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np * (np <= 65536 ? 2 : 4), 1)))
         return rc;
+    a->pu_wide = np > 65536;
     memcpy(a->ppos, ppos, np * sizeof *ppos);
     /* by (hash, position): a stable LSD radix sort of the picks (made in
      * position order) on the hash, 8 bits at a time; the suffix minima's
@@ -366,7 +367,8 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     a->bits_shift = 32 - lg;
     memset(a->bits, 0, nw * sizeof *a->bits);
     /* (the arrays in locals: stores through them could alias a's fields) */
-    uint32_t *h = a->h, *bidx = a->bidx, *pu = a->pu;
+    uint32_t *h = a->h, *bidx = a->bidx, *pu32 = a->pu_wide ? a->pu : NULL;
+    uint16_t *pu16 = a->pu_wide ? NULL : a->pu;
     const uint32_t *pp = a->ppos;
     uint64_t *v = a->v, *bits = a->bits;
     const unsigned bs = a->bits_shift, xs = a->bidx_shift;
@@ -382,7 +384,10 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
                 bidx[bk] = (uint32_t)i;
         }
         v[i] = (uint64_t)hh << 32 | pp[r];
-        pu[r] = (uint32_t)(nh - 1);
+        if (pu16)
+            pu16[r] = (uint16_t)(nh - 1);
+        else
+            pu32[r] = (uint32_t)(nh - 1);
     }
     for (; bk <= nbk; bk++)
         bidx[bk] = (uint32_t)np;
@@ -405,12 +410,20 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
  * an anchor after an unflagged one (the start of a run of flags) finds q
  * among the flags below it or the blocks before. */
 
-/* The flags of 64 anchors: their distinct hashes pu[0..64) looked up in mu. */
-static inline uint64_t flags64(const uint32_t *pu, const uint64_t *mu, size_t nt)
+/* The flags of the anchors t0 .. t0 + nt - 1 (nt <= 64): their distinct
+ * hashes looked up in mu. */
+static inline uint64_t flags64(const ndd_anchors_t *a, size_t t0, const uint64_t *mu, size_t nt)
 {
     uint64_t f = 0;
-    for (size_t t = 0; t < nt; t++)
-        f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+    if (a->pu_wide) {
+        const uint32_t *pu = (const uint32_t *)a->pu + t0;
+        for (size_t t = 0; t < nt; t++)
+            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+    } else {
+        const uint16_t *pu = (const uint16_t *)a->pu + t0;
+        for (size_t t = 0; t < nt; t++)
+            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+    }
     return f;
 }
 
@@ -445,7 +458,7 @@ static size_t cover_plain(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
     uint64_t carry = 0; /* the flag of the anchor before the block */
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        uint64_t f = flags64(a->pu + t0, mu, nt);
+        uint64_t f = flags64(a, t0, mu, nt);
         if (!f) {
             carry = 0;
             continue;
@@ -461,16 +474,20 @@ static size_t cover_plain(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 }
 
 #ifdef NDD_ANCHOR_AVX2
-/* The flags of 64 anchors (their distinct hashes pu[0..64) in mu), 8 at a
+/* The flags of the 64 anchors from t0 (their distinct hashes in mu), 8 at a
  * time: gathers of mu's 32-bit words, each anchor's bit shifted to the top
  * of its lane (AVX2: the caller checked). */
-__attribute__((target("avx2"))) static inline uint64_t flags64_avx2(const uint32_t *pu, const uint64_t *mu)
+__attribute__((target("avx2"))) static inline uint64_t flags64_avx2(const ndd_anchors_t *a, size_t t0,
+                                                                    const uint64_t *mu)
 {
     const int *mw = (const int *)(const void *)mu; /* x86: little-endian, bit u is bit u % 32 of word u / 32 */
     const __m256i c31 = _mm256_set1_epi32(31);
+    const uint32_t *pw = (const uint32_t *)a->pu + t0;
+    const uint16_t *ph = (const uint16_t *)a->pu + t0;
     uint64_t f = 0;
     for (unsigned t = 0; t < 64; t += 8) {
-        __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(pu + t));
+        __m256i u = a->pu_wide ? _mm256_loadu_si256((const __m256i *)(const void *)(pw + t))
+                               : _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ph + t)));
         __m256i wd = _mm256_i32gather_epi32(mw, _mm256_srli_epi32(u, 5), 4);
         __m256i top = _mm256_sllv_epi32(wd, _mm256_sub_epi32(c31, _mm256_and_si256(u, c31)));
         f |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(top)) << t;
@@ -500,7 +517,7 @@ __attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a,
     __m256i acc = _mm256_setzero_si256();
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        uint64_t f = nt == 64 ? flags64_avx2(a->pu + t0, mu) : flags64(a->pu + t0, mu, nt);
+        uint64_t f = nt == 64 ? flags64_avx2(a, t0, mu) : flags64(a, t0, mu, nt);
         if (!f) {
             carry = 0;
             continue;
@@ -529,20 +546,20 @@ static int a512_cpu(void)
            __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vl");
 }
 
-/* The flags of the up to 64 anchors pu[0..nt), 16 at a time, without
+/* The flags of the up to 64 anchors with 2-byte hash indexes pu[0..nt), 16 at a time, without
  * gathers: the marks mu of at most 2,048 distinct hashes are 64 32-bit
  * words held in four registers t[0..4); an anchor's word is picked by two
  * two-register permutations (bits 0-4 of u / 32) and a blend (bit 5), its
  * bit tested after a shift by u % 32 (wide = 0: at most 1,024 hashes, the
  * first permutation alone). Lanes past nt are not loaded. */
-NDD_A512 static inline uint64_t flags64_512(const uint32_t *pu, size_t nt, const __m512i t[4], int wide)
+NDD_A512 static inline uint64_t flags64_512(const uint16_t *pu, size_t nt, const __m512i t[4], int wide)
 {
     const __m512i c31 = _mm512_set1_epi32(31), c32 = _mm512_set1_epi32(32), one = _mm512_set1_epi32(1);
     uint64_t f = 0;
     for (unsigned q = 0; q < 4 && 16 * q < nt; q++) {
         size_t left = nt - 16 * q;
         __mmask16 in = left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1);
-        __m512i u = _mm512_maskz_loadu_epi32(in, pu + 16 * q), wi = _mm512_srli_epi32(u, 5);
+        __m512i u = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(in, pu + 16 * q)), wi = _mm512_srli_epi32(u, 5);
         __m512i wd = _mm512_permutex2var_epi32(t[0], wi, t[1]);
         if (wide)
             wd = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(wi, c32), wd,
@@ -586,7 +603,8 @@ NDD_A512 static inline void gap_prefix(const uint8_t *g, size_t nt, uint16_t P[6
  * differences of the block's prefix sums (and of the block before's, when q
  * is there); q further back is at least 64 anchors away, so its share is
  * the cap when that is at most 64, else it is taken from the positions.
- * Only the first flagged anchor and the last read a position. */
+ * Only the first flagged anchor and the last read a position. (2-byte hash
+ * indexes: at most 65,536 anchors.) */
 NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
     uint64_t tw[32] = {0}; /* mu, padded: the registers read whole words */
@@ -601,7 +619,8 @@ NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, siz
     __m512i acc = _mm512_setzero_si512();
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        uint64_t f = a->nh > 1024 ? flags64_512(a->pu + t0, nt, t, 1) : flags64_512(a->pu + t0, nt, t, 0);
+        const uint16_t *pu = (const uint16_t *)a->pu + t0;
+        uint64_t f = a->nh > 1024 ? flags64_512(pu, nt, t, 1) : flags64_512(pu, nt, t, 0);
         if (!f) {
             carry = 0;
             continue;
@@ -648,7 +667,7 @@ NDD_A512 static size_t cover_512(const ndd_anchors_t *a, const uint64_t *mu, siz
 static size_t cover(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 {
 #ifdef NDD_ANCHOR_AVX2
-    if (isa_max >= 3 && a->nh <= 2048 && a->gap && a512_cpu())
+    if (isa_max >= 3 && a->nh <= 2048 && a->gap && !a->pu_wide && a512_cpu())
         return cover_512(a, mu, w);
     if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
         return cover_avx2(a, mu, w);

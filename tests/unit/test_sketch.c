@@ -131,11 +131,18 @@ static void check_anchors(const ndd_anchors_t *x, size_t w)
     assert_int_equal(x->ns, below);
     for (size_t t = 0; t < x->n; t++) {
         assert_true(t == 0 || x->ppos[t] > x->ppos[t - 1]);
-        assert_true(x->pu[t] < x->nh);
-        size_t found = 0;
-        for (size_t i = 0; i < x->n; i++)
-            found += x->v[i] == ((uint64_t)x->h[x->pu[t]] << 32 | x->ppos[t]);
-        assert_int_equal(found, 1);
+        uint32_t u = ndd_anchors_pu(x, t);
+        assert_true(u < x->nh);
+        uint64_t key = (uint64_t)x->h[u] << 32 | x->ppos[t]; /* in v (increasing: a binary search) */
+        size_t lo = 0, hi = x->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (x->v[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        assert_true(lo < x->n && x->v[lo] == key);
     }
     assert_true(x->nh <= x->n && (x->nh > 0) == (x->n > 0));
     size_t k, ww;
@@ -259,6 +266,89 @@ static void test_anchors_bound_long(void **state)
     free(in);
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* brute_cover with y's hashes looked up by a binary search in a sorted copy
+ * (for lists too long for the quadratic scan) */
+static size_t sorted_cover(const ndd_anchors_t *x, const ndd_anchors_t *y, size_t w, uint8_t *in)
+{
+    uint32_t *hy = malloc((y->n + 1) * sizeof *hy);
+    assert_non_null(hy);
+    for (size_t j = 0; j < y->n; j++)
+        hy[j] = (uint32_t)(y->v[j] >> 32);
+    qsort(hy, y->n, sizeof *hy, cmp_u32);
+    memset(in, 0, x->len + 1);
+    for (size_t i = 0; i < x->n; i++) {
+        uint32_t h = (uint32_t)(x->v[i] >> 32);
+        if (!bsearch(&h, hy, y->n, sizeof *hy, cmp_u32))
+            continue;
+        size_t p = (uint32_t)x->v[i], lo = p + 1 >= w ? p + 1 - w : 0;
+        for (size_t b = lo; b < p + x->window && b < x->len; b++)
+            in[b] = 1;
+    }
+    free(hy);
+    size_t t = 0;
+    for (size_t b = 0; b < x->len; b++)
+        t += in[b];
+    return t;
+}
+
+/* More than 65,536 anchors: the hash indexes take 4 bytes (pu_wide), in
+ * every code path, with many distinct hashes (random text) and with few
+ * (a period of 300 bytes: at most 2,048 distinct hashes, where the AVX-512
+ * cover would run for 2-byte indexes), against the sorted-copy cover; and
+ * the anchors of a text just below the limit keep 2-byte indexes. */
+static void test_anchors_bound_wide(void **state)
+{
+    (void)state;
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *mark = NULL, *scratch = NULL;
+    size_t mark_cap = 0, scratch_cap = 0, n = 420000, k, w, ua, ub;
+    uint8_t *a = malloc(n), *b = malloc(n), *in = malloc(n + 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(in);
+    ndd_anchor_shape(16, &k, &w);
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < n; i++) /* round 1: a random period of 300 bytes */
+            a[i] = round && i >= 300 ? a[i % 300] : (uint8_t)('a' + rndn(26));
+        size_t nb = 0;
+        for (size_t i = 0; i < n; i++) /* a copy with an edit every ~100 bytes, its last third unrelated */
+            b[nb++] = i > 2 * n / 3 ? (uint8_t)('a' + rndn(26)) : rndn(100) ? a[i] : (uint8_t)('A' + rndn(26));
+        assert_int_equal(ndd_anchors_make(&xa, a, n, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, nb, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_true(xa.n > 65536 && xa.pu_wide && xb.n > 65536 && xb.pu_wide);
+        assert_true(round ? xa.nh <= 2048 : xa.nh > 2048);
+        check_anchors(&xa, w);
+        check_anchors(&xb, w);
+        size_t ca = sorted_cover(&xa, &xb, w, in), cb = sorted_cover(&xb, &xa, w, in);
+        for (unsigned isa = 0; isa <= 3; isa++) {
+            ndd_anchors_isa(isa);
+            assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
+            assert_int_equal(ua, ca);
+            assert_int_equal(ub, cb);
+        }
+    }
+    /* at most 65,536 anchors: 2-byte indexes (random text: ~0.2 anchors a byte) */
+    size_t m = 200000;
+    for (size_t i = 0; i < m; i++)
+        a[i] = (uint8_t)('a' + rndn(26));
+    assert_int_equal(ndd_anchors_make(&xa, a, m, 16, &scratch, &scratch_cap), NDD_OK);
+    assert_true(xa.n <= 65536 && !xa.pu_wide);
+    check_anchors(&xa, w);
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(mark);
+    free(scratch);
+    free(a);
+    free(b);
+    free(in);
+}
+
 /* The anchors made with the runs' minima 4 at a time (AVX2) are those of
  * the plain C (van Herk) loop, every array, for windows 1 .. 40 (w from 1
  * to 33) on random and repetitive texts of every length up to 300. */
@@ -285,7 +375,8 @@ static void test_anchors_paths(void **state)
         if (x.n) {
             assert_memory_equal(x.v, y.v, x.n * sizeof *x.v);
             assert_memory_equal(x.ppos, y.ppos, x.n * sizeof *x.ppos);
-            assert_memory_equal(x.pu, y.pu, x.n * sizeof *x.pu);
+            assert_int_equal(x.pu_wide, y.pu_wide);
+            assert_memory_equal(x.pu, y.pu, x.n * (x.pu_wide ? 4 : 2));
             assert_memory_equal(x.h, y.h, x.nh * sizeof *x.h);
         }
         if (x.noff)
@@ -552,7 +643,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute),
         cmocka_unit_test(test_repetitive),
         cmocka_unit_test(test_anchors_paths), cmocka_unit_test(test_anchors_bound),
-        cmocka_unit_test(test_anchors_bound_long),
+        cmocka_unit_test(test_anchors_bound_long), cmocka_unit_test(test_anchors_bound_wide),
         cmocka_unit_test(test_anchored_cases),
         cmocka_unit_test(test_likely_close),
         cmocka_unit_test(test_clough),
