@@ -57,7 +57,10 @@ void ndd_sketch_get(const ndd_sketch_ws_t *ws, int which, ndd_sketch_view_t *v);
  * of the range, about a 14th of the anchors' hashes: each is the least of w) */
 #define NDD_ANCHOR_SAMPLE_CUT (1u << 26)
 typedef struct ndd_anchors {
-    uint64_t *v;    /* hash << 32 | position, increasing: by hash, then position (n of them) */
+    void *v;        /* the anchors by hash, then position (n of them): uint64_t hash << 32 | position;
+                     * v_narrow (len <= 65,536): uint32_t (hash >> (bidx_shift - 16) & 0xffff) << 16 |
+                     * position, increasing within each bucket (hashes that share those bits: one key) */
+    unsigned v_narrow;
     uint32_t *h;    /* the distinct hashes, increasing (nh of them; the first ns below NDD_ANCHOR_SAMPLE_CUT) */
     uint32_t *ppos; /* the positions, increasing */
     void *pu;       /* the distinct hash (index into h) of the anchor at ppos[t]: uint16_t entries
@@ -66,7 +69,7 @@ typedef struct ndd_anchors {
     uint8_t *gap;   /* per anchor: min(S + w - 1, its gap to the one before) (NULL when that can pass 255) */
     uint32_t *bidx; /* v's entries with hash >> bidx_shift == b start at bidx[b] (2^(32 - shift) + 1 of them) */
     unsigned bidx_shift;
-    size_t n, nh, ns, cap, hcap, pcap, ucap, gcap, bidx_cap;
+    size_t n, nh, ns, cap, hcap, pcap, ucap, gcap, bidx_cap; /* (cap, ucap: v's and pu's room in bytes) */
     size_t len, window; /* the text's length and the S they were made for */
     uint8_t *off;       /* window j's anchor is at j + off[j], for j < noff = len - S + 1 */
     size_t noff, off_cap; /* (made when w <= 255, else noff = 0: ndd_sketch_filter_anchored falls back) */
@@ -82,10 +85,10 @@ static inline uint32_t ndd_anchors_pu(const ndd_anchors_t *a, size_t t)
     return a->pu_wide ? ((const uint32_t *)a->pu)[t] : ((const uint16_t *)a->pu)[t];
 }
 /* (Re)makes a's anchors for text[0..n) and sketch window S (a's memory is
- * reused; start from a zeroed struct): 15 bytes per anchor (17 past 65,536
- * anchors) and 4 per distinct hash, a byte per window, the filter's 2-4 and
- * the buckets' 1-2 bytes per anchor: about 5.8 bytes per text byte for
- * S = 16 (0.2 anchors a byte). *scratch (*scratch_cap entries) is grown to
+ * reused; start from a zeroed struct): 11 bytes per anchor (texts up to
+ * 65,536 bytes; 15 up to 65,536 anchors, 17 past) and 4 per distinct hash,
+ * a byte per window, the filter's 2-4 and the buckets' 1-2 bytes per
+ * anchor: about 5 bytes per text byte for S = 16 (0.2 anchors a byte). *scratch (*scratch_cap entries) is grown to
  * 2.5 (n - k + 1) entries and may be shared by all documents. */
 int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window, uint64_t **scratch,
                      size_t *scratch_cap);

@@ -309,9 +309,11 @@ int ndd_sketch_filter(ndd_sketch_ws_t *ws, const void *a, size_t na, const void 
  * window E_i holds D_j's anchor k-gram at the same offset o, and that
  * k-gram is an anchor of E (winnowing depends on the window's content
  * only): every E anchor of the same hash at a position q >= o gives the
- * candidate i = q - o, confirmed byte by byte. The filter of E's anchor
- * hashes answers most misses at once. Consecutive windows mostly share
- * their anchor: its candidates are looked up once. */
+ * candidate i = q - o, confirmed byte by byte (with E's 4-byte entries,
+ * those of hashes that share the entry's bits come too: a few more
+ * candidates, rejected by the bytes). The filter of E's anchor hashes
+ * answers most misses at once. Consecutive windows mostly share their
+ * anchor: its candidates are looked up once. */
 #define SK_GIVE_UP 1 /* sk_side: the candidates ran past the budget */
 #define SK_CAND_MEMO 8 /* candidates of one anchor whose last failure is remembered */
 
@@ -339,6 +341,9 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
      * over it. */
     size_t diag_live = SIZE_MAX, cand_live = 0, dead[SK_CAND_MEMO];
     const uint8_t *off = ad->off;
+    /* E's anchors by hash (ndd_verify.h): 4-byte entries, or 8 */
+    const uint32_t *ev32 = ae->v_narrow ? ae->v : NULL;
+    const uint64_t *ev64 = ae->v_narrow ? NULL : ae->v;
     for (size_t j = 0; j < wd; j++) {
         size_t m = SIZE_MAX;
         if (next == SIZE_MAX && j < diag_live && j < cand_live && j + off[j] == last_p) {
@@ -372,10 +377,18 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
                 lo = hi = 0;
                 if (ndd_anchors_may_hold(ae, h)) { /* its bucket, then a few neighbours */
                     size_t bk = (size_t)((uint64_t)h >> ae->bidx_shift), end = ae->bidx[bk + 1];
-                    for (lo = ae->bidx[bk]; lo < end && (uint32_t)(ae->v[lo] >> 32) < h; lo++)
-                        ;
-                    for (hi = lo; hi < end && (uint32_t)(ae->v[hi] >> 32) == h; hi++)
-                        ;
+                    if (ev32) { /* 16 bits of the hash below the bucket's: hashes sharing them are one key */
+                        uint32_t f = h >> (ae->bidx_shift - 16) & 0xffff;
+                        for (lo = ae->bidx[bk]; lo < end && ev32[lo] >> 16 < f; lo++)
+                            ;
+                        for (hi = lo; hi < end && ev32[hi] >> 16 == f; hi++)
+                            ;
+                    } else {
+                        for (lo = ae->bidx[bk]; lo < end && (uint32_t)(ev64[lo] >> 32) < h; lo++)
+                            ;
+                        for (hi = lo; hi < end && (uint32_t)(ev64[hi] >> 32) == h; hi++)
+                            ;
+                    }
                 }
                 for (size_t t = 0; t < hi - lo && t < SK_CAND_MEMO; t++)
                     dead[t] = 0;
@@ -383,7 +396,7 @@ static int sk_side(sk_out_t *o, const uint8_t *D, size_t nd, const ndd_anchors_t
             if (m == SIZE_MAX && j >= cand_live) {
                 size_t live = SIZE_MAX; /* the first window after j that a candidate may match */
                 for (size_t t = lo; t < hi; t++) { /* positions increase */
-                    size_t q = (uint32_t)ae->v[t];
+                    size_t q = ev32 ? ev32[t] & 0xffff : (uint32_t)ev64[t];
                     if (q < q0) { /* before E's start for this window; a later one may fit */
                         live = live < j + (q0 - q) ? live : j + (q0 - q);
                         continue;

@@ -113,41 +113,65 @@ static void test_random_vs_brute(void **state)
     ndd_sketch_ws_free(ws);
 }
 
+/* The v entry of the anchor of hash hh at position pos (ndd_verify.h). */
+static uint64_t v_entry(const ndd_anchors_t *x, uint32_t hh, uint32_t pos)
+{
+    return x->v_narrow ? (uint64_t)((hh >> (x->bidx_shift - 16) & 0xffff) << 16 | pos) : (uint64_t)hh << 32 | pos;
+}
+
+static uint64_t v_at(const ndd_anchors_t *x, size_t i)
+{
+    return x->v_narrow ? ((const uint32_t *)x->v)[i] : ((const uint64_t *)x->v)[i];
+}
+
 /* Anchors: the bound is never below either sketch (the property the run's
  * pruning rests on), equals the union of the intervals of the anchors whose
  * hash the other side has (brute force over the anchor lists), is the whole
- * text for identical texts, and every run of w k-grams holds an anchor. */
-static void check_anchors(const ndd_anchors_t *x, size_t w)
+ * text for identical texts, and every run of w k-grams holds an anchor.
+ * text: the text they were made of (each anchor's hash is its k-gram's). */
+static void check_anchors(const ndd_anchors_t *x, const uint8_t *text, size_t w)
 {
-    /* v by (hash, position) without repeats; h its distinct hashes; ppos the
-     * same positions increasing, pu[t] the distinct hash of ppos[t] */
-    for (size_t i = 1; i < x->n; i++)
-        assert_true(x->v[i] > x->v[i - 1]);
+    /* h the distinct hashes increasing; ppos the positions increasing,
+     * pu[t] the distinct hash of ppos[t] (its k-gram's hash); v by bucket
+     * (hash >> bidx_shift), increasing within each (wide: by hash, then
+     * position), each anchor's entry once */
+    size_t k, ww;
+    ndd_anchor_shape(x->window, &k, &ww);
+    assert_int_equal(ww, w);
+    assert_int_equal(x->v_narrow, x->n && x->len <= 65536);
     for (size_t u = 1; u < x->nh; u++)
         assert_true(x->h[u] > x->h[u - 1]);
     size_t below = 0; /* the sample of ndd_anchors_likely_close */
     for (size_t u = 0; u < x->nh; u++)
         below += x->h[u] < NDD_ANCHOR_SAMPLE_CUT;
     assert_int_equal(x->ns, below);
+    size_t nbk = x->n ? (size_t)1 << (32 - x->bidx_shift) : 0;
+    if (x->n) {
+        assert_int_equal(x->bidx[0], 0);
+        assert_int_equal(x->bidx[nbk], x->n);
+    }
+    for (size_t b = 0; b < nbk; b++) {
+        assert_true(x->bidx[b] <= x->bidx[b + 1]);
+        for (size_t i = x->bidx[b] + 1; i < x->bidx[b + 1]; i++)
+            assert_true(v_at(x, i) > v_at(x, i - 1));
+    }
     for (size_t t = 0; t < x->n; t++) {
         assert_true(t == 0 || x->ppos[t] > x->ppos[t - 1]);
-        uint32_t u = ndd_anchors_pu(x, t);
+        uint32_t u = ndd_anchors_pu(x, t), hh = x->h[u];
         assert_true(u < x->nh);
-        uint64_t key = (uint64_t)x->h[u] << 32 | x->ppos[t]; /* in v (increasing: a binary search) */
-        size_t lo = 0, hi = x->n;
+        assert_true(hh == ndd_kgram_hash(text + x->ppos[t], k));
+        uint64_t key = v_entry(x, hh, x->ppos[t]); /* in its bucket (increasing: a binary search) */
+        size_t b = (size_t)((uint64_t)hh >> x->bidx_shift), lo = x->bidx[b], hi = x->bidx[b + 1];
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (x->v[mid] < key)
+            if (v_at(x, mid) < key)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        assert_true(lo < x->n && x->v[lo] == key);
+        assert_true(lo < x->bidx[b + 1] && v_at(x, lo) == key); /* n entries, n distinct keys: each once */
     }
     assert_true(x->nh <= x->n && (x->nh > 0) == (x->n > 0));
-    size_t k, ww;
-    ndd_anchor_shape(x->window, &k, &ww);
-    assert_int_equal(ww, w);
     if (x->len < x->window) {
         assert_int_equal(x->n, 0);
         return;
@@ -155,9 +179,9 @@ static void check_anchors(const ndd_anchors_t *x, size_t w)
     size_t m = x->len - k + 1;
     uint8_t *is = calloc(m, 1);
     assert_non_null(is);
-    for (size_t i = 0; i < x->n; i++) {
-        assert_true((uint32_t)x->v[i] < m);
-        is[(uint32_t)x->v[i]] = 1;
+    for (size_t t = 0; t < x->n; t++) {
+        assert_true(x->ppos[t] < m);
+        is[x->ppos[t]] = 1;
     }
     for (size_t r = 0; r + w <= m; r++) { /* k-grams r .. r + w - 1 hold an anchor */
         int any = 0;
@@ -168,16 +192,22 @@ static void check_anchors(const ndd_anchors_t *x, size_t w)
     free(is);
 }
 
+/* The hash of x's anchor t (check_anchors checked it against the text). */
+static uint32_t anchor_hash(const ndd_anchors_t *x, size_t t)
+{
+    return x->h[ndd_anchors_pu(x, t)];
+}
+
 static size_t brute_cover(const ndd_anchors_t *x, const ndd_anchors_t *y, size_t w, uint8_t *in)
 {
     memset(in, 0, x->len + 1);
     for (size_t i = 0; i < x->n; i++) {
         int shared = 0;
         for (size_t j = 0; j < y->n && !shared; j++)
-            shared = x->v[i] >> 32 == y->v[j] >> 32;
+            shared = anchor_hash(x, i) == anchor_hash(y, j);
         if (!shared)
             continue;
-        size_t p = (uint32_t)x->v[i], lo = p + 1 >= w ? p + 1 - w : 0;
+        size_t p = x->ppos[i], lo = p + 1 >= w ? p + 1 - w : 0;
         for (size_t b = lo; b < p + x->window && b < x->len; b++)
             in[b] = 1;
     }
@@ -244,8 +274,8 @@ static void test_anchors_bound_long(void **state)
         assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
         assert_true((xa.gap == NULL) == (s == 200));
         seen[3] += s == 48;
-        check_anchors(&xa, w);
-        check_anchors(&xb, w);
+        check_anchors(&xa, a, w);
+        check_anchors(&xb, b, w);
         size_t ca = brute_cover(&xa, &xb, w, in), cb = brute_cover(&xb, &xa, w, in);
         seen[xa.nh <= 1024 ? 0 : xa.nh <= 2048 ? 1 : 2]++;
         for (unsigned isa = 0; isa <= 3; isa++) { /* plain C, SSE2, AVX2, AVX-512: the same */
@@ -279,14 +309,14 @@ static size_t sorted_cover(const ndd_anchors_t *x, const ndd_anchors_t *y, size_
     uint32_t *hy = malloc((y->n + 1) * sizeof *hy);
     assert_non_null(hy);
     for (size_t j = 0; j < y->n; j++)
-        hy[j] = (uint32_t)(y->v[j] >> 32);
+        hy[j] = anchor_hash(y, j);
     qsort(hy, y->n, sizeof *hy, cmp_u32);
     memset(in, 0, x->len + 1);
     for (size_t i = 0; i < x->n; i++) {
-        uint32_t h = (uint32_t)(x->v[i] >> 32);
+        uint32_t h = anchor_hash(x, i);
         if (!bsearch(&h, hy, y->n, sizeof *hy, cmp_u32))
             continue;
-        size_t p = (uint32_t)x->v[i], lo = p + 1 >= w ? p + 1 - w : 0;
+        size_t p = x->ppos[i], lo = p + 1 >= w ? p + 1 - w : 0;
         for (size_t b = lo; b < p + x->window && b < x->len; b++)
             in[b] = 1;
     }
@@ -323,8 +353,8 @@ static void test_anchors_bound_wide(void **state)
         assert_int_equal(ndd_anchors_make(&xb, b, nb, 16, &scratch, &scratch_cap), NDD_OK);
         assert_true(xa.n > 65536 && xa.pu_wide && xb.n > 65536 && xb.pu_wide);
         assert_true(round ? xa.nh <= 2048 : xa.nh > 2048);
-        check_anchors(&xa, w);
-        check_anchors(&xb, w);
+        check_anchors(&xa, a, w);
+        check_anchors(&xb, b, w);
         size_t ca = sorted_cover(&xa, &xb, w, in), cb = sorted_cover(&xb, &xa, w, in);
         for (unsigned isa = 0; isa <= 3; isa++) {
             ndd_anchors_isa(isa);
@@ -339,7 +369,7 @@ static void test_anchors_bound_wide(void **state)
         a[i] = (uint8_t)('a' + rndn(26));
     assert_int_equal(ndd_anchors_make(&xa, a, m, 16, &scratch, &scratch_cap), NDD_OK);
     assert_true(xa.n <= 65536 && !xa.pu_wide);
-    check_anchors(&xa, w);
+    check_anchors(&xa, a, w);
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
     free(mark);
@@ -373,7 +403,8 @@ static void test_anchors_paths(void **state)
         assert_int_equal(x.nh, y.nh);
         assert_int_equal(x.noff, y.noff);
         if (x.n) {
-            assert_memory_equal(x.v, y.v, x.n * sizeof *x.v);
+            assert_int_equal(x.v_narrow, y.v_narrow);
+            assert_memory_equal(x.v, y.v, x.n * (x.v_narrow ? 4 : 8));
             assert_memory_equal(x.ppos, y.ppos, x.n * sizeof *x.ppos);
             assert_int_equal(x.pu_wide, y.pu_wide);
             assert_memory_equal(x.pu, y.pu, x.n * (x.pu_wide ? 4 : 2));
@@ -390,7 +421,7 @@ static void test_anchors_paths(void **state)
         for (size_t i = 0; i < n; i++)
             big[i] = (uint8_t)('a' + rndn(round ? 26 : 3));
         assert_int_equal(ndd_anchors_make(&x, big, round ? n : 2000, 16, &scratch, &scratch_cap), NDD_OK);
-        check_anchors(&x, 9);
+        check_anchors(&x, big, 9);
     }
     free(big);
     ndd_anchors_free(&x);
@@ -426,8 +457,8 @@ static void test_anchors_bound(void **state)
         ndd_anchor_shape(s, &k, &w);
         assert_int_equal(ndd_anchors_make(&xa, a, na, s, &scratch, &scratch_cap), NDD_OK);
         assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
-        check_anchors(&xa, w);
-        check_anchors(&xb, w);
+        check_anchors(&xa, a, w);
+        check_anchors(&xb, b, w);
         assert_int_equal(ndd_anchors_bound(&xa, &xb, &mark, &mark_cap, 0, &ua, &ub), NDD_OK);
         assert_int_equal(ua, brute_cover(&xa, &xb, w, in));
         assert_int_equal(ub, brute_cover(&xb, &xa, w, in));
@@ -500,6 +531,79 @@ static void test_likely_close(void **state)
  * over), on windows too wide for the offsets (w > 255: the table), on
  * anchors made for another text or window (the table), and on real text:
  * always the table's sketches. */
+/* 4-byte v entries (texts up to 65,536 bytes) key a lookup by the hash's
+ * bucket and 16 bits more: a text where two distinct hashes share them
+ * (a few in a hundred texts of 3,000 random bytes) gives the anchored
+ * sketches extra candidates, which must change nothing; and texts at the
+ * limit and past it (8-byte entries) give the table's sketches too. */
+static void test_anchors_shared_key(void **state)
+{
+    (void)state;
+    ndd_sketch_ws_t *ws, *ws2;
+    assert_int_equal(ndd_sketch_ws_create(&ws), NDD_OK);
+    assert_int_equal(ndd_sketch_ws_create(&ws2), NDD_OK);
+    ndd_anchors_t xa = {0}, xb = {0};
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0, n = 70000, k, w, found = 0;
+    uint8_t *a = malloc(n), *b = malloc(n);
+    assert_non_null(a);
+    assert_non_null(b);
+    ndd_anchor_shape(16, &k, &w);
+    for (int tries = 0; tries < 20000 && found < 3; tries++) {
+        size_t na = 3000;
+        for (size_t i = 0; i < na; i++)
+            a[i] = (uint8_t)('a' + rndn(26));
+        assert_int_equal(ndd_anchors_make(&xa, a, na, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_true(xa.v_narrow);
+        int shared = 0;
+        for (size_t u = 1; u < xa.nh; u++)
+            shared |= xa.h[u - 1] >> (xa.bidx_shift - 16) == xa.h[u] >> (xa.bidx_shift - 16);
+        if (!shared)
+            continue;
+        found++;
+        check_anchors(&xa, a, w);
+        for (int edit = 0; edit < 2; edit++) { /* B: a copy with a letter changed every ~40 (or 400) bytes */
+            for (size_t i = 0; i < na; i++)
+                b[i] = rndn(edit ? 400 : 40) ? a[i] : (uint8_t)('A' + rndn(26));
+            assert_int_equal(ndd_anchors_make(&xb, b, na, 16, &scratch, &scratch_cap), NDD_OK);
+            check_anchors(&xb, b, w);
+            assert_int_equal(ndd_sketch_filter(ws, a, na, b, na, 16), NDD_OK);
+            assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, na, &xb, 16), NDD_OK);
+            same_sketches(ws, ws2);
+            assert_int_equal(ndd_sketch_filter(ws, b, na, a, na, 16), NDD_OK);
+            assert_int_equal(ndd_sketch_filter_anchored(ws2, b, na, &xb, a, na, &xa, 16), NDD_OK);
+            same_sketches(ws, ws2);
+        }
+    }
+    assert_int_equal(found, 3);
+    for (int round = 0; round < 2; round++) { /* 65,536 bytes (4-byte entries) and 70,000 (8-byte) */
+        size_t na = round ? n : 65536;
+        for (size_t i = 0; i < na; i++)
+            a[i] = (uint8_t)('a' + rndn(26));
+        for (size_t i = 0; i < na; i++) /* a copy, shifted by 1,000 bytes, with a letter changed every ~50 */
+            b[i] = i < 1000 ? (uint8_t)('a' + rndn(26)) : rndn(50) ? a[i - 1000] : (uint8_t)('A' + rndn(26));
+        assert_int_equal(ndd_anchors_make(&xa, a, na, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(ndd_anchors_make(&xb, b, na, 16, &scratch, &scratch_cap), NDD_OK);
+        assert_int_equal(xa.v_narrow, !round);
+        assert_int_equal(xb.v_narrow, !round);
+        check_anchors(&xa, a, w);
+        check_anchors(&xb, b, w);
+        assert_int_equal(ndd_sketch_filter(ws, a, na, b, na, 16), NDD_OK);
+        assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, na, &xb, 16), NDD_OK);
+        same_sketches(ws, ws2);
+        assert_int_equal(ndd_sketch_filter(ws, b, na, a, na, 16), NDD_OK);
+        assert_int_equal(ndd_sketch_filter_anchored(ws2, b, na, &xb, a, na, &xa, 16), NDD_OK);
+        same_sketches(ws, ws2);
+    }
+    ndd_anchors_free(&xa);
+    ndd_anchors_free(&xb);
+    free(scratch);
+    free(a);
+    free(b);
+    ndd_sketch_ws_free(ws);
+    ndd_sketch_ws_free(ws2);
+}
+
 static void test_anchored_cases(void **state)
 {
     (void)state;
@@ -644,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_repetitive),
         cmocka_unit_test(test_anchors_paths), cmocka_unit_test(test_anchors_bound),
         cmocka_unit_test(test_anchors_bound_long), cmocka_unit_test(test_anchors_bound_wide),
+        cmocka_unit_test(test_anchors_shared_key),
         cmocka_unit_test(test_anchored_cases),
         cmocka_unit_test(test_likely_close),
         cmocka_unit_test(test_clough),
