@@ -258,7 +258,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 {
     const uint8_t *t = text;
     size_t k, w;
-    a->n = a->nh = a->ns = a->noff = 0;
+    a->n = a->nh = a->ns = a->nlo = a->noff = 0;
     a->v_narrow = a->pu_wide = 0;
     a->len = n;
     a->window = window;
@@ -378,13 +378,14 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     uint64_t *v = narrow ? NULL : a->v, *bits = a->bits;
     uint32_t *vn = narrow ? a->v : NULL;
     const unsigned bs = a->bits_shift, xs = a->bidx_shift, fs = narrow ? xs - 16 : 0;
-    size_t nh = 0, bk = 0, ns = 0;
+    size_t nh = 0, bk = 0, ns = 0, nlo = 0;
     int mixed = 0; /* two distinct hashes with the same bucket and 16 bits (narrow v) */
     for (size_t i = 0; i < np; i++) {
         uint32_t hh = (uint32_t)(src[i] >> 32), r = (uint32_t)src[i];
         if (!nh || h[nh - 1] != hh) {
             mixed |= nh && h[nh - 1] >> fs == hh >> fs;
             ns += hh < NDD_ANCHOR_SAMPLE_CUT;
+            nlo += hh < NDD_ANCHOR_SPLIT;
             h[nh++] = hh;
             uint32_t fb = bs < 32 ? hh >> bs : 0;
             bits[fb >> 6] |= 1ULL << (fb & 63);
@@ -417,6 +418,7 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
         return rc;
     a->nh = nh;
     a->ns = ns;
+    a->nlo = nlo;
     a->n = np;
     a->noff = off ? m + 1 - w : 0;
     return NDD_OK;
@@ -499,8 +501,9 @@ static size_t cover_plain(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
 /* The flags of the 64 anchors from t0 (their distinct hashes in mu), 8 at a
  * time: gathers of mu's 32-bit words, each anchor's bit shifted to the top
  * of its lane (AVX2: the caller checked). */
-__attribute__((target("avx2"))) static inline uint64_t flags64_avx2(const ndd_anchors_t *a, size_t t0,
-                                                                    const uint64_t *mu)
+__attribute__((target("avx2"), always_inline)) static inline uint64_t flags64_avx2(const ndd_anchors_t *a,
+                                                                                   size_t t0, const uint64_t *mu,
+                                                                                   int wide)
 {
     const int *mw = (const int *)(const void *)mu; /* x86: little-endian, bit u is bit u % 32 of word u / 32 */
     const __m256i c31 = _mm256_set1_epi32(31);
@@ -508,7 +511,7 @@ __attribute__((target("avx2"))) static inline uint64_t flags64_avx2(const ndd_an
     const uint16_t *ph = (const uint16_t *)a->pu + t0;
     uint64_t f = 0;
     for (unsigned t = 0; t < 64; t += 8) {
-        __m256i u = a->pu_wide ? _mm256_loadu_si256((const __m256i *)(const void *)(pw + t))
+        __m256i u = wide ? _mm256_loadu_si256((const __m256i *)(const void *)(pw + t))
                                : _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ph + t)));
         __m256i wd = _mm256_i32gather_epi32(mw, _mm256_srli_epi32(u, 5), 4);
         __m256i top = _mm256_sllv_epi32(wd, _mm256_sub_epi32(c31, _mm256_and_si256(u, c31)));
@@ -532,14 +535,17 @@ __attribute__((target("avx2"))) static inline __m256i masked_bytes_avx2(const ui
     return acc;
 }
 
-__attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
+/* (wide: a->pu_wide, a constant in each of cover_avx2's two calls) */
+__attribute__((target("avx2"), always_inline)) static inline size_t cover_avx2_pu(const ndd_anchors_t *a,
+                                                                                const uint64_t *mu, size_t w,
+                                                                                int wide)
 {
     size_t total = 0, last = SIZE_MAX;
     uint64_t carry = 0;
     __m256i acc = _mm256_setzero_si256();
     for (size_t t0 = 0; t0 < a->n; t0 += 64) {
         size_t nt = a->n - t0 < 64 ? a->n - t0 : 64;
-        uint64_t f = nt == 64 ? flags64_avx2(a, t0, mu) : flags64(a, t0, mu, nt);
+        uint64_t f = nt == 64 ? flags64_avx2(a, t0, mu, wide) : flags64(a, t0, mu, nt);
         if (!f) {
             carry = 0;
             continue;
@@ -557,6 +563,11 @@ __attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a,
     __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
     total += (size_t)_mm_cvtsi128_si64(s2) + (size_t)_mm_extract_epi64(s2, 1);
     return cover_end(a, total, last);
+}
+
+__attribute__((target("avx2"))) static size_t cover_avx2(const ndd_anchors_t *a, const uint64_t *mu, size_t w)
+{
+    return a->pu_wide ? cover_avx2_pu(a, mu, w, 1) : cover_avx2_pu(a, mu, w, 0);
 }
 
 /* AVX-512 (F, BW, CD, VL: the caller checked the CPU has them). */
@@ -725,6 +736,9 @@ __attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const i
     return _mm256_or_si256(_mm256_or_si256(e01, e23), _mm256_or_si256(e45, e67));
 }
 
+static void shared_rest(const uint32_t *ha, const uint32_t *hb, uint64_t *ma, uint64_t *mb, size_t i, size_t na,
+                        size_t j, size_t nb);
+
 /* Blocks of 8 against 8 (AVX2; the caller checked the CPU has it). Each
  * lane of a block is compared with the 8 hashes of the other broadcast one
  * by one (loads, no shuffles: the 16 compares are independent). A block's
@@ -733,12 +747,12 @@ __attribute__((target("avx2"))) static inline __m256i any_of8(__m256i v, const i
  * x86 is little-endian), so no step waits on the store of the one before;
  * the indexes move without a branch. */
 __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, const ndd_anchors_t *b,
-                                                       uint64_t *ma, uint64_t *mb, size_t *pi, size_t *pj)
+                                                       uint64_t *ma, uint64_t *mb)
 {
     const uint32_t *ha = a->h, *hb = b->h;
     const int *ia = (const int *)(const void *)ha, *ib = (const int *)(const void *)hb;
     uint8_t *ba = (uint8_t *)ma, *bb = (uint8_t *)mb;
-    size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
+    size_t i = 0, j = 0, na = a->nh, nb = b->nh;
     unsigned acc_a = 0, acc_b = 0;
     while (i + 8 <= na && j + 8 <= nb) {
         __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
@@ -748,39 +762,61 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
         acc_b |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(eb));
         block_step(ha, hb, ba, bb, &i, &j, &acc_a, &acc_b);
     }
-    *pi = i;
-    *pj = j;
+    shared_rest(ha, hb, ma, mb, i, na, j, nb);
 }
 
-/* shared_avx2 with the 64 compares of two blocks by one conflict detection:
+/* step_avx2 with the 64 compares of two blocks by one conflict detection:
  * a's block in lanes 0-7 and b's in lanes 8-15 of one register, vpconflictd
  * gives each lane the lanes before it that hold its value. Within a block
  * the hashes are distinct, so lane 8 + t's bits are the a lanes equal to
  * b's hash t: b's flags are the lanes 8-15 with a bit, a's the OR of their
  * bits. (Only where the instruction is fast: AMD cores; on Intel cores it
  * is microcoded, and the AVX2 merge is kept.) */
-NDD_A512 static void shared_512(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb,
-                                size_t *pi, size_t *pj)
+NDD_A512 static inline void step_512(const uint32_t *ha, const uint32_t *hb, uint8_t *ba, uint8_t *bb, size_t *i,
+                                     size_t *j, unsigned *acc_a, unsigned *acc_b)
+{
+    const __m512i low = _mm512_set1_epi32(0xff);
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + *i));
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + *j));
+    __m512i c = _mm512_conflict_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(va), vb, 1));
+    __m256i cb = _mm512_extracti64x4_epi64(c, 1);
+    __m128i o = _mm_or_si128(_mm256_castsi256_si128(cb), _mm256_extracti128_si256(cb, 1));
+    o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4e));
+    o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
+    *acc_a |= (unsigned)_mm_cvtsi128_si32(o) & 0xffu;
+    *acc_b |= (unsigned)_mm512_test_epi32_mask(c, low) >> 8;
+    block_step(ha, hb, ba, bb, i, j, acc_a, acc_b);
+}
+
+/* The merge as two merges at once: the distinct hashes below
+ * NDD_ANCHOR_SPLIT (about half of them) against each other, the others
+ * against each other, a step of each in turn - two chains of dependent
+ * loads instead of one (stop 49: the 3 KB template pairs' bound 5.6-5.8 ->
+ * 4.8-4.9 us with the anchors out of the caches, 2.35 -> 2.06 us in
+ * cache). The second merge starts at the block that holds the first hash of
+ * its part, so it may see a few of the first part's (equal ones are shared
+ * all the same); the two never store the same flag byte whole (the first's
+ * steps end before that block), and the first merge's last hashes are ORed
+ * in after the second's steps. (Four merges, their states in arrays, took
+ * 2.9 us in cache; two with the AVX2 steps 4.9 against 3.7 for one: the
+ * registers do not hold two.) */
+NDD_A512 static void shared_512(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb)
 {
     const uint32_t *ha = a->h, *hb = b->h;
     uint8_t *ba = (uint8_t *)ma, *bb = (uint8_t *)mb;
-    size_t i = *pi, j = *pj, na = a->nh, nb = b->nh;
-    unsigned acc_a = 0, acc_b = 0;
-    const __m512i low = _mm512_set1_epi32(0xff);
-    while (i + 8 <= na && j + 8 <= nb) {
-        __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ha + i));
-        __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
-        __m512i c = _mm512_conflict_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(va), vb, 1));
-        __m256i cb = _mm512_extracti64x4_epi64(c, 1);
-        __m128i o = _mm_or_si128(_mm256_castsi256_si128(cb), _mm256_extracti128_si256(cb, 1));
-        o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4e));
-        o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
-        acc_a |= (unsigned)_mm_cvtsi128_si32(o) & 0xffu;
-        acc_b |= (unsigned)_mm512_test_epi32_mask(c, low) >> 8;
-        block_step(ha, hb, ba, bb, &i, &j, &acc_a, &acc_b);
+    const size_t la = a->nlo, lb = b->nlo, na = a->nh, nb = b->nh;
+    size_t i1 = 0, j1 = 0, i2 = la & ~(size_t)7, j2 = lb & ~(size_t)7;
+    unsigned a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+    while (i1 + 8 <= la && j1 + 8 <= lb && i2 + 8 <= na && j2 + 8 <= nb) {
+        step_512(ha, hb, ba, bb, &i1, &j1, &a1, &b1);
+        step_512(ha, hb, ba, bb, &i2, &j2, &a2, &b2);
     }
-    *pi = i;
-    *pj = j;
+    while (i2 + 8 <= na && j2 + 8 <= nb)
+        step_512(ha, hb, ba, bb, &i2, &j2, &a2, &b2);
+    shared_rest(ha, hb, ma, mb, i2, na, j2, nb);
+    while (i1 + 8 <= la && j1 + 8 <= lb)
+        step_512(ha, hb, ba, bb, &i1, &j1, &a1, &b1);
+    shared_rest(ha, hb, ma, mb, i1, la, j1, lb);
 }
 #endif
 
@@ -794,14 +830,24 @@ NDD_A512 static void shared_512(const ndd_anchors_t *a, const ndd_anchors_t *b, 
  * one by one. */
 static void shared_hashes(const ndd_anchors_t *a, const ndd_anchors_t *b, uint64_t *ma, uint64_t *mb)
 {
-    const uint32_t *ha = a->h, *hb = b->h;
-    size_t i = 0, j = 0, na = a->nh, nb = b->nh;
 #ifdef NDD_ANCHOR_AVX2
-    if (isa_max >= 3 && a512_cpu() && __builtin_cpu_is("amd"))
-        shared_512(a, b, ma, mb, &i, &j);
-    else if (isa_max >= 2 && __builtin_cpu_supports("avx2"))
-        shared_avx2(a, b, ma, mb, &i, &j);
+    if (isa_max >= 3 && a512_cpu() && __builtin_cpu_is("amd")) {
+        shared_512(a, b, ma, mb);
+        return;
+    }
+    if (isa_max >= 2 && __builtin_cpu_supports("avx2")) {
+        shared_avx2(a, b, ma, mb);
+        return;
+    }
 #endif
+    shared_rest(a->h, b->h, ma, mb, 0, a->nh, 0, b->nh);
+}
+
+/* The merge from ha[i], hb[j] on (i, j: multiples of 8, or 0) to na, nb:
+ * 4 against 4 (SSE2), then one by one; flags ORed in. */
+static void shared_rest(const uint32_t *ha, const uint32_t *hb, uint64_t *ma, uint64_t *mb, size_t i, size_t na,
+                        size_t j, size_t nb)
+{
 #if defined(__SSE2__)
     while (isa_max >= 1 && i + 4 <= na && j + 4 <= nb) {
         __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(ha + i));
