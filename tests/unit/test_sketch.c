@@ -531,6 +531,18 @@ static void test_likely_close(void **state)
  * over), on windows too wide for the offsets (w > 255: the table), on
  * anchors made for another text or window (the table), and on real text:
  * always the table's sketches. */
+/* The anchored sketches of (a, b) and of (b, a) are the table's. */
+static void same_both_ways(ndd_sketch_ws_t *ws, ndd_sketch_ws_t *ws2, const void *a, size_t na,
+                           const ndd_anchors_t *xa, const void *b, size_t nb, const ndd_anchors_t *xb, size_t s)
+{
+    assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
+    assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, xa, b, nb, xb, s), NDD_OK);
+    same_sketches(ws, ws2);
+    assert_int_equal(ndd_sketch_filter(ws, b, nb, a, na, s), NDD_OK);
+    assert_int_equal(ndd_sketch_filter_anchored(ws2, b, nb, xb, a, na, xa, s), NDD_OK);
+    same_sketches(ws, ws2);
+}
+
 /* 4-byte v entries (texts up to 65,536 bytes) key a lookup by the hash's
  * bucket and 16 bits more: a text where two distinct hashes share them
  * (a few in a hundred texts of 3,000 random bytes) gives the anchored
@@ -567,12 +579,7 @@ static void test_anchors_shared_key(void **state)
                 b[i] = rndn(edit ? 400 : 40) ? a[i] : (uint8_t)('A' + rndn(26));
             assert_int_equal(ndd_anchors_make(&xb, b, na, 16, &scratch, &scratch_cap), NDD_OK);
             check_anchors(&xb, b, w);
-            assert_int_equal(ndd_sketch_filter(ws, a, na, b, na, 16), NDD_OK);
-            assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, na, &xb, 16), NDD_OK);
-            same_sketches(ws, ws2);
-            assert_int_equal(ndd_sketch_filter(ws, b, na, a, na, 16), NDD_OK);
-            assert_int_equal(ndd_sketch_filter_anchored(ws2, b, na, &xb, a, na, &xa, 16), NDD_OK);
-            same_sketches(ws, ws2);
+            same_both_ways(ws, ws2, a, na, &xa, b, na, &xb, 16);
         }
     }
     assert_int_equal(found, 3);
@@ -588,12 +595,7 @@ static void test_anchors_shared_key(void **state)
         assert_int_equal(xb.v_narrow, !round);
         check_anchors(&xa, a, w);
         check_anchors(&xb, b, w);
-        assert_int_equal(ndd_sketch_filter(ws, a, na, b, na, 16), NDD_OK);
-        assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, na, &xb, 16), NDD_OK);
-        same_sketches(ws, ws2);
-        assert_int_equal(ndd_sketch_filter(ws, b, na, a, na, 16), NDD_OK);
-        assert_int_equal(ndd_sketch_filter_anchored(ws2, b, na, &xb, a, na, &xa, 16), NDD_OK);
-        same_sketches(ws, ws2);
+        same_both_ways(ws, ws2, a, na, &xa, b, na, &xb, 16);
     }
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
@@ -634,12 +636,7 @@ static void test_anchored_cases(void **state)
         assert_int_equal(ndd_anchors_make(&xb, b, nb, s, &scratch, &scratch_cap), NDD_OK);
         if (round == 5) /* anchors of another text: refused, the table answers */
             nb -= 7;
-        assert_int_equal(ndd_sketch_filter(ws, a, na, b, nb, s), NDD_OK);
-        assert_int_equal(ndd_sketch_filter_anchored(ws2, a, na, &xa, b, nb, &xb, s), NDD_OK);
-        same_sketches(ws, ws2);
-        assert_int_equal(ndd_sketch_filter(ws, b, nb, a, na, s), NDD_OK);
-        assert_int_equal(ndd_sketch_filter_anchored(ws2, b, nb, &xb, a, na, &xa, s), NDD_OK);
-        same_sketches(ws, ws2);
+        same_both_ways(ws, ws2, a, na, &xa, b, nb, &xb, s);
     }
     ndd_anchors_free(&xa);
     ndd_anchors_free(&xb);
