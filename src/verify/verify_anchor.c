@@ -579,12 +579,12 @@ static int a512_cpu(void)
            __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vl");
 }
 
-/* The flags of the up to 64 anchors with 2-byte hash indexes pu[0..nt), 16 at a time, without
- * gathers: the marks mu of at most 2,048 distinct hashes are 64 32-bit
- * words held in four registers t[0..4); an anchor's word is picked by two
- * two-register permutations (bits 0-4 of u / 32) and a blend (bit 5), its
- * bit tested after a shift by u % 32 (wide = 0: at most 1,024 hashes, the
- * first permutation alone). Lanes past nt are not loaded. */
+/* The flags of the up to 64 anchors with 2-byte hash indexes pu[0..nt), 16
+ * at a time, without gathers: the marks mu of at most 2,048 distinct hashes
+ * are 64 32-bit words held in four registers t[0..4); an anchor's word is
+ * picked by two two-register permutations (bits 0-4 of u / 32) and a blend
+ * (bit 5), its bit tested after a shift by u % 32 (wide = 0: at most 1,024
+ * hashes, the first permutation alone). Lanes past nt are not loaded. */
 NDD_A512 static inline uint64_t flags64_512(const uint16_t *pu, size_t nt, const __m512i t[4], int wide)
 {
     const __m512i c31 = _mm512_set1_epi32(31), c32 = _mm512_set1_epi32(32), one = _mm512_set1_epi32(1);
@@ -765,13 +765,13 @@ __attribute__((target("avx2"))) static void shared_avx2(const ndd_anchors_t *a, 
     shared_rest(ha, hb, ma, mb, i, na, j, nb);
 }
 
-/* step_avx2 with the 64 compares of two blocks by one conflict detection:
- * a's block in lanes 0-7 and b's in lanes 8-15 of one register, vpconflictd
- * gives each lane the lanes before it that hold its value. Within a block
- * the hashes are distinct, so lane 8 + t's bits are the a lanes equal to
- * b's hash t: b's flags are the lanes 8-15 with a bit, a's the OR of their
- * bits. (Only where the instruction is fast: AMD cores; on Intel cores it
- * is microcoded, and the AVX2 merge is kept.) */
+/* A step of shared_avx2's merge with the 64 compares of two blocks by one
+ * conflict detection: a's block in lanes 0-7 and b's in lanes 8-15 of one
+ * register, vpconflictd gives each lane the lanes before it that hold its
+ * value. Within a block the hashes are distinct, so lane 8 + t's bits are
+ * the a lanes equal to b's hash t: b's flags are the lanes 8-15 with a bit,
+ * a's the OR of their bits. (Only where the instruction is fast: AMD cores;
+ * on Intel cores it is microcoded, and the AVX2 merge is kept.) */
 NDD_A512 static inline void step_512(const uint32_t *ha, const uint32_t *hb, uint8_t *ba, uint8_t *bb, size_t *i,
                                      size_t *j, unsigned *acc_a, unsigned *acc_b)
 {
