@@ -41,11 +41,11 @@ struct ndd_verifier {
     double th1, th4, gate;
 };
 
-/* Anchor arrays kept between sets up to this many anchors each (a member
- * of ~40 KB of text; the lookup list's room, cap, is counted in bytes: 4 an
- * anchor for such a text), and the scratch up to 2^20 entries; larger ones
- * are freed at the next set. */
-#define ANCHORS_KEEP (1u << 13)
+/* Anchor arrays kept between sets while their lookup list's room (cap, in
+ * bytes) is at most this: 8,192 anchors of 4 bytes, a member of ~40 KB of
+ * text; and the scratch up to 2^20 entries; larger ones are freed at the
+ * next set. */
+#define ANCHORS_KEEP_BYTES (32u << 10)
 #define SCRATCH_KEEP (1u << 20)
 
 int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t *const *dfs, size_t ndfs)
@@ -142,7 +142,7 @@ int ndd_verifier_set_begin(ndd_verifier_t *v, size_t n, const char *const *texts
         }
         memset(v->anc_made, 0, n);
         for (size_t i = 0; i < v->anc_cap; i++)
-            if (v->anc[i].cap > 4 * (size_t)ANCHORS_KEEP)
+            if (v->anc[i].cap > ANCHORS_KEEP_BYTES)
                 ndd_anchors_free(&v->anc[i]);
         if (v->scratch_cap > SCRATCH_KEEP) {
             free(v->scratch);

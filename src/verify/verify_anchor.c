@@ -339,10 +339,10 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
     else
 #endif
         np = picks_from_minima(suf, 0, m - w + 1, flip, off, pick, ppos, 0, UINT32_MAX);
+    a->pu_wide = np > 65536; /* (2-byte indexes up to 65,536 distinct hashes: nh <= np) */
     if ((rc = ndd_array_grow((void **)&a->ppos, &a->pcap, np, sizeof *a->ppos)) ||
-        (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np * (np <= 65536 ? 2 : 4), 1)))
+        (rc = ndd_array_grow((void **)&a->pu, &a->ucap, np * (a->pu_wide ? 4 : 2), 1)))
         return rc;
-    a->pu_wide = np > 65536;
     memcpy(a->ppos, ppos, np * sizeof *ppos);
     /* by (hash, position): a stable LSD radix sort of the picks (made in
      * position order) on the hash, 8 bits at a time; the suffix minima's
