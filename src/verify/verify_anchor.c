@@ -439,14 +439,9 @@ int ndd_anchors_make(ndd_anchors_t *a, const void *text, size_t n, size_t window
 static inline uint64_t flags64(const ndd_anchors_t *a, size_t t0, const uint64_t *mu, size_t nt)
 {
     uint64_t f = 0;
-    if (a->pu_wide) {
-        const uint32_t *pu = (const uint32_t *)a->pu + t0;
-        for (size_t t = 0; t < nt; t++)
-            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
-    } else {
-        const uint16_t *pu = (const uint16_t *)a->pu + t0;
-        for (size_t t = 0; t < nt; t++)
-            f |= (mu[pu[t] / 64] >> (pu[t] % 64) & 1) << t;
+    for (size_t t = 0; t < nt; t++) {
+        uint32_t u = ndd_anchors_pu(a, t0 + t);
+        f |= (mu[u / 64] >> (u % 64) & 1) << t;
     }
     return f;
 }
