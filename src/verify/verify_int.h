@@ -75,9 +75,17 @@ static inline size_t ndd_verify_suffix(const uint8_t *ae, const uint8_t *be, siz
 }
 
 /* For tests: the widest instructions Myers' bisection may use (0 plain C,
- * 2 AVX2 where the CPU has it; the default 2); returns the former setting.
- * Not thread-safe: set it before any comparison runs. */
+ * 2 AVX2 where the CPU has it, 3 also AVX-512 in the LCS rows; the default
+ * 3); returns the former setting. Not thread-safe: set it before any
+ * comparison runs. */
 unsigned ndd_myers_isa(unsigned max);
+/* For tests: 2 splits large-D bisections from bit-parallel LCS rows wherever
+ * they apply (forced, whatever they cost), 1 where they cost less than the
+ * rounds (the default), 0 never; returns the former setting. The scripts must
+ * not depend on it. Not thread-safe. */
+int ndd_myers_rows(int on);
+/* For tests: the splits found from the rows so far. */
+uint64_t ndd_myers_rows_count(void);
 
 /* For tests: the order of the anchor bound and the sketches in
  * ndd_tlcs_compare (0 as a sample of the anchors suggests, the default; 1

@@ -17,6 +17,7 @@
 #include "verify_int.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 struct ndd_myers_ws {
@@ -27,6 +28,9 @@ struct ndd_myers_ws {
     size_t topd; /* D found by the top-level call */
     int32_t *pv; /* AVX2 bisection: F and B paths split by diagonal parity */
     size_t pvcap;
+    uint64_t *rw;  /* the split from LCS rows: both directions' rows */
+    uint64_t *pm;  /* ... and B's match masks by byte (zero between calls) */
+    size_t rwcap, pmcap;
 };
 
 int ndd_myers_ws_create(ndd_myers_ws_t **ws)
@@ -43,6 +47,8 @@ void ndd_myers_ws_free(ndd_myers_ws_t *ws)
     free(ws->v2);
     free(ws->script);
     free(ws->pv);
+    free(ws->rw);
+    free(ws->pm);
     free(ws);
 }
 
@@ -242,13 +248,27 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
 #define MY_AVX2 1
 #include <immintrin.h>
 
-static unsigned my_isa = 2; /* ndd_myers_isa */
+static unsigned my_isa = 3; /* ndd_myers_isa */
+static int my_rows_on = 1;   /* ndd_myers_rows */
+static uint64_t my_rows_n; /* splits from the rows (ndd_myers_rows_count) */
 
 unsigned ndd_myers_isa(unsigned max)
 {
     unsigned old = my_isa;
     my_isa = max;
     return old;
+}
+
+int ndd_myers_rows(int on)
+{
+    int old = my_rows_on;
+    my_rows_on = on;
+    return old;
+}
+
+uint64_t ndd_myers_rows_count(void)
+{
+    return my_rows_n;
 }
 
 typedef struct {
@@ -433,9 +453,10 @@ __attribute__((target("avx2"))) static int my_meet_avx2(const my_par_t *pp, int6
 }
 
 /* my_bisect, the rounds 8 diagonals at a time. */
+#define MY_DEFER 1 /* my_bisect_avx2: cstop rounds passed without a meeting */
 __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, const uint8_t *A, size_t N,
                                                           const uint8_t *B, size_t M, size_t dlim, int top,
-                                                          size_t *sx, size_t *sy, size_t *D)
+                                                          int64_t cstop, size_t *sx, size_t *sy, size_t *D)
 {
     uint64_t work = 0;
     const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
@@ -454,6 +475,8 @@ __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, co
     for (int64_t c = 1; c <= cmax; c++) {
         if (top && work > NDD_MYERS_MAX_WORK)
             return NDD_ERR_LIMIT;
+        if (c == cstop)
+            return MY_DEFER;
         if (fmin > dmin)
             *my_at(pp.f, off, --fmin - 1) = -1;
         else
@@ -507,10 +530,301 @@ __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, co
     }
     return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
 }
+
+/* ---- the same split from bit-parallel LCS rows (large D) ----
+ * Where the first bytes differ and so do the last, the forward path of round
+ * c on diagonal k is the furthest point of k whose prefix distance (x + y -
+ * 2 LCS of the prefixes) is at most c - Myers' lemma: the distance never
+ * falls along a diagonal, and the snake follows the diagonal while it stays -
+ * and the backward path the nearest point whose suffix distance is at most
+ * c. So the round at which the two meet follows from D alone (odd delta:
+ * forward round c = (D + 1) / 2 against backward round c - 1; even: both
+ * c = D / 2), and the split is the highest diagonal of that round's range
+ * where they meet: my_bisect_avx2's point, found in O(N M / 64) instead of
+ * O(D^2). The lemma holds on every diagonal except those a path that
+ * reached a far edge pushed out of the grid, and those never reach the
+ * meeting round's range (my_rows_split). The LCS lengths of all prefixes come from Hyyro's bit-vector
+ * recurrence over the rows of A (V = all ones; V' = (V + (V & P)) | (V & ~P),
+ * P the positions of the row's byte in B; LCS(x, y) = y - the ones of row x
+ * below y), every row kept; those of the suffixes from the same over both
+ * sequences reversed. test_myers checks the scripts against the reference
+ * bisection and against the rounds on random, periodic and reordered texts. */
+#define MY_ROWS_MIN 256          /* N + M from which the rows may be used */
+#define MY_ROWS_MAX 32768        /* ... up to which (the rounds' work stays below NDD_MYERS_MAX_WORK) */
+#define MY_ROWS_WORDS (1u << 22) /* words of one direction's rows at most (32 MiB) */
+/* A word of the rows costs about as much as MY_ROWS_COST diagonals of the
+ * rounds (measured on ndd run's sketches: 0.125 and 0.25 alike, 0.5 and 1
+ * slower; docs/BENCHMARKS.md, "twenty-seventh steps"). */
+#define MY_ROWS_COST 0.25
+
+/* Words a row: ceil(M / 64) and a spare one (read, masked away, at y = M),
+ * to a multiple of 8. */
+static inline size_t my_rows_stride(size_t M)
+{
+    return ((M + 63) / 64 + 1 + 7) & ~(size_t)7;
+}
+
+static int my_rows_fit(size_t N, size_t M)
+{
+    return N + M >= MY_ROWS_MIN && N + M <= MY_ROWS_MAX && (N + 1) * my_rows_stride(M) <= MY_ROWS_WORDS;
+}
+
+/* Whether the rows cost less than the rounds for a split of known D. */
+static int my_rows_pay(size_t N, size_t M, size_t d)
+{
+    return (double)d * (double)d / 2 > MY_ROWS_COST * 2.0 * (double)(N + 1) * (double)my_rows_stride(M);
+}
+
+/* The round at which my_bisect_avx2 hands a top-level split (D unknown) to
+ * the rows: its rounds so far (about c^2 diagonals both ways) cost what the
+ * rows do. */
+static int64_t my_rows_stop(size_t N, size_t M)
+{
+    return (int64_t)sqrt(2.0 * (double)(N + 1) * (double)my_rows_stride(M) * MY_ROWS_COST) + 1;
+}
+
+/* One row, a word at a time: w = (v + (v & p)) | (v & ~p). */
+__attribute__((always_inline)) static inline void my_row(const uint64_t *restrict v, const uint64_t *restrict p,
+                                                         uint64_t *restrict w, size_t W)
+{
+    unsigned char carry = 0;
+    for (size_t q = 0; q < W; q++) {
+        const uint64_t a = v[q], pq = p[q];
+        unsigned long long t;
+        carry = _addcarry_u64(carry, a, a & pq, &t);
+        w[q] = t | (a & ~pq);
+    }
+}
+
+/* The same 8 words at a time (AVX-512), the row in registers (NB blocks of
+ * 8 words, s = 8 NB), rows 1 .. N written from w: each lane adds its words;
+ * the carries between lanes come from the masks of the lanes that
+ * overflowed (g) and of those an incoming carry passes through (all ones,
+ * p): the lanes that receive one are ((g << 1 | carry in) + p) ^ p, and bit
+ * 8 of that sum is the carry out. */
+#define MY_A512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,popcnt")))
+MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const uint8_t *A, size_t N, int rev,
+                                                                          const uint64_t *pm, uint64_t *w, size_t s,
+                                                                          const int NB)
+{
+    const __m512i ones = _mm512_set1_epi64(-1);
+    __m512i V[8];
+    for (int b = 0; b < NB; b++)
+        V[b] = _mm512_loadu_si512(w - s + 8 * b);
+    for (size_t x = 1; x <= N; x++, w += s) {
+        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s;
+        unsigned cin = 0;
+        for (int b = 0; b < NB; b++) {
+            const __m512i a = V[b], pq = _mm512_loadu_si512(p + 8 * b);
+            __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
+            const unsigned g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
+            const unsigned t = ((g << 1) | cin) + pr;
+            cin = t >> 8;
+            sm = _mm512_mask_sub_epi64(sm, (__mmask8)(t ^ pr), sm, ones);
+            V[b] = _mm512_ternarylogic_epi64(sm, a, pq, 0xF4); /* sm | (a & ~pq) */
+            _mm512_storeu_si512(w + 8 * b, V[b]);
+        }
+    }
+}
+
+MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, uint64_t *w, size_t s)
+{
+    switch (s / 8) {
+    case 1: my_rows_512_nb(A, N, rev, pm, w, s, 1); return;
+    case 2: my_rows_512_nb(A, N, rev, pm, w, s, 2); return;
+    case 3: my_rows_512_nb(A, N, rev, pm, w, s, 3); return;
+    case 4: my_rows_512_nb(A, N, rev, pm, w, s, 4); return;
+    case 5: my_rows_512_nb(A, N, rev, pm, w, s, 5); return;
+    case 6: my_rows_512_nb(A, N, rev, pm, w, s, 6); return;
+    case 7: my_rows_512_nb(A, N, rev, pm, w, s, 7); return;
+    default: my_rows_512_nb(A, N, rev, pm, w, s, 8); return;
+    }
+}
+
+static int my_a512; /* my_rows_512 runs here (set by my_bisect_rows) */
+
+/* Rows 0 .. N of A (reversed when rev) against B (reversed when rev). */
+__attribute__((target("avx2"))) static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                                                         int rev, uint64_t *pm, uint64_t *w)
+{
+    const size_t W = (M + 63) / 64, s = my_rows_stride(M);
+    for (size_t y = 0; y < M; y++)
+        pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * s + (y >> 6)] |= (uint64_t)1 << (y & 63);
+    for (size_t q = 0; q < s; q++)
+        w[q] = q < W ? ~(uint64_t)0 : 0;
+    if (M & 63)
+        w[W - 1] = ((uint64_t)1 << (M & 63)) - 1;
+    if (my_a512 && s <= 64)
+        my_rows_512(A, N, rev, pm, w + s, s);
+    else
+        for (size_t x = 1; x <= N; x++, w += s)
+            my_row(w, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s, w + s, W);
+    uint64_t seen[4] = {0, 0, 0, 0}; /* the match rows zero again for the next call */
+    for (size_t y = 0; y < M; y++)
+        seen[B[y] >> 6] |= (uint64_t)1 << (B[y] & 63);
+    for (unsigned q = 0; q < 4; q++)
+        for (uint64_t t = seen[q]; t; t &= t - 1)
+            memset(pm + (size_t)(q * 64 + (unsigned)__builtin_ctzll(t)) * s, 0, s * sizeof *pm);
+}
+
+typedef struct {
+    const uint64_t *w;
+    size_t s; /* words a row */
+} my_rows_t;
+
+/* The ones of row x below bit y (the bits past M, carries of the padding
+ * words, lie above it). */
+__attribute__((target("popcnt"))) static inline int64_t my_ones(const my_rows_t *r, size_t x, size_t y)
+{
+    const uint64_t *w = r->w + x * r->s;
+    int64_t n = 0;
+    size_t q = 0;
+    for (; q < (y >> 6); q++)
+        n += __builtin_popcountll(w[q]);
+    return n + __builtin_popcountll(w[q] & (((uint64_t)1 << (y & 63)) - 1));
+}
+
+/* prefix distance of (x, y): x + y - 2 (y - ones) */
+static inline int64_t my_dist_f(const my_rows_t *f, int64_t x, int64_t y)
+{
+    return x - y + 2 * my_ones(f, (size_t)x, (size_t)y);
+}
+
+/* suffix distance of (x, y) in n x m */
+static inline int64_t my_dist_b(const my_rows_t *b, int64_t n, int64_t m, int64_t x, int64_t y)
+{
+    return (n - x) - (m - y) + 2 * my_ones(b, (size_t)(n - x), (size_t)(m - y));
+}
+
+/* The furthest x of diagonal k with prefix distance <= c (|k| <= c). */
+static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64_t c)
+{
+    int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (my_dist_f(f, mid, mid - k) <= c)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The nearest x of diagonal k with suffix distance <= c (|k - delta| <= c). */
+static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int64_t c)
+{
+    int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (my_dist_b(b, n, m, mid, mid - k) <= c)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* my_bisect_avx2's split of A x B (first bytes differ, last bytes differ)
+ * from the rows; NDD_ERR_LIMIT when D > dlim. */
+static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
+                         size_t *sx, size_t *sy, size_t *D)
+{
+    const size_t s = my_rows_stride(M), rows = (N + 1) * s;
+    if (2 * rows > ws->rwcap) {
+        uint64_t *p = realloc(ws->rw, 2 * rows * sizeof *p);
+        if (!p)
+            return NDD_ERR_NOMEM;
+        ws->rw = p;
+        ws->rwcap = 2 * rows;
+    }
+    if (256 * s > ws->pmcap) { /* B's match rows, all zero between calls */
+        free(ws->pm);
+        if (!(ws->pm = calloc(256 * s, sizeof *ws->pm))) {
+            ws->pmcap = 0;
+            return NDD_ERR_NOMEM;
+        }
+        ws->pmcap = 256 * s;
+    }
+    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
+    uint64_t *pm = ws->pm;
+    my_rows_make(A, N, B, M, 0, pm, ws->rw);
+    const my_rows_t f = {ws->rw, s};
+    const int64_t d = delta + 2 * my_ones(&f, N, M);
+    if ((size_t)d > dlim)
+        return NDD_ERR_LIMIT;
+    const int odd = (delta & 1) != 0;
+    const int64_t c = (d + 1) / 2, cb = odd ? c - 1 : c; /* the rounds of each direction */
+    my_rows_make(A, N, B, M, 1, pm, ws->rw + rows);
+    const my_rows_t b = {ws->rw + rows, s};
+    /* the meeting round's diagonal ranges, clipped to [-M, N] as the rounds clip them */
+    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
+    for (int64_t r = 1; r <= c; r++) {
+        fmin = fmin > -m ? fmin - 1 : fmin + 1;
+        fmax = fmax < n ? fmax + 1 : fmax - 1;
+    }
+    for (int64_t r = 1; r <= cb; r++) {
+        bmin = bmin > -m ? bmin - 1 : bmin + 1;
+        bmax = bmax < n ? bmax + 1 : bmax - 1;
+    }
+    /* (both ranges keep the parity of c: hi and lo are of it) */
+    const int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+    /* A path that reached a far edge (forward: x = N or y = M; backward:
+     * x = 0 or y = 0) leaves the grid in the next round, on the neighbouring
+     * diagonal, and from there one more diagonal each way a round, and there
+     * the lemma does not hold. It never reaches the meeting round's range:
+     * forward from (N, y) of distance d <= c - 1, the diagonals out of the
+     * grid at round c are N - y + 1 +- (c - 1 - d); as D <= d + (M - y), the
+     * lowest is >= delta + cb + 2, above the backward range; from (x, M) the
+     * highest is <= delta - cb - 2, below it; backward from (0, y) of
+     * distance d (D <= y + d) the highest is <= -c - 2, from (x, 0) the
+     * lowest >= c + 2, outside the forward range. */
+    for (int64_t k = hi; k >= lo; k -= 2) {
+        if (odd) {
+            int64_t x = my_far(&f, n, m, k, c);
+            if (my_dist_b(&b, n, m, x, x - k) <= cb) {
+                *sx = (size_t)x;
+                *sy = (size_t)(x - k);
+                *D = (size_t)d;
+                return NDD_OK;
+            }
+        } else {
+            int64_t x = my_near(&b, n, m, k, cb);
+            if (my_dist_f(&f, x, x - k) <= c) {
+                *sx = (size_t)x;
+                *sy = (size_t)(x - k);
+                *D = (size_t)d;
+                return NDD_OK;
+            }
+        }
+    }
+    return NDD_ERR_INTERNAL;
+}
+
+static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
+                          size_t *sx, size_t *sy, size_t *D)
+{
+    my_a512 = my_isa >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+              __builtin_cpu_supports("avx512vl");
+    int rc = my_rows_split(ws, A, N, B, M, dlim, sx, sy, D);
+    my_rows_n += rc == NDD_OK;
+    return rc;
+}
+
 #else
 unsigned ndd_myers_isa(unsigned max)
 {
     (void)max;
+    return 0;
+}
+
+int ndd_myers_rows(int on)
+{
+    (void)on;
+    return 0;
+}
+
+uint64_t ndd_myers_rows_count(void)
+{
     return 0;
 }
 #endif
@@ -518,7 +832,7 @@ unsigned ndd_myers_isa(unsigned max)
 /* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
  * top = 1: exceeding dlim is a reported limit, else it is a bug. */
 static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, const uint8_t *B,
-                  size_t b0, size_t b1, size_t dlim, int top)
+                  size_t b0, size_t b1, size_t dlim, int top, size_t dh)
 {
     int rc;
     size_t lim = a1 - a0 < b1 - b0 ? a1 - a0 : b1 - b0;
@@ -541,9 +855,21 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
     } else {
         size_t x, y, D;
 #ifdef MY_AVX2
-        if (my_isa >= 2 && (a1 - a0) + (b1 - b0) >= 64 && __builtin_cpu_supports("avx2"))
-            rc = my_bisect_avx2(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
-        else
+        if (my_isa >= 2 && (a1 - a0) + (b1 - b0) >= 64 && __builtin_cpu_supports("avx2")) {
+            const size_t n = a1 - a0, m = b1 - b0;
+            int64_t cstop = 0;
+            rc = MY_DEFER;
+            if (my_rows_on && my_rows_fit(n, m) && __builtin_cpu_supports("popcnt")) {
+                if (top && my_rows_on == 1) /* D unknown: the rounds first, while they cost less */
+                    cstop = my_rows_stop(n, m);
+                else if (my_rows_on == 2 || my_rows_pay(n, m, dh))
+                    rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &x, &y, &D);
+            }
+            if (rc == MY_DEFER)
+                rc = my_bisect_avx2(ws, A + a0, n, B + b0, m, dlim, top, cstop, &x, &y, &D);
+            if (rc == MY_DEFER) /* D above 2 (cstop - 1): the rows cost less */
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &x, &y, &D);
+        } else
 #endif
             rc = my_bisect(ws, A + a0, a1 - a0, B + b0, b1 - b0, dlim, top, &x, &y, &D);
         if (rc == NDD_ERR_LIMIT && !top)
@@ -554,8 +880,9 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             ws->topd = D;
         if ((x == 0 && y == 0) || (x == a1 - a0 && y == b1 - b0))
             return NDD_ERR_INTERNAL; /* no progress: would recurse forever */
-        if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0)) ||
-            (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0)))
+        /* the halves' D: c and c - 1 (D = 2c - 1), or c and c (D = 2c) */
+        if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0, (D + 1) / 2)) ||
+            (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0, D / 2)))
             return rc;
     }
     return my_emit(ws, NDD_EDIT_EQ, a1, b1, s);
@@ -577,7 +904,7 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     size_t p = ndd_verify_prefix(A, B, lim);
     size_t s = ndd_verify_suffix(A + na, B + nb, lim - p);
     /* D >= |na - nb|: no need to run when that already exceeds the limit */
-    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1);
+    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX);
     if (rc == NDD_ERR_LIMIT) {
         ws->n = 0;
         out->hit_limit = 1;

@@ -32,7 +32,8 @@
  *
  * -d BYTES sets the document size (default 10240).
  * -m ISA: the widest instructions Myers' bisection may use (0 plain C, 2 AVX2
- * where the CPU has it: the default), to compare the two in one run.
+ * where the CPU has it, 3 also AVX-512 in the splits from LCS rows: the
+ * default), to compare them in one run.
  * -a ISA: the same for the anchors (their runs' minima) and the anchor
  * bound (0 plain C, 1 SSE2, 2 AVX2, 3 AVX-512: the default).
  *

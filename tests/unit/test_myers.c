@@ -311,8 +311,12 @@ static void test_script_vs_reference(void **state)
                                 "pct shares year market oil bank trade dollar prices ";
     uint8_t a[1100], b[1300];
     /* both bisections: plain C (isa 0) and 8 diagonals at a time (2, where the CPU has AVX2) */
-    for (int round = 0; round < 6000; round++) {
-        ndd_myers_isa(round < 3000 ? 0 : 2);
+    for (int round = 0; round < 12000; round++) {
+        /* plain C; AVX2 rounds (the LCS rows where they pay); every split
+         * of 256 bytes or more from the rows where they apply, word by word
+         * and 8 words at a time (AVX-512, where the CPU has it) */
+        ndd_myers_isa(round < 3000 ? 0 : round < 9000 ? 2 : 3);
+        ndd_myers_rows(round < 6000 ? 1 : 2);
         size_t na, nb;
         if (round % 2) {
             unsigned alpha = (unsigned[]){2, 3, 4, 26}[round / 2 % 4];
@@ -351,12 +355,15 @@ static void test_script_vs_reference(void **state)
             assert_int_equal(e[i].len, w.e[i].len);
         }
     }
-    ndd_myers_isa(2);
+    ndd_myers_isa(3);
+    ndd_myers_rows(1);
+    print_message("splits from the LCS rows: %llu\n", (unsigned long long)ndd_myers_rows_count());
     ndd_myers_ws_free(ws);
 }
 
-/* The AVX2 bisection against the plain one on longer inputs (the reference
- * above is limited to ~1 KB): word texts with reordered, edited blocks,
+/* The AVX2 bisection (and the splits from the LCS rows) against the plain
+ * one on longer inputs (the reference above is limited to ~1 KB): word
+ * texts with reordered, edited blocks,
  * random bytes over small alphabets (long snakes, lanes at the grid's
  * edges; alphabets 2, 4, 26 and all bytes), and D limits below, at and above D:
  * the same result and script. */
@@ -402,8 +409,10 @@ static void test_wide_equals_scalar(void **state)
             ndd_myers_out_t o0, o2;
             ndd_myers_isa(0);
             assert_int_equal(ndd_myers_diff(w0, a, na, b, nb, lims[li], &o0), NDD_OK);
-            ndd_myers_isa(2);
+            ndd_myers_isa(2 + (unsigned)(round / 2 % 2)); /* the rows word by word, or 8 words at a time */
+            ndd_myers_rows(1 + round % 2); /* the LCS rows where they pay, or wherever they apply */
             assert_int_equal(ndd_myers_diff(w2, a, na, b, nb, lims[li], &o2), NDD_OK);
+            ndd_myers_rows(1);
             assert_int_equal(o0.hit_limit, o2.hit_limit);
             assert_int_equal(o0.lcs, o2.lcs);
             assert_int_equal(o0.d, o2.d);
@@ -423,8 +432,119 @@ static void test_wide_equals_scalar(void **state)
             }
         }
     }
+    ndd_myers_isa(3);
     ndd_myers_ws_free(w0);
     ndd_myers_ws_free(w2);
+}
+
+/* The splits from the LCS rows against the rounds' on the shapes where the
+ * rows' conditions matter: lengths far apart (paths that reach an edge and
+ * leave the grid), a copy with an inserted or dropped run, moved blocks,
+ * periodic texts, one sequence a prefix of the other, alphabets of 2 to 256
+ * bytes, D limits below, at and above D; the rows word by word and 8 words
+ * at a time. The rows must have made most of the splits. */
+static void test_rows_equal_rounds(void **state)
+{
+    (void)state;
+    ndd_myers_ws_t *w0, *w1;
+    assert_int_equal(ndd_myers_ws_create(&w0), NDD_OK);
+    assert_int_equal(ndd_myers_ws_create(&w1), NDD_OK);
+    static uint8_t a[5000], b[6000];
+    const uint64_t used0 = ndd_myers_rows_count();
+    for (int round = 0; round < 4000; round++) {
+        const int shape = round % 7;
+        const unsigned alpha = (unsigned[]){2, 3, 4, 8, 26, 256}[rndn(6)];
+        size_t na = rndn(round % 100 == 0 ? 2500 : 700), nb = 0;
+        gen_random(a, na, alpha);
+        if (shape == 0) { /* unrelated */
+            nb = rndn(700);
+            gen_random(b, nb, alpha);
+        } else if (shape == 1) { /* an edited piece of a: much shorter */
+            size_t from = rndn(na + 1), len = rndn(na - from + 1);
+            for (size_t i = 0; i < len; i++)
+                b[nb++] = rndn(10) ? a[from + i] : (uint8_t)rndn(256);
+        } else if (shape == 2) { /* blocks moved, every 20th byte changed */
+            size_t nbk = 2 + rndn(6), cut[9];
+            for (size_t q = 0; q <= nbk; q++)
+                cut[q] = na * q / nbk;
+            size_t perm[8];
+            for (size_t q = 0; q < nbk; q++)
+                perm[q] = q;
+            for (size_t q = nbk - 1; q > 0; q--) {
+                size_t r = rndn(q + 1), t = perm[q];
+                perm[q] = perm[r];
+                perm[r] = t;
+            }
+            for (size_t q = 0; q < nbk; q++)
+                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
+                    b[nb++] = rndn(20) ? a[i] : (uint8_t)'#';
+        } else if (shape == 3) { /* long insertions, dropped bytes */
+            for (size_t i = 0; i < na; i++) {
+                if (!rndn(200))
+                    for (size_t l = rndn(300); l > 0 && nb < sizeof b - 1; l--)
+                        b[nb++] = (uint8_t)rndn(alpha);
+                if (rndn(150))
+                    b[nb++] = a[i];
+            }
+        } else if (shape == 4) { /* periodic */
+            size_t p = 1 + rndn(5), p2 = 1 + rndn(5);
+            for (size_t i = 0; i < na; i++)
+                a[i] = (uint8_t)(i % p);
+            nb = rndn(900);
+            for (size_t i = 0; i < nb; i++)
+                b[i] = (uint8_t)(i % p2 ? i % p2 : rndn(alpha));
+        } else if (shape == 5) { /* much longer: a with a byte added after every third */
+            for (size_t i = 0; i < na; i++) {
+                b[nb++] = a[i];
+                if (!rndn(3))
+                    b[nb++] = (uint8_t)rndn(alpha);
+            }
+        } else { /* a prefix of b, then edits */
+            memcpy(b, a, na);
+            nb = na + rndn(400);
+            gen_random(b + na, nb - na, alpha);
+            for (size_t i = 0; i < nb; i++)
+                if (!rndn(30))
+                    b[i] = (uint8_t)rndn(alpha);
+        }
+        const uint8_t *x = a, *y = b;
+        size_t nx = na, ny = nb;
+        if (round % 2) { /* either side the longer */
+            x = b;
+            nx = nb;
+            y = a;
+            ny = na;
+        }
+        size_t lim = rndn(4) ? SIZE_MAX : rndn(nx + ny + 1);
+        ndd_myers_out_t o0, o1;
+        ndd_myers_rows(0);
+        assert_int_equal(ndd_myers_diff(w0, x, nx, y, ny, lim, &o0), NDD_OK);
+        ndd_myers_rows(2);
+        ndd_myers_isa(2 + (unsigned)(round / 2 % 2));
+        assert_int_equal(ndd_myers_diff(w1, x, nx, y, ny, lim, &o1), NDD_OK);
+        ndd_myers_isa(3);
+        ndd_myers_rows(1);
+        assert_int_equal(o0.hit_limit, o1.hit_limit);
+        assert_int_equal(o0.lcs, o1.lcs);
+        assert_int_equal(o0.d, o1.d);
+        size_t n0, n1;
+        const ndd_edit_t *e0 = ndd_myers_script(w0, &n0), *e1 = ndd_myers_script(w1, &n1);
+        assert_int_equal(n0, n1);
+        for (size_t i = 0; i < n0; i++) {
+            assert_int_equal(e0[i].op, e1[i].op);
+            assert_int_equal(e0[i].a, e1[i].a);
+            assert_int_equal(e0[i].b, e1[i].b);
+            assert_int_equal(e0[i].len, e1[i].len);
+        }
+    }
+    const uint64_t used1 = ndd_myers_rows_count();
+    print_message("splits from the LCS rows: %llu\n", (unsigned long long)(used1 - used0));
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+        assert_true(used1 - used0 > 5000);
+#endif
+    ndd_myers_ws_free(w0);
+    ndd_myers_ws_free(w1);
 }
 
 /* Longer real-ish sequences: the script must still rebuild B and be minimal
@@ -502,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_dp),
         cmocka_unit_test(test_script_vs_reference),
         cmocka_unit_test(test_wide_equals_scalar),
+        cmocka_unit_test(test_rows_equal_rounds),
         cmocka_unit_test(test_longer),
         cmocka_unit_test(test_auto_limit),
     };
