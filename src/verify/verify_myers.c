@@ -576,11 +576,12 @@ static int my_rows_pay(size_t N, size_t M, size_t d)
 }
 
 /* The round at which my_bisect_avx2 hands a top-level split (D unknown) to
- * the rows: its rounds so far (about c^2 diagonals both ways) cost what the
- * rows do. */
+ * the rows: its rounds so far (about c^2 diagonals both ways) cost a quarter
+ * of what the rows do (a half or all of it: 3-6 % more of Myers' time on
+ * ndd run's sketches; an eighth or a twentieth: the same). */
 static int64_t my_rows_stop(size_t N, size_t M)
 {
-    return (int64_t)sqrt(2.0 * (double)(N + 1) * (double)my_rows_stride(M) * MY_ROWS_COST) + 1;
+    return (int64_t)sqrt(0.25 * 2.0 * (double)(N + 1) * (double)my_rows_stride(M) * MY_ROWS_COST) + 1;
 }
 
 /* One row, a word at a time: w = (v + (v & p)) | (v & ~p). */
@@ -696,10 +697,32 @@ static inline int64_t my_dist_b(const my_rows_t *b, int64_t n, int64_t m, int64_
     return (n - x) - (m - y) + 2 * my_ones(b, (size_t)(n - x), (size_t)(m - y));
 }
 
-/* The furthest x of diagonal k with prefix distance <= c (|k| <= c). */
-static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64_t c)
+/* The furthest x of diagonal k with prefix distance <= c (|k| <= c), the
+ * search starting from the guess g (galloping out from it). */
+static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
 {
     int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
+    if (g > lo && g < hi) { /* narrow [lo, hi] around g: lo stays a point <= c, hi + 1 one > c */
+        if (my_dist_f(f, g, g - k) <= c) {
+            int64_t st = 1;
+            lo = g;
+            while (lo + st <= hi && my_dist_f(f, lo + st, lo + st - k) <= c) {
+                lo += st;
+                st *= 2;
+            }
+            if (lo + st <= hi)
+                hi = lo + st - 1;
+        } else {
+            int64_t st = 1;
+            hi = g - 1;
+            while (hi - st >= lo && my_dist_f(f, hi - st + 1, hi - st + 1 - k) > c) {
+                hi -= st;
+                st *= 2;
+            }
+            if (hi - st + 1 > lo)
+                lo = hi - st + 1;
+        }
+    }
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
         if (my_dist_f(f, mid, mid - k) <= c)
@@ -710,10 +733,32 @@ static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64
     return lo;
 }
 
-/* The nearest x of diagonal k with suffix distance <= c (|k - delta| <= c). */
-static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int64_t c)
+/* The nearest x of diagonal k with suffix distance <= c (|k - delta| <= c),
+ * the search starting from the guess g. */
+static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
 {
     int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
+    if (g > lo && g < hi) { /* hi stays a point <= c, lo - 1 one > c */
+        if (my_dist_b(b, n, m, g, g - k) <= c) {
+            int64_t st = 1;
+            hi = g;
+            while (hi - st >= lo && my_dist_b(b, n, m, hi - st, hi - st - k) <= c) {
+                hi -= st;
+                st *= 2;
+            }
+            if (hi - st >= lo)
+                lo = hi - st + 1;
+        } else {
+            int64_t st = 1;
+            lo = g + 1;
+            while (lo + st <= hi && my_dist_b(b, n, m, lo + st - 1, lo + st - 1 - k) > c) {
+                lo += st;
+                st *= 2;
+            }
+            if (lo + st - 1 < hi)
+                hi = lo + st - 1;
+        }
+    }
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
         if (my_dist_b(b, n, m, mid, mid - k) <= c)
@@ -778,9 +823,11 @@ static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const u
      * highest is <= delta - cb - 2, below it; backward from (0, y) of
      * distance d (D <= y + d) the highest is <= -c - 2, from (x, 0) the
      * lowest >= c + 2, outside the forward range. */
+    int64_t g = -1; /* the last diagonal's point: the next one's lies near it */
     for (int64_t k = hi; k >= lo; k -= 2) {
         if (odd) {
-            int64_t x = my_far(&f, n, m, k, c);
+            const int64_t x = my_far(&f, n, m, k, c, g - 1);
+            g = x;
             if (my_dist_b(&b, n, m, x, x - k) <= cb) {
                 *sx = (size_t)x;
                 *sy = (size_t)(x - k);
@@ -788,7 +835,8 @@ static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const u
                 return NDD_OK;
             }
         } else {
-            int64_t x = my_near(&b, n, m, k, cb);
+            const int64_t x = my_near(&b, n, m, k, cb, g - 1);
+            g = x;
             if (my_dist_f(&f, x, x - k) <= c) {
                 *sx = (size_t)x;
                 *sy = (size_t)(x - k);
