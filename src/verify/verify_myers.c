@@ -604,7 +604,7 @@ __attribute__((always_inline)) static inline void my_row(const uint64_t *restric
  * overflowed (g) and of those an incoming carry passes through (all ones,
  * p): the lanes that receive one are ((g << 1 | carry in) + p) ^ p, and bit
  * 8 of that sum is the carry out. */
-#define MY_A512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,popcnt")))
+#define MY_A512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")))
 MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const uint8_t *A, size_t N, int rev,
                                                                           const uint64_t *pm, uint64_t *w, size_t s,
                                                                           const int NB)
@@ -615,14 +615,14 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
         V[b] = _mm512_loadu_si512(w - s + 8 * b);
     for (size_t x = 1; x <= N; x++, w += s) {
         const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s;
-        unsigned cin = 0;
+        __mmask16 cin = 0; /* the carries in mask registers (no trip through the integer ones) */
         for (int b = 0; b < NB; b++) {
             const __m512i a = V[b], pq = _mm512_loadu_si512(p + 8 * b);
             __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
-            const unsigned g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
-            const unsigned t = ((g << 1) | cin) + pr;
-            cin = t >> 8;
-            sm = _mm512_mask_sub_epi64(sm, (__mmask8)(t ^ pr), sm, ones);
+            const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
+            const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
+            cin = _kshiftri_mask16(t, 8);
+            sm = _mm512_mask_sub_epi64(sm, (__mmask8)_kxor_mask16(t, pr), sm, ones);
             V[b] = _mm512_ternarylogic_epi64(sm, a, pq, 0xF4); /* sm | (a & ~pq) */
             _mm512_storeu_si512(w + 8 * b, V[b]);
         }
@@ -853,7 +853,7 @@ static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const 
                           size_t *sx, size_t *sy, size_t *D)
 {
     my_a512 = my_isa >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-              __builtin_cpu_supports("avx512vl");
+              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
     int rc = my_rows_split(ws, A, N, B, M, dlim, sx, sy, D);
     my_rows_n += rc == NDD_OK;
     return rc;
