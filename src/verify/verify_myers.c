@@ -28,9 +28,9 @@ struct ndd_myers_ws {
     size_t topd; /* D found by the top-level call */
     int32_t *pv; /* AVX2 bisection: F and B paths split by diagonal parity */
     size_t pvcap;
-    uint64_t *rw;  /* the split from LCS rows: both directions' rows */
+    uint64_t *rw;  /* the splits from LCS rows: their rows, a stack (the halves use their parent's) */
     uint64_t *pm;  /* ... and B's match masks by byte (zero between calls) */
-    size_t rwcap, pmcap;
+    size_t rwcap, rtop, pmcap;
 };
 
 int ndd_myers_ws_create(ndd_myers_ws_t **ws)
@@ -98,6 +98,14 @@ static int my_emit(ndd_myers_ws_t *ws, int op, size_t a, size_t b, size_t len)
 }
 
 #define MY_DEFER 1 /* my_bisect_avx2: cstop rounds passed without a meeting; my_rec: no split yet */
+
+/* LCS rows kept on the workspace's stack for the halves: at rw + off, s
+ * words a row (off = SIZE_MAX: none). */
+typedef struct {
+    size_t off, s;
+} my_view_t;
+#define MY_NO_VIEW ((my_view_t){SIZE_MAX, 0})
+#define MY_ROWS_KEEP ((size_t)1 << 22) /* words of rows a workspace keeps between calls (32 MiB) */
 
 static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
 {
@@ -553,6 +561,7 @@ __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, co
 #define MY_ROWS_MIN 32           /* N + M from which the rows may be used (64: 3 % more of Myers' time, 256: 25 %) */
 #define MY_ROWS_MAX 32768        /* ... up to which (the rounds' work stays below NDD_MYERS_MAX_WORK) */
 #define MY_ROWS_WORDS (1u << 22) /* words of one direction's rows at most (32 MiB) */
+#define MY_ROWS_STACK (3u << 22) /* words of the rows kept for the halves at most */
 /* A word of the rows costs about as much as MY_ROWS_COST diagonals of the
  * rounds (measured on ndd run's sketches: 0.125 and 0.25 alike, 0.5 and 1
  * slower; docs/BENCHMARKS.md, "twenty-seventh steps"). */
@@ -570,10 +579,11 @@ static int my_rows_fit(size_t N, size_t M)
     return N + M >= MY_ROWS_MIN && N + M <= MY_ROWS_MAX && (N + 1) * my_rows_stride(M) <= MY_ROWS_WORDS;
 }
 
-/* Whether the rows cost less than the rounds for a split of known D. */
-static int my_rows_pay(size_t N, size_t M, size_t d)
+/* Whether the rows cost less than the rounds for a split of known D, dirs of
+ * the two directions' rows to be made (the others come from the parent). */
+static int my_rows_pay(size_t N, size_t M, size_t d, int dirs)
 {
-    return (double)d * (double)d / 2 > MY_ROWS_COST * 2.0 * (double)(N + 1) * (double)my_rows_stride(M);
+    return (double)d * (double)d / 2 > MY_ROWS_COST * dirs * (double)(N + 1) * (double)my_rows_stride(M);
 }
 
 /* The round at which my_bisect_avx2 hands a top-level split (D unknown) to
@@ -674,6 +684,7 @@ typedef struct {
     size_t s; /* words a row */
 } my_rows_t;
 
+
 /* The ones of row x below bit y (the bits past M, carries of the padding
  * words, lie above it). */
 __attribute__((target("popcnt"))) static inline int64_t my_ones(const my_rows_t *r, size_t x, size_t y)
@@ -773,15 +784,20 @@ static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int6
 /* my_bisect_avx2's split of A x B (first bytes differ, last bytes differ)
  * from the rows; NDD_ERR_LIMIT when D > dlim. */
 static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
-                         size_t *sx, size_t *sy, size_t *D)
+                         my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
 {
     const size_t s = my_rows_stride(M), rows = (N + 1) * s;
-    if (2 * rows > ws->rwcap) {
-        uint64_t *p = realloc(ws->rw, 2 * rows * sizeof *p);
+    const size_t need = (fv->off == SIZE_MAX ? rows : 0) + (bv->off == SIZE_MAX ? rows : 0);
+    if (ws->rtop + need > MY_ROWS_STACK)
+        return MY_DEFER; /* (the rounds then) */
+    if (ws->rtop + need > ws->rwcap) {
+        size_t cap = 2 * ws->rwcap > ws->rtop + need ? 2 * ws->rwcap : ws->rtop + need;
+        cap = cap < MY_ROWS_STACK ? cap : MY_ROWS_STACK;
+        uint64_t *p = realloc(ws->rw, cap * sizeof *p);
         if (!p)
             return NDD_ERR_NOMEM;
         ws->rw = p;
-        ws->rwcap = 2 * rows;
+        ws->rwcap = cap;
     }
     if (256 * s > ws->pmcap) { /* B's match rows, all zero between calls */
         free(ws->pm);
@@ -793,15 +809,25 @@ static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const u
     }
     const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
     uint64_t *pm = ws->pm;
-    my_rows_make(A, N, B, M, 0, pm, ws->rw);
-    const my_rows_t f = {ws->rw, s};
+    /* a half's rows from its parent: the left half's forward ones (the
+     * same start), the right half's backward ones (the same end) */
+    if (fv->off == SIZE_MAX) {
+        *fv = (my_view_t){ws->rtop, s};
+        ws->rtop += rows;
+        my_rows_make(A, N, B, M, 0, pm, ws->rw + fv->off);
+    }
+    const my_rows_t f = {ws->rw + fv->off, fv->s};
     const int64_t d = delta + 2 * my_ones(&f, N, M);
     if ((size_t)d > dlim)
         return NDD_ERR_LIMIT;
     const int odd = (delta & 1) != 0;
     const int64_t c = (d + 1) / 2, cb = odd ? c - 1 : c; /* the rounds of each direction */
-    my_rows_make(A, N, B, M, 1, pm, ws->rw + rows);
-    const my_rows_t b = {ws->rw + rows, s};
+    if (bv->off == SIZE_MAX) {
+        *bv = (my_view_t){ws->rtop, s};
+        ws->rtop += rows;
+        my_rows_make(A, N, B, M, 1, pm, ws->rw + bv->off);
+    }
+    const my_rows_t b = {ws->rw + bv->off, bv->s};
     /* the meeting round's diagonal ranges, clipped to [-M, N] as the rounds clip them */
     int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
     for (int64_t r = 1; r <= c; r++) {
@@ -850,11 +876,11 @@ static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const u
 }
 
 static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
-                          size_t *sx, size_t *sy, size_t *D)
+                          my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
 {
     my_a512 = my_isa >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-    int rc = my_rows_split(ws, A, N, B, M, dlim, sx, sy, D);
+    int rc = my_rows_split(ws, A, N, B, M, dlim, fv, bv, sx, sy, D);
     my_rows_n += rc == NDD_OK;
     return rc;
 }
@@ -881,7 +907,7 @@ uint64_t ndd_myers_rows_count(void)
 /* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
  * top = 1: exceeding dlim is a reported limit, else it is a bug. */
 static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, const uint8_t *B,
-                  size_t b0, size_t b1, size_t dlim, int top, size_t dh)
+                  size_t b0, size_t b1, size_t dlim, int top, size_t dh, my_view_t fv, my_view_t bv)
 {
     int rc;
     size_t lim = a1 - a0 < b1 - b0 ? a1 - a0 : b1 - b0;
@@ -894,6 +920,14 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
     size_t s = ndd_verify_suffix(A + a1, B + b1, lim);
     a1 -= s;
     b1 -= s;
+    /* The parent's rows hold the distances from its start and to its end; a
+     * left half starts where its trimmed parent does (first bytes differ:
+     * p = 0), a right half ends there (s = 0): a guard, not a case. */
+    if (p)
+        fv = MY_NO_VIEW;
+    if (s)
+        bv = MY_NO_VIEW;
+    const size_t rtop = ws->rtop; /* the rows this call keeps for its halves go at the end */
     if (a0 == a1 || b0 == b1) {
         if ((a1 - a0) + (b1 - b0) > dlim)
             return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
@@ -913,13 +947,13 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             if (top && my_rows_on == 1) { /* D unknown: the rounds first, while they cost less */
                 if (n + m >= 64)
                     cstop = my_rows_stop(n, m);
-            } else if (my_rows_on == 2 || my_rows_pay(n, m, dh))
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &x, &y, &D);
+            } else if (my_rows_on == 2 || my_rows_pay(n, m, dh, (fv.off == SIZE_MAX) + (bv.off == SIZE_MAX)))
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &fv, &bv, &x, &y, &D);
         }
         if (rc == MY_DEFER && wide && n + m >= 64) {
             rc = my_bisect_avx2(ws, A + a0, n, B + b0, m, dlim, top, cstop, &x, &y, &D);
             if (rc == MY_DEFER) /* D above 2 (cstop - 1): the rows cost less */
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &x, &y, &D);
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &fv, &bv, &x, &y, &D);
         }
 #endif
         if (rc == MY_DEFER)
@@ -933,8 +967,11 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
         if ((x == 0 && y == 0) || (x == a1 - a0 && y == b1 - b0))
             return NDD_ERR_INTERNAL; /* no progress: would recurse forever */
         /* the halves' D: c and c - 1 (D = 2c - 1), or c and c (D = 2c) */
-        if ((rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0, (D + 1) / 2)) ||
-            (rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0, D / 2)))
+        rc = my_rec(ws, A, a0, a0 + x, B, b0, b0 + y, D, 0, (D + 1) / 2, fv, MY_NO_VIEW);
+        if (!rc)
+            rc = my_rec(ws, A, a0 + x, a1, B, b0 + y, b1, D, 0, D / 2, MY_NO_VIEW, bv);
+        ws->rtop = rtop;
+        if (rc)
             return rc;
     }
     return my_emit(ws, NDD_EDIT_EQ, a1, b1, s);
@@ -952,11 +989,18 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     memset(out, 0, sizeof *out);
     ws->n = 0;
     ws->topd = 0;
+    ws->rtop = 0;
     size_t lim = na < nb ? na : nb;
     size_t p = ndd_verify_prefix(A, B, lim);
     size_t s = ndd_verify_suffix(A + na, B + nb, lim - p);
     /* D >= |na - nb|: no need to run when that already exceeds the limit */
-    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX);
+    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT
+                                                   : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX, MY_NO_VIEW, MY_NO_VIEW);
+    if (ws->rwcap > MY_ROWS_KEEP) { /* the rows of large inputs are not kept between calls */
+        free(ws->rw);
+        ws->rw = NULL;
+        ws->rwcap = 0;
+    }
     if (rc == NDD_ERR_LIMIT) {
         ws->n = 0;
         out->hit_limit = 1;
