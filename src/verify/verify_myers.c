@@ -639,6 +639,25 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
     }
 }
 
+/* The same for longer rows, each read back from memory. */
+MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const uint64_t *pm, uint64_t *w, size_t s)
+{
+    const __m512i ones = _mm512_set1_epi64(-1);
+    for (size_t x = 1; x <= N; x++, w += s) {
+        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s, *v = w - s;
+        __mmask16 cin = 0;
+        for (size_t q = 0; q < s; q += 8) {
+            const __m512i a = _mm512_loadu_si512(v + q), pq = _mm512_loadu_si512(p + q);
+            __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
+            const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
+            const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
+            cin = _kshiftri_mask16(t, 8);
+            sm = _mm512_mask_sub_epi64(sm, (__mmask8)_kxor_mask16(t, pr), sm, ones);
+            _mm512_storeu_si512(w + q, _mm512_ternarylogic_epi64(sm, a, pq, 0xF4));
+        }
+    }
+}
+
 MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, uint64_t *w, size_t s)
 {
     switch (s / 8) {
@@ -649,7 +668,8 @@ MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint6
     case 5: my_rows_512_nb(A, N, rev, pm, w, s, 5); return;
     case 6: my_rows_512_nb(A, N, rev, pm, w, s, 6); return;
     case 7: my_rows_512_nb(A, N, rev, pm, w, s, 7); return;
-    default: my_rows_512_nb(A, N, rev, pm, w, s, 8); return;
+    case 8: my_rows_512_nb(A, N, rev, pm, w, s, 8); return;
+    default: my_rows_512_long(A, N, rev, pm, w, s); return;
     }
 }
 
@@ -666,7 +686,7 @@ __attribute__((target("avx2"))) static void my_rows_make(const uint8_t *A, size_
         w[q] = q < W ? ~(uint64_t)0 : 0;
     if (M & 63)
         w[W - 1] = ((uint64_t)1 << (M & 63)) - 1;
-    if (my_a512 && s <= 64)
+    if (my_a512)
         my_rows_512(A, N, rev, pm, w + s, s);
     else
         for (size_t x = 1; x <= N; x++, w += s)

@@ -449,12 +449,13 @@ static void test_rows_equal_rounds(void **state)
     ndd_myers_ws_t *w0, *w1;
     assert_int_equal(ndd_myers_ws_create(&w0), NDD_OK);
     assert_int_equal(ndd_myers_ws_create(&w1), NDD_OK);
-    static uint8_t a[5000], b[6000];
+    static uint8_t a[6000], b[12000];
     const uint64_t used0 = ndd_myers_rows_count();
     for (int round = 0; round < 4000; round++) {
         const int shape = round % 7;
         const unsigned alpha = (unsigned[]){2, 3, 4, 8, 26, 256}[rndn(6)];
-        size_t na = rndn(round % 100 == 0 ? 2500 : 700), nb = 0;
+        /* now and then rows of more than 64 words (AVX-512: read back from memory) */
+        size_t na = round % 50 == 0 ? 4100 + rndn(1900) : rndn(700), nb = 0;
         gen_random(a, na, alpha);
         if (shape == 0) { /* unrelated */
             nb = rndn(700);
@@ -493,6 +494,9 @@ static void test_rows_equal_rounds(void **state)
             nb = rndn(900);
             for (size_t i = 0; i < nb; i++)
                 b[i] = (uint8_t)(i % p2 ? i % p2 : rndn(alpha));
+            if (round % 50 == 0) /* a long b too */
+                for (; nb < 4500; nb++)
+                    b[nb] = (uint8_t)(nb % p2);
         } else if (shape == 5) { /* much longer: a with a byte added after every third */
             for (size_t i = 0; i < na; i++) {
                 b[nb++] = a[i];
