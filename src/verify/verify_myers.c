@@ -689,8 +689,10 @@ __attribute__((target("avx2"))) static void my_rows_make(const uint8_t *A, size_
     if (my_a512)
         my_rows_512(A, N, rev, pm, w + s, s);
     else
-        for (size_t x = 1; x <= N; x++, w += s)
+        for (size_t x = 1; x <= N; x++, w += s) {
             my_row(w, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s, w + s, W);
+            w[s + W] = 0; /* the spare word, read (masked away) at y = M */
+        }
     uint64_t seen[4] = {0, 0, 0, 0}; /* the match rows zero again for the next call */
     for (size_t y = 0; y < M; y++)
         seen[B[y] >> 6] |= (uint64_t)1 << (B[y] & 63);
