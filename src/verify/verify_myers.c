@@ -552,12 +552,14 @@ __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, co
  * where they meet: my_bisect_avx2's point, found in O(N M / 64) instead of
  * O(D^2). The lemma holds on every diagonal except those a path that
  * reached a far edge pushed out of the grid, and those never reach the
- * meeting round's range (my_rows_split). The LCS lengths of all prefixes come from Hyyro's bit-vector
- * recurrence over the rows of A (V = all ones; V' = (V + (V & P)) | (V & ~P),
- * P the positions of the row's byte in B; LCS(x, y) = y - the ones of row x
- * below y), every row kept; those of the suffixes from the same over both
- * sequences reversed. test_myers checks the scripts against the reference
- * bisection and against the rounds on random, periodic and reordered texts. */
+ * meeting round's range (my_rows_split). The LCS lengths of all prefixes
+ * come from Hyyro's bit-vector recurrence over the rows of A (V = all ones;
+ * V' = (V + (V & P)) | (V & ~P), P the positions of the row's byte in B;
+ * LCS(x, y) = y - the ones of row x below y), every row kept; those of the
+ * suffixes from the same over both sequences reversed. A half takes one
+ * direction's rows from its parent (my_rec). test_myers checks the scripts
+ * against the reference bisection and against the rounds on random,
+ * periodic and reordered texts (docs/verify.md §3). */
 #define MY_ROWS_MIN 32           /* N + M from which the rows may be used (64: 3 % more of Myers' time, 256: 25 %) */
 #define MY_ROWS_MAX 32768        /* ... up to which (the rounds' work stays below NDD_MYERS_MAX_WORK) */
 #define MY_ROWS_WORDS (1u << 22) /* words of one direction's rows at most (32 MiB) */
@@ -705,7 +707,6 @@ typedef struct {
     const uint64_t *w;
     size_t s; /* words a row */
 } my_rows_t;
-
 
 /* The ones of row x below bit y (the bits past M, carries of the padding
  * words, lie above it). */
@@ -1016,8 +1017,9 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     size_t p = ndd_verify_prefix(A, B, lim);
     size_t s = ndd_verify_suffix(A + na, B + nb, lim - p);
     /* D >= |na - nb|: no need to run when that already exceeds the limit */
-    int rc = (na > nb ? na - nb : nb - na) > max_d ? NDD_ERR_LIMIT
-                                                   : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX, MY_NO_VIEW, MY_NO_VIEW);
+    int rc = (na > nb ? na - nb : nb - na) > max_d
+                 ? NDD_ERR_LIMIT
+                 : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX, MY_NO_VIEW, MY_NO_VIEW);
     if (ws->rwcap > MY_ROWS_KEEP) { /* the rows of large inputs are not kept between calls */
         free(ws->rw);
         ws->rw = NULL;
