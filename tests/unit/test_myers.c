@@ -361,6 +361,24 @@ static void test_script_vs_reference(void **state)
     ndd_myers_ws_free(ws);
 }
 
+/* The same result and the same script, run for run, from two workspaces. */
+static void same_diff(const ndd_myers_ws_t *w0, const ndd_myers_out_t *o0, const ndd_myers_ws_t *w1,
+                      const ndd_myers_out_t *o1)
+{
+    assert_int_equal(o0->hit_limit, o1->hit_limit);
+    assert_int_equal(o0->lcs, o1->lcs);
+    assert_int_equal(o0->d, o1->d);
+    size_t n0, n1;
+    const ndd_edit_t *e0 = ndd_myers_script(w0, &n0), *e1 = ndd_myers_script(w1, &n1);
+    assert_int_equal(n0, n1);
+    for (size_t i = 0; i < n0; i++) {
+        assert_int_equal(e0[i].op, e1[i].op);
+        assert_int_equal(e0[i].a, e1[i].a);
+        assert_int_equal(e0[i].b, e1[i].b);
+        assert_int_equal(e0[i].len, e1[i].len);
+    }
+}
+
 /* The AVX2 bisection (and the splits from the LCS rows) against the plain
  * one on longer inputs (the reference above is limited to ~1 KB): word
  * texts with reordered, edited blocks,
@@ -413,18 +431,7 @@ static void test_wide_equals_scalar(void **state)
             ndd_myers_rows(1 + round % 2); /* the LCS rows where they pay, or wherever they apply */
             assert_int_equal(ndd_myers_diff(w2, a, na, b, nb, lims[li], &o2), NDD_OK);
             ndd_myers_rows(1);
-            assert_int_equal(o0.hit_limit, o2.hit_limit);
-            assert_int_equal(o0.lcs, o2.lcs);
-            assert_int_equal(o0.d, o2.d);
-            size_t n0, n2;
-            const ndd_edit_t *e0 = ndd_myers_script(w0, &n0), *e2 = ndd_myers_script(w2, &n2);
-            assert_int_equal(n0, n2);
-            for (size_t i = 0; i < n0; i++) {
-                assert_int_equal(e0[i].op, e2[i].op);
-                assert_int_equal(e0[i].a, e2[i].a);
-                assert_int_equal(e0[i].b, e2[i].b);
-                assert_int_equal(e0[i].len, e2[i].len);
-            }
+            same_diff(w0, &o0, w2, &o2);
             if (li == 0) { /* limits: D - 1 (hit), D (not), a random one */
                 lims[1] = o0.d ? o0.d - 1 : 0;
                 lims[2] = o0.d;
@@ -528,18 +535,7 @@ static void test_rows_equal_rounds(void **state)
         assert_int_equal(ndd_myers_diff(w1, x, nx, y, ny, lim, &o1), NDD_OK);
         ndd_myers_isa(3);
         ndd_myers_rows(1);
-        assert_int_equal(o0.hit_limit, o1.hit_limit);
-        assert_int_equal(o0.lcs, o1.lcs);
-        assert_int_equal(o0.d, o1.d);
-        size_t n0, n1;
-        const ndd_edit_t *e0 = ndd_myers_script(w0, &n0), *e1 = ndd_myers_script(w1, &n1);
-        assert_int_equal(n0, n1);
-        for (size_t i = 0; i < n0; i++) {
-            assert_int_equal(e0[i].op, e1[i].op);
-            assert_int_equal(e0[i].a, e1[i].a);
-            assert_int_equal(e0[i].b, e1[i].b);
-            assert_int_equal(e0[i].len, e1[i].len);
-        }
+        same_diff(w0, &o0, w1, &o1);
     }
     const uint64_t used1 = ndd_myers_rows_count();
     print_message("splits from the LCS rows: %llu\n", (unsigned long long)(used1 - used0));
