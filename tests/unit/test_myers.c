@@ -313,7 +313,7 @@ static void test_script_vs_reference(void **state)
     /* both bisections: plain C (isa 0) and 8 diagonals at a time (2, where the CPU has AVX2) */
     for (int round = 0; round < 12000; round++) {
         /* plain C; AVX2 rounds (the LCS rows where they pay); every split
-         * of 256 bytes or more from the rows where they apply, word by word
+         * of 32 bytes or more from the rows where they apply, word by word
          * and 8 words at a time (AVX-512, where the CPU has it) */
         ndd_myers_isa(round < 3000 ? 0 : round < 9000 ? 2 : 3);
         ndd_myers_rows(round < 6000 ? 1 : 2);
