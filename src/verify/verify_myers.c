@@ -678,8 +678,7 @@ MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint6
 static int my_a512; /* my_rows_512 runs here (set by my_bisect_rows) */
 
 /* Rows 0 .. N of A (reversed when rev) against B (reversed when rev). */
-__attribute__((target("avx2"))) static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M,
-                                                         int rev, uint64_t *pm, uint64_t *w)
+static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev, uint64_t *pm, uint64_t *w)
 {
     const size_t W = (M + 63) / 64, s = my_rows_stride(M);
     for (size_t y = 0; y < M; y++)
@@ -709,8 +708,10 @@ typedef struct {
 } my_rows_t;
 
 /* The ones of row x below bit y (the bits past M, carries of the padding
- * words, lie above it). */
-__attribute__((target("popcnt"))) static inline int64_t my_ones(const my_rows_t *r, size_t x, size_t y)
+ * words, lie above it). The queries below are compiled for POPCNT, so that
+ * this is inlined into them. */
+#define MY_POP __attribute__((target("popcnt")))
+MY_POP static inline int64_t my_ones(const my_rows_t *r, size_t x, size_t y)
 {
     const uint64_t *w = r->w + x * r->s;
     int64_t n = 0;
@@ -721,20 +722,20 @@ __attribute__((target("popcnt"))) static inline int64_t my_ones(const my_rows_t 
 }
 
 /* prefix distance of (x, y): x + y - 2 (y - ones) */
-static inline int64_t my_dist_f(const my_rows_t *f, int64_t x, int64_t y)
+MY_POP static inline int64_t my_dist_f(const my_rows_t *f, int64_t x, int64_t y)
 {
     return x - y + 2 * my_ones(f, (size_t)x, (size_t)y);
 }
 
 /* suffix distance of (x, y) in n x m */
-static inline int64_t my_dist_b(const my_rows_t *b, int64_t n, int64_t m, int64_t x, int64_t y)
+MY_POP static inline int64_t my_dist_b(const my_rows_t *b, int64_t n, int64_t m, int64_t x, int64_t y)
 {
     return (n - x) - (m - y) + 2 * my_ones(b, (size_t)(n - x), (size_t)(m - y));
 }
 
 /* The furthest x of diagonal k with prefix distance <= c (|k| <= c), the
  * search starting from the guess g (galloping out from it). */
-static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
+MY_POP static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
 {
     int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
     if (g > lo && g < hi) { /* narrow [lo, hi] around g: lo stays a point <= c, hi + 1 one > c */
@@ -770,7 +771,7 @@ static int64_t my_far(const my_rows_t *f, int64_t n, int64_t m, int64_t k, int64
 
 /* The nearest x of diagonal k with suffix distance <= c (|k - delta| <= c),
  * the search starting from the guess g. */
-static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
+MY_POP static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int64_t c, int64_t g)
 {
     int64_t lo = k > 0 ? k : 0, hi = n < m + k ? n : m + k;
     if (g > lo && g < hi) { /* hi stays a point <= c, lo - 1 one > c */
@@ -806,8 +807,8 @@ static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t k, int6
 
 /* my_bisect_avx2's split of A x B (first bytes differ, last bytes differ)
  * from the rows; NDD_ERR_LIMIT when D > dlim. */
-static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
-                         my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
+MY_POP static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                                size_t dlim, my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
 {
     const size_t s = my_rows_stride(M), rows = (N + 1) * s;
     const size_t need = (fv->off == SIZE_MAX ? rows : 0) + (bv->off == SIZE_MAX ? rows : 0);
@@ -901,8 +902,11 @@ static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const u
 static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
                           my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
 {
-    my_a512 = my_isa >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    static int cpu512 = -1; /* the CPU's answer, asked once */
+    if (cpu512 < 0)
+        cpu512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    my_a512 = my_isa >= 3 && cpu512;
     int rc = my_rows_split(ws, A, N, B, M, dlim, fv, bv, sx, sy, D);
     my_rows_n += rc == NDD_OK;
     return rc;
