@@ -88,6 +88,26 @@ static void gen_random(uint8_t *s, size_t n, unsigned alpha)
 }
 
 /* B = A with edits at the given rate (percent): substitution, insertion, deletion. */
+/* b = a cut into nbk (<= 10) blocks put in a random order, one byte in
+ * `every` replaced by '#'; returns b's length (na). */
+static size_t moved_blocks(const uint8_t *a, size_t na, size_t nbk, size_t every, uint8_t *b)
+{
+    size_t cut[11], perm[10], nb = 0;
+    for (size_t q = 0; q <= nbk; q++)
+        cut[q] = na * q / nbk;
+    for (size_t q = 0; q < nbk; q++)
+        perm[q] = q;
+    for (size_t q = nbk - 1; q > 0; q--) {
+        size_t r = rndn(q + 1), t = perm[q];
+        perm[q] = perm[r];
+        perm[r] = t;
+    }
+    for (size_t q = 0; q < nbk; q++)
+        for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
+            b[nb++] = rndn(every) ? a[i] : (uint8_t)'#';
+    return nb;
+}
+
 static size_t mutate(const uint8_t *a, size_t na, uint8_t *b, size_t cap, unsigned alpha, unsigned rate)
 {
     size_t nb = 0;
@@ -329,17 +349,7 @@ static void test_script_vs_reference(void **state)
             na = 200 + rndn(800);
             for (size_t i = 0; i < na; i++)
                 a[i] = (uint8_t)words[(i * 7 + rndn(3) * 13 + (size_t)round) % (sizeof words - 1)];
-            size_t cut[6] = {0, na / 5, 2 * na / 5, 3 * na / 5, 4 * na / 5, na};
-            int perm[5] = {0, 1, 2, 3, 4};
-            for (int i = 4; i > 0; i--) {
-                int j = (int)rndn((size_t)i + 1), t = perm[i];
-                perm[i] = perm[j];
-                perm[j] = t;
-            }
-            nb = 0;
-            for (int q = 0; q < 5; q++)
-                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
-                    b[nb++] = rndn(40) ? a[i] : (uint8_t)'#';
+            nb = moved_blocks(a, na, 5, 40, b);
         }
         ndd_myers_out_t o;
         assert_int_equal(ndd_myers_diff(ws, a, na, b, nb, SIZE_MAX, &o), NDD_OK);
@@ -399,22 +409,7 @@ static void test_wide_equals_scalar(void **state)
         if (round % 3 == 0) { /* word text, 2..9 blocks reordered, every 30th byte changed */
             for (size_t i = 0; i < na; i++)
                 a[i] = (uint8_t)words[(i * 7 + rndn(3) * 13 + (size_t)round) % (sizeof words - 1)];
-            size_t nbk = 2 + rndn(8), cut[11];
-            int perm[10];
-            for (size_t q = 0; q <= nbk; q++)
-                cut[q] = na * q / nbk;
-            for (size_t q = 0; q < nbk; q++)
-                perm[q] = (int)q;
-            for (size_t q = nbk - 1; q > 0; q--) {
-                size_t r = rndn(q + 1);
-                int t = perm[q];
-                perm[q] = perm[r];
-                perm[r] = t;
-            }
-            nb = 0;
-            for (size_t q = 0; q < nbk; q++)
-                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
-                    b[nb++] = rndn(30) ? a[i] : (uint8_t)'#';
+            nb = moved_blocks(a, na, 2 + rndn(8), 30, b);
         } else {
             unsigned alpha = (unsigned[]){2, 4, 26, 256}[round / 3 % 4];
             gen_random(a, na, alpha);
@@ -472,20 +467,7 @@ static void test_rows_equal_rounds(void **state)
             for (size_t i = 0; i < len; i++)
                 b[nb++] = rndn(10) ? a[from + i] : (uint8_t)rndn(256);
         } else if (shape == 2) { /* blocks moved, every 20th byte changed */
-            size_t nbk = 2 + rndn(6), cut[9];
-            for (size_t q = 0; q <= nbk; q++)
-                cut[q] = na * q / nbk;
-            size_t perm[8];
-            for (size_t q = 0; q < nbk; q++)
-                perm[q] = q;
-            for (size_t q = nbk - 1; q > 0; q--) {
-                size_t r = rndn(q + 1), t = perm[q];
-                perm[q] = perm[r];
-                perm[r] = t;
-            }
-            for (size_t q = 0; q < nbk; q++)
-                for (size_t i = cut[perm[q]]; i < cut[perm[q] + 1]; i++)
-                    b[nb++] = rndn(20) ? a[i] : (uint8_t)'#';
+            nb = moved_blocks(a, na, 2 + rndn(6), 20, b);
         } else if (shape == 3) { /* long insertions, dropped bytes */
             for (size_t i = 0; i < na; i++) {
                 if (!rndn(200))
