@@ -129,8 +129,20 @@ int ndd_stage_read(run_t *r, const ndd_input_t *in, size_t nin, int task, int nt
     double t0 = ndd_now();
     uint64_t my_bytes = 0, before = 0;
     int rc = map_setup(r, &w, in, nin, task, ntasks, &pieces, &npieces);
-    for (size_t p = 0; p < npieces; p++)
+    uint64_t plain = 0; /* bytes of the pieces read as they lie (not decompressed) */
+    for (size_t p = 0; p < npieces; p++) {
         my_bytes += ndd_piece_bytes(&pieces[p]);
+        plain += pieces[p].in->compression ? 0 : ndd_piece_bytes(&pieces[p]);
+    }
+    /* The texts' room at once: the bytes of the uncompressed pieces (markup,
+     * escapes and entities are longer than the text they give; a text beyond
+     * that, or from a compressed input, grows the buffer as before). Doubling
+     * copied every text about once more, each copy into fresh pages (the
+     * kernel clearing them: 4 % of a 1-rank run); pages never written are
+     * never touched, so the room costs address space, not memory. A hint:
+     * when it cannot be had, the buffer grows from empty. */
+    if (!rc && plain > r->d.texts.cap && plain < SIZE_MAX / 2)
+        (void)ndd_buf_reserve(&r->d.texts, (size_t)plain);
     if (progress && (rc = ndd_comm_agree(r->comm, rc)) == NDD_OK)
         prog = ndd_prog_begin(r, "read", "bytes", my_bytes);
     for (size_t p = 0; p < npieces && !rc; p++) {

@@ -182,6 +182,13 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
     /* with --index the keys' room at once, from the key table's counts (the
      * array grew by doubling, each step a copy into fresh memory) */
     size_t want = sig ? ndd_index_keys_expected(r, r->first, d->n) : 0;
+    /* else a bound: n rotations x at most min(m, sentences) classes each, a
+     * kept sentence being min_sentence bytes or more of the text before its
+     * strip (the pages the keys never reach are never touched) */
+    for (size_t i = 0; sig && !r->ix && i < d->n; i++) {
+        size_t sent = d->text_len[i] / (cfg->sig.min_sentence ? cfg->sig.min_sentence : 1);
+        want += (size_t)cfg->sig.n * (sent < cfg->sig.m ? sent : cfg->sig.m);
+    }
     if (!rc && want)
         rc = ndd_array_grow((void **)&d->keys, &d->keys_cap, want + 1, sizeof *d->keys);
     for (size_t i = 0; i < d->n && !rc; i++) {
