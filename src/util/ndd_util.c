@@ -76,13 +76,14 @@ int ndd_buf_reserve(ndd_buf_t *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64, used = b->data ? b->len + 1 : 0;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    /* From NDD_BIG_BLOCK on, the room grows 8x at a time (2x when that
-     * cannot be had): each growth copies the bytes into fresh pages, which
-     * the kernel clears (a buffer grown from 4 MiB to 80 MB by doubling
-     * touched 2.5x its size, now 1.5x). A buffer only appends, so the pages
-     * past its end are never touched: the room costs address space, not
-     * memory. */
-    char *p = cap >= NDD_BIG_BLOCK && cap <= SIZE_MAX / 4 ? ndd_grow_block(b->data, used, cap * 4) : NULL;
+    /* A buffer that grows again from NDD_BIG_BLOCK on grows 8x at a time
+     * (2x when that cannot be had): each growth copies the bytes into fresh
+     * pages, which the kernel clears (a buffer grown from 4 MiB to 80 MB by
+     * doubling touched 2.5x its size, now 1.5x). A buffer only appends, so
+     * the pages past its end are never touched: the room costs address
+     * space, not memory. (The first room asked of an empty buffer is what
+     * its caller knows it needs: kept as asked.) */
+    char *p = b->data && cap >= NDD_BIG_BLOCK && cap <= SIZE_MAX / 4 ? ndd_grow_block(b->data, used, cap * 4) : NULL;
     if (p)
         cap *= 4;
     else if (!(p = ndd_grow_block(b->data, used, cap)))

@@ -45,7 +45,7 @@ typedef struct ndd_buf {
 
 #define NDD_BUF_INIT {NULL, 0, 0}
 
-int ndd_buf_reserve(ndd_buf_t *b, size_t extra);            /* room for len+extra+1 (from 4 MiB on, 8x at a time) */
+int ndd_buf_reserve(ndd_buf_t *b, size_t extra);            /* room for len+extra+1 (regrowth from 4 MiB on: 8x) */
 int ndd_buf_append(ndd_buf_t *b, const void *p, size_t n);
 int ndd_buf_putc(ndd_buf_t *b, char c);
 int ndd_buf_puts(ndd_buf_t *b, const char *s);
