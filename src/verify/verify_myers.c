@@ -912,6 +912,127 @@ static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const 
     return rc;
 }
 
+/* ---- small halves: my_bisect with its snakes from tables ----
+ * The recursion's leaves are many and small (on the bench-run corpus 3.3 M
+ * bisections of N + M below 16 bytes and 0.6 M below 32 in one run, most of
+ * the plain bisection's time): there the byte compare that starts each snake
+ * is an unpredictable branch. For N, M <= MY_SMALL the common runs are made
+ * first, N x M steps without branches on the data: rf[x][y], the run of equal
+ * bytes from (x, y) on (the forward snake: A[x] == B[y] ? 1 + the common
+ * prefix after it : 0), and rb[x][y], the run that ends before (x, y) (the
+ * backward snake); then the rounds of my_bisect, the same paths and the same
+ * split, read each snake's length from them. */
+#define MY_SMALL 31 /* (a row of rf or rb, M + 1 entries, in one vector) */
+
+__attribute__((target("avx2"))) static int my_bisect_small(const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                                                          size_t dlim, int top, size_t *sx, size_t *sy, size_t *D)
+{
+    /* one vector a row, kept in a register for the next (read back from
+     * memory it would wait on the store: 45 % of this function) */
+    uint8_t rf[MY_SMALL + 1][32], rb[MY_SMALL + 1][32], bf[32] = {0}, bs[32] = {0}, kf[32] = {0}, ks[32] = {0};
+    int32_t v1[2 * MY_SMALL + 8], v2[2 * MY_SMALL + 8];
+    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
+    const int odd = (delta & 1) != 0;
+    memcpy(bf, B, M);     /* B[j] at j */
+    memcpy(bs + 1, B, M); /* B[j - 1] at j */
+    memset(kf, 0xff, M);     /* columns 0 .. M - 1 (rf[.][M] = 0) */
+    memset(ks + 1, 0xff, M); /* columns 1 .. M (rb[.][0] = 0) */
+    const __m256i vbf = _mm256_loadu_si256((const __m256i *)(const void *)bf),
+                  vbs = _mm256_loadu_si256((const __m256i *)(const void *)bs),
+                  vkf = _mm256_loadu_si256((const __m256i *)(const void *)kf),
+                  vks = _mm256_loadu_si256((const __m256i *)(const void *)ks), one = _mm256_set1_epi8(1);
+    __m256i row = _mm256_setzero_si256();
+    _mm256_storeu_si256((__m256i *)(void *)rf[N], row);
+    for (size_t i = N; i-- > 0;) { /* rf[i][j] = A[i] == B[j] ? rf[i + 1][j + 1] + 1 : 0 */
+        __m256i up = _mm256_alignr_epi8(_mm256_permute2x128_si256(row, row, 0x81), row, 1); /* lane j: j + 1 */
+        __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi8(vbf, _mm256_set1_epi8((char)A[i])), vkf);
+        row = _mm256_and_si256(eq, _mm256_add_epi8(up, one));
+        _mm256_storeu_si256((__m256i *)(void *)rf[i], row);
+    }
+    row = _mm256_setzero_si256();
+    _mm256_storeu_si256((__m256i *)(void *)rb[0], row);
+    for (size_t i = 1; i <= N; i++) { /* rb[i][j] = A[i - 1] == B[j - 1] ? rb[i - 1][j - 1] + 1 : 0 */
+        __m256i up = _mm256_alignr_epi8(row, _mm256_permute2x128_si256(row, row, 0x08), 15); /* lane j: j - 1 */
+        __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi8(vbs, _mm256_set1_epi8((char)A[i - 1])), vks);
+        row = _mm256_and_si256(eq, _mm256_add_epi8(up, one));
+        _mm256_storeu_si256((__m256i *)(void *)rb[i], row);
+    }
+    /* as my_bisect from here on, with the work cap left out (these sizes
+     * cannot reach it) */
+    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
+    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
+        cmax = (int64_t)((dlim + 1) / 2) + 1;
+    const int64_t off = cmax + 1;
+    int32_t *fv = v1 + off, *bv = v2 + off - delta;
+    const int64_t dmin = -m, dmax = n;
+    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
+    fv[0] = 0;
+    bv[delta] = (int32_t)n;
+    for (int64_t c = 1; c <= cmax; c++) {
+        if (fmin > dmin)
+            fv[--fmin - 1] = -1;
+        else
+            ++fmin;
+        if (fmax < dmax)
+            fv[++fmax + 1] = -1;
+        else
+            --fmax;
+        for (int64_t k = fmax; k >= fmin; k -= 2) {
+            int64_t tlo = fv[k - 1], thi = fv[k + 1];
+            int64_t x = tlo < thi ? thi : tlo + 1, y = x - k;
+            if (x < n && y < m)
+                x += rf[x][y];
+            fv[k] = (int32_t)x;
+        }
+        if (odd) {
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - fmax) & 1) != 0)
+                hi--;
+            for (int64_t k = hi; k >= lo; k -= 2)
+                if (bv[k] <= fv[k]) {
+                    size_t dd = (size_t)(2 * c - 1);
+                    if (dd > dlim)
+                        return NDD_ERR_LIMIT;
+                    *sx = (size_t)fv[k];
+                    *sy = (size_t)(fv[k] - k);
+                    *D = dd;
+                    return NDD_OK;
+                }
+        }
+        if (bmin > dmin)
+            bv[--bmin - 1] = INT32_MAX;
+        else
+            ++bmin;
+        if (bmax < dmax)
+            bv[++bmax + 1] = INT32_MAX;
+        else
+            --bmax;
+        for (int64_t k = bmax; k >= bmin; k -= 2) {
+            int64_t tlo = bv[k - 1], thi = bv[k + 1];
+            int64_t x = tlo < thi ? tlo : thi - 1, y = x - k;
+            if (x > 0 && y > 0)
+                x -= rb[x][y];
+            bv[k] = (int32_t)x;
+        }
+        if (!odd) {
+            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
+            if (((hi - bmax) & 1) != 0)
+                hi--;
+            for (int64_t k = hi; k >= lo; k -= 2)
+                if (bv[k] <= fv[k]) {
+                    size_t dd = (size_t)(2 * c);
+                    if (dd > dlim)
+                        return NDD_ERR_LIMIT;
+                    *sx = (size_t)bv[k];
+                    *sy = (size_t)(bv[k] - k);
+                    *D = dd;
+                    return NDD_OK;
+                }
+        }
+    }
+    return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
+}
+
 #else
 unsigned ndd_myers_isa(unsigned max)
 {
@@ -982,6 +1103,8 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
             if (rc == MY_DEFER) /* D above 2 (cstop - 1): the rows cost less */
                 rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &fv, &bv, &x, &y, &D);
         }
+        if (rc == MY_DEFER && wide && n <= MY_SMALL && m <= MY_SMALL)
+            rc = my_bisect_small(A + a0, n, B + b0, m, dlim, top, &x, &y, &D);
 #endif
         if (rc == MY_DEFER)
             rc = my_bisect(ws, A + a0, n, B + b0, m, dlim, top, &x, &y, &D);
