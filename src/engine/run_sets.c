@@ -179,6 +179,7 @@ static int shuffle_postings(run_t *r, const changed_t *c, const uint64_t *filt, 
     ndd_posting_t *p = NULL;
     size_t n = 0, cap = 0, mine = 0;
     pseg_t sg[2];
+    const ndd_fastmod_t fm = ndd_fastmod_init(P); /* key % P, once a key in each pass */
     int rc = to && from && bytes && last && head ? NDD_OK : NDD_ERR_NOMEM;
     *post = NULL;
     *np = 0;
@@ -187,7 +188,7 @@ static int shuffle_postings(run_t *r, const changed_t *c, const uint64_t *filt, 
             for (size_t k = 0; k < sg[q].n; k++) {
                 if (!seg_passes(filt, &sg[q], sg[q].k[k], r->P, round, rounds))
                     continue;
-                size_t s = (size_t)(sg[q].k[k] % (uint64_t)P), id = 2 * i + q + 1;
+                size_t s = (size_t)ndd_fastmod(&fm, sg[q].k[k]), id = 2 * i + q + 1;
                 to[s]++;
                 bytes[s] += 8 + (last[s] == id ? 0 : NDD_PGROUP_HEAD);
                 last[s] = id;
@@ -208,7 +209,7 @@ static int shuffle_postings(run_t *r, const changed_t *c, const uint64_t *filt, 
                 uint64_t key = sg[q].k[k];
                 if (!seg_passes(filt, &sg[q], key, r->P, round, rounds))
                     continue;
-                size_t s = (size_t)(key % (uint64_t)P), id = 2 * i + q + 1;
+                size_t s = (size_t)ndd_fastmod(&fm, key), id = 2 * i + q + 1;
                 uint16_t w = (uint16_t)sg[q].weight;
                 if (s == me) {
                     p[mine++] = (ndd_posting_t){key, sg[q].doc, d->site[i], d->urlh[i], w};

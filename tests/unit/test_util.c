@@ -353,6 +353,41 @@ static void test_sort_unique(void **state)
 
 /* ndd_popcount64 against a bit-by-bit count: every single bit, 0, all
  * ones, and random values of every density (bits ANDed or ORed together). */
+/* ndd_fastmod against %: divisors 1, 2, every rank count to 1,100, powers of
+ * two and their neighbours, huge and random ones, each against 0, 1, d - 1,
+ * d, d + 1, the largest values and random numerators. */
+static void test_fastmod(void **state)
+{
+    (void)state;
+    uint64_t rs = 0x9E3779B97F4A7C15ULL, ds[1400];
+    size_t nd = 0;
+    for (uint64_t d = 1; d <= 1100; d++)
+        ds[nd++] = d;
+    for (int b = 1; b < 64; b++) {
+        ds[nd++] = (uint64_t)1 << b;
+        ds[nd++] = ((uint64_t)1 << b) + 1;
+        ds[nd++] = ((uint64_t)1 << b) - 1;
+    }
+    ds[nd++] = ~(uint64_t)0;
+    ds[nd++] = ~(uint64_t)0 - 1;
+    while (nd < sizeof ds / sizeof *ds) {
+        rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+        ds[nd++] = rs >> (rs & 63) | 1;
+    }
+    for (size_t i = 0; i < nd; i++) {
+        uint64_t d = ds[i];
+        ndd_fastmod_t f = ndd_fastmod_init(d);
+        uint64_t as[8] = {0, 1, d - 1, d, d + 1, ~(uint64_t)0, ~(uint64_t)0 - d, (uint64_t)1 << 63};
+        for (int k = 0; k < 8; k++)
+            assert_true(ndd_fastmod(&f, as[k]) == as[k] % d);
+        for (int k = 0; k < 200; k++) {
+            rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+            uint64_t a = k % 2 ? rs : rs >> (rs % 64);
+            assert_true(ndd_fastmod(&f, a) == a % d);
+        }
+    }
+}
+
 static void test_popcount64(void **state)
 {
     (void)state;
@@ -386,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_u64_sort),
         cmocka_unit_test(test_sort_unique),
         cmocka_unit_test(test_popcount64),
+        cmocka_unit_test(test_fastmod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
