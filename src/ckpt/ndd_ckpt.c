@@ -106,8 +106,14 @@ typedef struct {
     char *out;
     size_t ocap;
     uint64_t written; /* bytes written to the file so far */
+    int mid;          /* a frame is open (a write that did not end it) */
     int rc;
 } zwriter_t;
+
+/* A whole frame up to this size is compressed in one call into a buffer that
+ * holds it: streamed, zstd copies the input into its window and compresses
+ * it as an external dictionary (about 10 % slower on a map shard). */
+#define ZW_ONE_SHOT ((size_t)4 << 20)
 
 static int zw_open(zwriter_t *w, const char *path)
 {
@@ -136,6 +142,25 @@ static int zw_open(zwriter_t *w, const char *path)
 /* Compresses p[0..n); end = 1 ends the frame. */
 static int zw_write(zwriter_t *w, const void *p, size_t n, int end)
 {
+    if (end && !w->mid && n <= ZW_ONE_SHOT) { /* a frame in one call (the same frame format) */
+        size_t need = ZSTD_compressBound(n);
+        if (need > w->ocap) {
+            char *o = realloc(w->out, need);
+            if (!o)
+                return w->rc = NDD_ERR_NOMEM;
+            w->out = o;
+            w->ocap = need;
+        }
+        size_t z = ZSTD_compress2(w->cc, w->out, w->ocap, p ? p : "", n);
+        if (ZSTD_isError(z))
+            return w->rc = NDD_ERR_COMPRESS;
+        if (z && fwrite(w->out, 1, z, w->f) != z)
+            return w->rc = NDD_ERR_IO;
+        XXH3_64bits_update(&w->x, w->out, z);
+        w->written += z;
+        return NDD_OK;
+    }
+    w->mid = !end;
     ZSTD_inBuffer in = {p ? p : "", n, 0};
     for (;;) {
         ZSTD_outBuffer o = {w->out, w->ocap, 0};
