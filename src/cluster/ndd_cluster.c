@@ -211,24 +211,9 @@ static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev)
             at += count[b];
             end[b] = at;
         }
-        for (unsigned b = 0; b < 256; b++)
-            while (head[b] < end[b]) {
-                ndd_posting_t v = a[head[b]];
-                unsigned d = post_byte(&v, lev);
-                while (d != b) { /* cycle: v goes to its bucket, the displaced entry goes on */
-                    /* each bucket is written front to back: its entries a few
-                     * ahead are fetched now (the cycle's reads depend on each
-                     * other and would each wait for memory; -14 % on 1.6 M
-                     * postings) */
-                    if (head[d] + 8 < end[d])
-                        __builtin_prefetch(&a[head[d] + 8], 1);
-                    ndd_posting_t t = a[head[d]];
-                    a[head[d]++] = v;
-                    v = t;
-                    d = post_byte(&v, lev);
-                }
-                a[head[b]++] = v;
-            }
+#define POST_DIGIT(x) post_byte(&(x), lev)
+        NDD_FLAG_PERMUTE(ndd_posting_t, a, head, end, POST_DIGIT);
+#undef POST_DIGIT
         for (size_t b = 0, at = 0; b < 256; at += count[b], b++)
             if (count[b] > 1)
                 flag_sort(a + at, count[b], lev + 1);

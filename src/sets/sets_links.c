@@ -88,20 +88,9 @@ static void links_flag(ndd_link_t *l, size_t n, unsigned bv, unsigned sh)
                 at += count[b];
                 end[b] = at;
             }
-            for (unsigned b = 0; b < 256; b++)
-                while (head[b] < end[b]) {
-                    ndd_link_t x = l[head[b]];
-                    unsigned d = (unsigned)(link_key(&x, bv) >> sh & 255);
-                    while (d != b) { /* a cycle: x to its bucket, the link it displaces goes on */
-                        if (head[d] + 8 < end[d]) /* (as flag_sort: the cycle's reads wait on each other) */
-                            __builtin_prefetch(&l[head[d] + 8], 1);
-                        ndd_link_t t = l[head[d]];
-                        l[head[d]++] = x;
-                        x = t;
-                        d = (unsigned)(link_key(&x, bv) >> sh & 255);
-                    }
-                    l[head[b]++] = x;
-                }
+#define LINK_DIGIT(x) (link_key(&(x), bv) >> sh & 255)
+            NDD_FLAG_PERMUTE(ndd_link_t, l, head, end, LINK_DIGIT);
+#undef LINK_DIGIT
             for (size_t b = 0, at = 0; sh && b < 256; at += count[b], b++)
                 if (count[b] > 1)
                     links_flag(l + at, count[b], bv, sh > 8 ? sh - 8 : 0);

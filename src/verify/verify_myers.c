@@ -126,40 +126,60 @@ static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
     return NDD_OK;
 }
 
-/* Finds the middle snake of A[0..N) x B[0..M) (N, M >= 1, first and last
- * bytes differ), as in Myers' paper (section 4b) and GNU diff's diag()
- * without its heuristics: forward furthest-reaching paths F[k] (x on
- * diagonal k = x - y) and backward ones B[k] (smallest x), both searched
- * with one more edit per round c and kept inside the grid by clipping the
- * diagonal range [dmin, dmax] = [-M, N]; the first overlap gives D = 2c - 1
- * (forward) or 2c (backward) and a split point (*sx, *sy) on an optimal path.
- * V arrays are indexed relative to the start diagonal of each direction, so
- * they need O(min(D, dlim)) entries. Returns NDD_ERR_LIMIT when D > dlim, or
- * (top level) when the work exceeds NDD_MYERS_MAX_WORK. */
-static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
-                     size_t dlim, int top, size_t *sx, size_t *sy, size_t *D)
+/* Where the snakes' lengths come from: the sequences (my_bisect) or the
+ * small halves' run tables (my_bisect_small, below). */
+typedef struct {
+    const uint8_t *A, *B;
+    const uint8_t (*rf)[32], (*rb)[32];
+    int64_t n, m;
+} my_snakes_t;
+
+/* The scalar snakes of my_bisect (forward from x on diagonal k, backward). */
+static inline int64_t my_snake_fwd(const uint8_t *A, int64_t n, const uint8_t *B, int64_t m, int64_t x, int64_t k,
+                                   uint64_t *work)
+{
+    int64_t y = x - k;
+    if (x < n && y < m && A[x] == B[y]) {
+        size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
+        int64_t s = 1 + (int64_t)ndd_verify_prefix(A + x + 1, B + y + 1, lim);
+        *work += (uint64_t)s;
+        x += s;
+    }
+    return x;
+}
+
+static inline int64_t my_snake_bwd(const uint8_t *A, const uint8_t *B, int64_t x, int64_t k, uint64_t *work)
+{
+    int64_t y = x - k;
+    if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
+        size_t lim = (size_t)(x < y ? x : y) - 1;
+        int64_t s = 1 + (int64_t)ndd_verify_suffix(A + x - 1, B + y - 1, lim);
+        *work += (uint64_t)s;
+        x -= s;
+    }
+    return x;
+}
+
+/* The rounds of the bisection (my_bisect's comment), on V arrays v1 and v2
+ * of 2 cmax + 3 entries; small: the snakes from q's tables and no work cap
+ * (inlined into each caller with small a constant). */
+static inline __attribute__((always_inline)) int my_rounds(const my_snakes_t *q, int small, int32_t *v1, int32_t *v2,
+                                                           int64_t cmax, size_t dlim, int top, size_t *sx,
+                                                           size_t *sy, size_t *D)
 {
     uint64_t work = 0; /* diagonals visited + bytes compared (top level: capped) */
-    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
+    const int64_t n = q->n, m = q->m, delta = n - m;
     const int odd = (delta & 1) != 0;
-    /* rounds c = 1 .. cmax: D <= 2c, so c <= ceil(D / 2) <= ceil((N + M) / 2) */
-    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
-    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
-        cmax = (int64_t)((dlim + 1) / 2) + 1;
     const int64_t off = cmax + 1;
-    const size_t vlen = (size_t)(2 * cmax + 3);
-    int rc = my_reserve_v(ws, vlen);
-    if (rc)
-        return rc;
     /* F[k] at fv[k + off], B[k] at bv[k - delta + off] */
-    int32_t *fv = ws->v1 + off, *bv = ws->v2 + off - delta;
+    int32_t *fv = v1 + off, *bv = v2 + off - delta;
     const int64_t dmin = -m, dmax = n;
     int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
     fv[0] = 0;
     bv[delta] = (int32_t)n;
 
     for (int64_t c = 1; c <= cmax; c++) {
-        if (top && work > NDD_MYERS_MAX_WORK)
+        if (!small && top && work > NDD_MYERS_MAX_WORK)
             return NDD_ERR_LIMIT;
         /* forward: one more edit on every diagonal of the range */
         if (fmin > dmin)
@@ -174,13 +194,10 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
         for (int64_t k = fmax; k >= fmin; k -= 2) {
             int64_t tlo = fv[k - 1], thi = fv[k + 1];
             int64_t x = tlo < thi ? thi : tlo + 1, y = x - k;
-            if (x < n && y < m && A[x] == B[y]) { /* most snakes are empty */
-                size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
-                int64_t s = 1 + (int64_t)ndd_verify_prefix(A + x + 1, B + y + 1, lim);
-                work += (uint64_t)s;
-                x += s;
-                y += s;
-            }
+            if (small)
+                x += x < n && y < m ? q->rf[x][y] : 0;
+            else
+                x = my_snake_fwd(q->A, n, q->B, m, x, k, &work);
             fv[k] = (int32_t)x;
         }
         /* overlap with the backward paths, checked after the round from the
@@ -215,13 +232,10 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
         for (int64_t k = bmax; k >= bmin; k -= 2) {
             int64_t tlo = bv[k - 1], thi = bv[k + 1];
             int64_t x = tlo < thi ? tlo : thi - 1, y = x - k;
-            if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
-                size_t lim = (size_t)(x < y ? x : y) - 1;
-                int64_t s = 1 + (int64_t)ndd_verify_suffix(A + x - 1, B + y - 1, lim);
-                work += (uint64_t)s;
-                x -= s;
-                y -= s;
-            }
+            if (small)
+                x -= x > 0 && y > 0 ? q->rb[x][y] : 0;
+            else
+                x = my_snake_bwd(q->A, q->B, x, k, &work);
             bv[k] = (int32_t)x;
         }
         if (!odd) { /* as above, for the backward round */
@@ -241,6 +255,36 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
         }
     }
     return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
+}
+
+/* rounds c = 1 .. cmax: D <= 2c, so c <= ceil(D / 2) <= ceil((N + M) / 2) */
+static int64_t my_cmax(size_t N, size_t M, size_t dlim)
+{
+    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
+    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
+        cmax = (int64_t)((dlim + 1) / 2) + 1;
+    return cmax;
+}
+
+/* Finds the middle snake of A[0..N) x B[0..M) (N, M >= 1, first and last
+ * bytes differ), as in Myers' paper (section 4b) and GNU diff's diag()
+ * without its heuristics: forward furthest-reaching paths F[k] (x on
+ * diagonal k = x - y) and backward ones B[k] (smallest x), both searched
+ * with one more edit per round c and kept inside the grid by clipping the
+ * diagonal range [dmin, dmax] = [-M, N]; the first overlap gives D = 2c - 1
+ * (forward) or 2c (backward) and a split point (*sx, *sy) on an optimal path.
+ * V arrays are indexed relative to the start diagonal of each direction, so
+ * they need O(min(D, dlim)) entries. Returns NDD_ERR_LIMIT when D > dlim, or
+ * (top level) when the work exceeds NDD_MYERS_MAX_WORK. */
+static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                     size_t dlim, int top, size_t *sx, size_t *sy, size_t *D)
+{
+    const int64_t cmax = my_cmax(N, M, dlim);
+    int rc = my_reserve_v(ws, (size_t)(2 * cmax + 3));
+    if (rc)
+        return rc;
+    const my_snakes_t q = {A, B, NULL, NULL, (int64_t)N, (int64_t)M};
+    return my_rounds(&q, 0, ws->v1, ws->v2, cmax, dlim, top, sx, sy, D);
 }
 
 /* ---- the same bisection, 8 diagonals at a time (AVX2) ----
@@ -310,32 +354,6 @@ static int my_reserve_par(ndd_myers_ws_t *ws, int64_t cmax, int64_t delta, my_pa
         pp->b[q] = ws->pv + (size_t)(2 + q) * len;
     }
     return NDD_OK;
-}
-
-/* The scalar snakes of my_bisect (forward from x on diagonal k, backward). */
-static inline int64_t my_snake_fwd(const uint8_t *A, int64_t n, const uint8_t *B, int64_t m, int64_t x, int64_t k,
-                                   uint64_t *work)
-{
-    int64_t y = x - k;
-    if (x < n && y < m && A[x] == B[y]) {
-        size_t lim = (size_t)(n - x < m - y ? n - x : m - y) - 1;
-        int64_t s = 1 + (int64_t)ndd_verify_prefix(A + x + 1, B + y + 1, lim);
-        *work += (uint64_t)s;
-        x += s;
-    }
-    return x;
-}
-
-static inline int64_t my_snake_bwd(const uint8_t *A, const uint8_t *B, int64_t x, int64_t k, uint64_t *work)
-{
-    int64_t y = x - k;
-    if (x > 0 && y > 0 && A[x - 1] == B[y - 1]) {
-        size_t lim = (size_t)(x < y ? x : y) - 1;
-        int64_t s = 1 + (int64_t)ndd_verify_suffix(A + x - 1, B + y - 1, lim);
-        *work += (uint64_t)s;
-        x -= s;
-    }
-    return x;
 }
 
 /* The lanes my_round_avx2 left to the scalar snakes: todo[i] = j << 8 | the
@@ -931,8 +949,6 @@ __attribute__((target("avx2"))) static int my_bisect_small(const uint8_t *A, siz
      * memory it would wait on the store: 45 % of this function) */
     uint8_t rf[MY_SMALL + 1][32], rb[MY_SMALL + 1][32], bf[32] = {0}, bs[32] = {0}, kf[32] = {0}, ks[32] = {0};
     int32_t v1[2 * MY_SMALL + 8], v2[2 * MY_SMALL + 8];
-    const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
-    const int odd = (delta & 1) != 0;
     memcpy(bf, B, M);     /* B[j] at j */
     memcpy(bs + 1, B, M); /* B[j - 1] at j */
     memset(kf, 0xff, M);     /* columns 0 .. M - 1 (rf[.][M] = 0) */
@@ -957,80 +973,9 @@ __attribute__((target("avx2"))) static int my_bisect_small(const uint8_t *A, siz
         row = _mm256_and_si256(eq, _mm256_add_epi8(up, one));
         _mm256_storeu_si256((__m256i *)(void *)rb[i], row);
     }
-    /* as my_bisect from here on, with the work cap left out (these sizes
-     * cannot reach it) */
-    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
-    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
-        cmax = (int64_t)((dlim + 1) / 2) + 1;
-    const int64_t off = cmax + 1;
-    int32_t *fv = v1 + off, *bv = v2 + off - delta;
-    const int64_t dmin = -m, dmax = n;
-    int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
-    fv[0] = 0;
-    bv[delta] = (int32_t)n;
-    for (int64_t c = 1; c <= cmax; c++) {
-        if (fmin > dmin)
-            fv[--fmin - 1] = -1;
-        else
-            ++fmin;
-        if (fmax < dmax)
-            fv[++fmax + 1] = -1;
-        else
-            --fmax;
-        for (int64_t k = fmax; k >= fmin; k -= 2) {
-            int64_t tlo = fv[k - 1], thi = fv[k + 1];
-            int64_t x = tlo < thi ? thi : tlo + 1, y = x - k;
-            if (x < n && y < m)
-                x += rf[x][y];
-            fv[k] = (int32_t)x;
-        }
-        if (odd) {
-            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
-            if (((hi - fmax) & 1) != 0)
-                hi--;
-            for (int64_t k = hi; k >= lo; k -= 2)
-                if (bv[k] <= fv[k]) {
-                    size_t dd = (size_t)(2 * c - 1);
-                    if (dd > dlim)
-                        return NDD_ERR_LIMIT;
-                    *sx = (size_t)fv[k];
-                    *sy = (size_t)(fv[k] - k);
-                    *D = dd;
-                    return NDD_OK;
-                }
-        }
-        if (bmin > dmin)
-            bv[--bmin - 1] = INT32_MAX;
-        else
-            ++bmin;
-        if (bmax < dmax)
-            bv[++bmax + 1] = INT32_MAX;
-        else
-            --bmax;
-        for (int64_t k = bmax; k >= bmin; k -= 2) {
-            int64_t tlo = bv[k - 1], thi = bv[k + 1];
-            int64_t x = tlo < thi ? tlo : thi - 1, y = x - k;
-            if (x > 0 && y > 0)
-                x -= rb[x][y];
-            bv[k] = (int32_t)x;
-        }
-        if (!odd) {
-            int64_t lo = fmin > bmin ? fmin : bmin, hi = fmax < bmax ? fmax : bmax;
-            if (((hi - bmax) & 1) != 0)
-                hi--;
-            for (int64_t k = hi; k >= lo; k -= 2)
-                if (bv[k] <= fv[k]) {
-                    size_t dd = (size_t)(2 * c);
-                    if (dd > dlim)
-                        return NDD_ERR_LIMIT;
-                    *sx = (size_t)bv[k];
-                    *sy = (size_t)(bv[k] - k);
-                    *D = dd;
-                    return NDD_OK;
-                }
-        }
-    }
-    return top ? NDD_ERR_LIMIT : NDD_ERR_INTERNAL;
+    /* the rounds of my_bisect, without the work cap (these sizes cannot reach it) */
+    const my_snakes_t q = {A, B, (const uint8_t(*)[32])rf, (const uint8_t(*)[32])rb, (int64_t)N, (int64_t)M};
+    return my_rounds(&q, 1, v1, v2, my_cmax(N, M, dlim), dlim, top, sx, sy, D);
 }
 
 #else
