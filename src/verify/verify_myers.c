@@ -488,9 +488,7 @@ __attribute__((target("avx2"))) static int my_bisect_avx2(ndd_myers_ws_t *ws, co
     uint64_t work = 0;
     const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
     const int odd = (delta & 1) != 0;
-    int64_t cmax = (int64_t)((N + M + 1) / 2) + 1;
-    if (dlim < N + M && (int64_t)((dlim + 1) / 2) + 1 < cmax)
-        cmax = (int64_t)((dlim + 1) / 2) + 1;
+    const int64_t cmax = my_cmax(N, M, dlim);
     my_par_t pp;
     int rc = my_reserve_par(ws, cmax, delta, &pp);
     if (rc)
@@ -947,16 +945,17 @@ __attribute__((target("avx2"))) static int my_bisect_small(const uint8_t *A, siz
 {
     /* one vector a row, kept in a register for the next (read back from
      * memory it would wait on the store: 45 % of this function) */
-    uint8_t rf[MY_SMALL + 1][32], rb[MY_SMALL + 1][32], bf[32] = {0}, bs[32] = {0}, kf[32] = {0}, ks[32] = {0};
+    uint8_t rf[MY_SMALL + 1][32], rb[MY_SMALL + 1][32], bf[32] = {0};
     int32_t v1[2 * MY_SMALL + 8], v2[2 * MY_SMALL + 8];
-    memcpy(bf, B, M);     /* B[j] at j */
-    memcpy(bs + 1, B, M); /* B[j - 1] at j */
-    memset(kf, 0xff, M);     /* columns 0 .. M - 1 (rf[.][M] = 0) */
-    memset(ks + 1, 0xff, M); /* columns 1 .. M (rb[.][0] = 0) */
-    const __m256i vbf = _mm256_loadu_si256((const __m256i *)(const void *)bf),
-                  vbs = _mm256_loadu_si256((const __m256i *)(const void *)bs),
-                  vkf = _mm256_loadu_si256((const __m256i *)(const void *)kf),
-                  vks = _mm256_loadu_si256((const __m256i *)(const void *)ks), one = _mm256_set1_epi8(1);
+    memcpy(bf, B, M); /* (B may end before 32 bytes) */
+    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                          21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31),
+                  vm = _mm256_set1_epi8((char)M), one = _mm256_set1_epi8(1);
+    const __m256i vbf = _mm256_loadu_si256((const __m256i *)(const void *)bf), /* B[j] at j */
+        vbs = _mm256_alignr_epi8(vbf, _mm256_permute2x128_si256(vbf, vbf, 0x08), 15), /* B[j - 1] at j */
+        vkf = _mm256_cmpgt_epi8(vm, iota),                                           /* columns 0 .. M - 1 */
+        vks = _mm256_andnot_si256(_mm256_cmpeq_epi8(iota, _mm256_setzero_si256()),
+                                  _mm256_cmpgt_epi8(_mm256_add_epi8(vm, one), iota)); /* columns 1 .. M */
     __m256i row = _mm256_setzero_si256();
     _mm256_storeu_si256((__m256i *)(void *)rf[N], row);
     for (size_t i = N; i-- > 0;) { /* rf[i][j] = A[i] == B[j] ? rf[i + 1][j + 1] + 1 : 0 */
