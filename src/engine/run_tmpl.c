@@ -87,13 +87,6 @@ static int flags_of(run_t *r, const ndd_tmpl_occ_t *occ, size_t nocc, uint8_t *f
     ndd_buf_t *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
     size_t *cur = calloc((size_t)P, sizeof *cur);
     NDD_TRY(ndd_comm_agree(r->comm, !send || !recv || !cur ? NDD_ERR_NOMEM : NDD_OK));
-    /* each buffer reserved at its final size (grown, it was copied into fresh pages) */
-    for (size_t k = 0; k < nocc; k++)
-        cur[ndd_part_hash_dest(occ[k].block, P)]++;
-    for (int s = 0; s < P && !rc; s++) {
-        rc = ndd_buf_reserve(&send[s], cur[s] * NDD_TMPL_OCC_BYTES);
-        cur[s] = 0;
-    }
     for (size_t k = 0; k < nocc && !rc; k++) {
         char rec[NDD_TMPL_OCC_BYTES];
         ndd_tmpl_occ_store(rec, &occ[k]);
