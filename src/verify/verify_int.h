@@ -86,6 +86,9 @@ unsigned ndd_myers_isa(unsigned max);
 int ndd_myers_rows(int on);
 /* For tests: the splits found from the rows so far. */
 uint64_t ndd_myers_rows_count(void);
+/* For tests: the rows made so far in a band narrower than a whole row, and
+ * in *redone those made again in a wider band (their D needed more). */
+uint64_t ndd_myers_band_count(uint64_t *redone);
 
 /* For tests: the order of the anchor bound and the sketches in
  * ndd_tlcs_compare (0 as a sample of the anchors suggests, the default; 1

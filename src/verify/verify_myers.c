@@ -100,11 +100,14 @@ static int my_emit(ndd_myers_ws_t *ws, int op, size_t a, size_t b, size_t len)
 #define MY_DEFER 1 /* my_bisect_avx2: cstop rounds passed without a meeting; my_rec: no split yet */
 
 /* LCS rows kept on the workspace's stack for the halves: at rw + off, s
- * words a row (off = SIZE_MAX: none). */
+ * words a row, each the window of the row's columns from word (x - g) / 64
+ * on (from word 0 while x <= g), the LCS up to that word's first column at
+ * rw[boff + x] (off = SIZE_MAX: none; see my_rows_split). */
 typedef struct {
-    size_t off, s;
+    size_t off, s, boff;
+    int64_t g;
 } my_view_t;
-#define MY_NO_VIEW ((my_view_t){SIZE_MAX, 0})
+#define MY_NO_VIEW ((my_view_t){SIZE_MAX, 0, 0, 0})
 #define MY_ROWS_KEEP ((size_t)1 << 22) /* words of rows a workspace keeps between calls (32 MiB) */
 
 static int my_reserve_v(ndd_myers_ws_t *ws, size_t vlen)
@@ -305,6 +308,7 @@ static int my_bisect(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8
 static unsigned my_isa = 3; /* ndd_myers_isa */
 static int my_rows_on = 1;   /* ndd_myers_rows */
 static uint64_t my_rows_n; /* splits from the rows (ndd_myers_rows_count) */
+static uint64_t my_band_n, my_band_redo; /* rows made in a band narrower than a row, rows made again wider */
 
 unsigned ndd_myers_isa(unsigned max)
 {
@@ -323,6 +327,12 @@ int ndd_myers_rows(int on)
 uint64_t ndd_myers_rows_count(void)
 {
     return my_rows_n;
+}
+
+uint64_t ndd_myers_band_count(uint64_t *redone)
+{
+    *redone = my_band_redo;
+    return my_band_n;
 }
 
 typedef struct {
@@ -592,6 +602,45 @@ static inline size_t my_rows_stride(size_t M)
     return ((M + 63) / 64 + 1 + 7) & ~(size_t)7;
 }
 
+/* A band that holds every column: the rows of old, word 0 on. */
+#define MY_BAND_ALL ((int64_t)1 << 60)
+
+/* The first word of row x's window in a band of half-width g. */
+static inline size_t my_band_w0(int64_t g, size_t x)
+{
+    return (int64_t)x > g ? (size_t)((int64_t)x - g) >> 6 : 0;
+}
+
+/* Words a row for a band of half-width g over M columns: the columns
+ * x - g .. x + g lie in at most 2g / 64 + 2 words from the window's first
+ * (word (x - g) / 64), to a multiple of 8; the whole row (my_rows_stride)
+ * when that is no narrower. *gw: the widest half-width those words hold
+ * (MY_BAND_ALL for a whole row). */
+static size_t my_band_stride(int64_t g, size_t M, int64_t *gw)
+{
+    const size_t full = my_rows_stride(M);
+    if (g >= (int64_t)(64 * full)) {
+        *gw = MY_BAND_ALL;
+        return full;
+    }
+    const size_t s = ((size_t)(2 * g) / 64 + 2 + 7) & ~(size_t)7;
+    if (s >= full) {
+        *gw = MY_BAND_ALL;
+        return full;
+    }
+    *gw = (int64_t)((64 * (s - 2) + 63) / 2);
+    return s;
+}
+
+/* The half-width that holds every path of D edits through N x M: a path
+ * with E deletions and I insertions (E + I = D, E - I = N - M) stays on
+ * the diagonals -I .. E. */
+static inline int64_t my_band_need(size_t D, size_t N, size_t M)
+{
+    const size_t delta = N > M ? N - M : M - N;
+    return (int64_t)((D + delta + 1) / 2);
+}
+
 static int my_rows_fit(size_t N, size_t M)
 {
     return N + M >= MY_ROWS_MIN && N + M <= MY_ROWS_MAX && (N + 1) * my_rows_stride(M) <= MY_ROWS_WORDS;
@@ -601,7 +650,9 @@ static int my_rows_fit(size_t N, size_t M)
  * the two directions' rows to be made (the others come from the parent). */
 static int my_rows_pay(size_t N, size_t M, size_t d, int dirs)
 {
-    return (double)d * (double)d / 2 > MY_ROWS_COST * dirs * (double)(N + 1) * (double)my_rows_stride(M);
+    int64_t gw;
+    const size_t s = my_band_stride(my_band_need(d, N, M), M, &gw);
+    return (double)d * (double)d / 2 > MY_ROWS_COST * dirs * (double)(N + 1) * (double)s;
 }
 
 /* The round at which my_bisect_avx2 hands a top-level split (D unknown) to
@@ -610,16 +661,19 @@ static int my_rows_pay(size_t N, size_t M, size_t d, int dirs)
  * ndd run's sketches; an eighth or a twentieth: the same). */
 static int64_t my_rows_stop(size_t N, size_t M)
 {
-    return (int64_t)sqrt(0.25 * 2.0 * (double)(N + 1) * (double)my_rows_stride(M) * MY_ROWS_COST) + 1;
+    int64_t gw;
+    const size_t s = my_band_stride(my_band_need(N > M ? N - M : M - N, N, M), M, &gw);
+    return (int64_t)sqrt(0.25 * 2.0 * (double)(N + 1) * (double)s * MY_ROWS_COST) + 1;
 }
 
-/* One row, a word at a time: w = (v + (v & p)) | (v & ~p). */
-__attribute__((always_inline)) static inline void my_row(const uint64_t *restrict v, const uint64_t *restrict p,
-                                                         uint64_t *restrict w, size_t W)
+/* One row, a word at a time: w = (v + (v & p)) | (v & ~p), v the row
+ * before from word sh on (1: its window moved a word), all ones past it. */
+__attribute__((always_inline)) static inline void my_row(const uint64_t *restrict v, size_t sh,
+                                                         const uint64_t *restrict p, uint64_t *restrict w, size_t W)
 {
     unsigned char carry = 0;
     for (size_t q = 0; q < W; q++) {
-        const uint64_t a = v[q], pq = p[q];
+        const uint64_t a = q + sh < W ? v[q + sh] : ~(uint64_t)0, pq = p[q];
         unsigned long long t;
         carry = _addcarry_u64(carry, a, a & pq, &t);
         w[q] = t | (a & ~pq);
@@ -634,15 +688,25 @@ __attribute__((always_inline)) static inline void my_row(const uint64_t *restric
  * 8 of that sum is the carry out. */
 #define MY_A512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")))
 MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const uint8_t *A, size_t N, int rev,
-                                                                          const uint64_t *pm, uint64_t *w, size_t s,
+                                                                          const uint64_t *pm, size_t spm, uint64_t *w,
+                                                                          size_t s, int64_t band, uint64_t *base,
                                                                           const int NB)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
     __m512i V[8];
     for (int b = 0; b < NB; b++)
         V[b] = _mm512_loadu_si512(w - s + 8 * b);
+    uint64_t lcs0 = base[0];
+    size_t w0 = 0;
     for (size_t x = 1; x <= N; x++, w += s) {
-        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s;
+        if (my_band_w0(band, x) != w0) { /* the window moves a word: its first word's LCS into the base */
+            w0++;
+            lcs0 += 64 - (uint64_t)_mm_popcnt_u64((uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(V[0])));
+            for (int b = 0; b < NB; b++)
+                V[b] = _mm512_alignr_epi64(b + 1 < NB ? V[b + 1] : ones, V[b], 1);
+        }
+        base[x] = lcs0;
+        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0;
         __mmask16 cin = 0; /* the carries in mask registers (no trip through the integer ones) */
         for (int b = 0; b < NB; b++) {
             const __m512i a = V[b], pq = _mm512_loadu_si512(p + 8 * b);
@@ -658,14 +722,29 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
 }
 
 /* The same for longer rows, each read back from memory. */
-MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const uint64_t *pm, uint64_t *w, size_t s)
+MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm,
+                                     uint64_t *w, size_t s, int64_t band, uint64_t *base)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
+    uint64_t lcs0 = base[0];
+    size_t w0 = 0;
     for (size_t x = 1; x <= N; x++, w += s) {
-        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s, *v = w - s;
+        const uint64_t *v = w - s;
+        size_t sh = 0;
+        if (my_band_w0(band, x) != w0) {
+            w0++;
+            lcs0 += 64 - (uint64_t)_mm_popcnt_u64(v[0]);
+            sh = 1;
+        }
+        base[x] = lcs0;
+        const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0;
         __mmask16 cin = 0;
         for (size_t q = 0; q < s; q += 8) {
-            const __m512i a = _mm512_loadu_si512(v + q), pq = _mm512_loadu_si512(p + q);
+            /* (moved a word: the last lane reads this row's first word, replaced by ones) */
+            __m512i a = _mm512_loadu_si512(v + q + sh);
+            if (sh && q + 8 == s)
+                a = _mm512_mask_blend_epi64((__mmask8)0x80, a, ones);
+            const __m512i pq = _mm512_loadu_si512(p + q);
             __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
             const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
             const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
@@ -676,77 +755,99 @@ MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const 
     }
 }
 
-MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, uint64_t *w, size_t s)
+MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm, uint64_t *w,
+                                size_t s, int64_t g, uint64_t *base)
 {
     switch (s / 8) {
-    case 1: my_rows_512_nb(A, N, rev, pm, w, s, 1); return;
-    case 2: my_rows_512_nb(A, N, rev, pm, w, s, 2); return;
-    case 3: my_rows_512_nb(A, N, rev, pm, w, s, 3); return;
-    case 4: my_rows_512_nb(A, N, rev, pm, w, s, 4); return;
-    case 5: my_rows_512_nb(A, N, rev, pm, w, s, 5); return;
-    case 6: my_rows_512_nb(A, N, rev, pm, w, s, 6); return;
-    case 7: my_rows_512_nb(A, N, rev, pm, w, s, 7); return;
-    case 8: my_rows_512_nb(A, N, rev, pm, w, s, 8); return;
-    default: my_rows_512_long(A, N, rev, pm, w, s); return;
+    case 1: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 1); return;
+    case 2: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 2); return;
+    case 3: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 3); return;
+    case 4: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 4); return;
+    case 5: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 5); return;
+    case 6: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 6); return;
+    case 7: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 7); return;
+    case 8: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 8); return;
+    default: my_rows_512_long(A, N, rev, pm, spm, w, s, g, base); return;
     }
 }
 
 static int my_a512; /* my_rows_512 runs here (set by my_bisect_rows) */
 
-/* Rows 0 .. N of A (reversed when rev) against B (reversed when rev). */
-static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev, uint64_t *pm, uint64_t *w)
+/* The words of B's match rows (pm, spm words a byte) for rows of s words
+ * in a band of half-width g: the last window ends there. */
+static inline size_t my_pm_stride(size_t M, size_t s)
 {
-    const size_t W = (M + 63) / 64, s = my_rows_stride(M);
+    return (M >> 6) + 1 + s;
+}
+
+/* Rows 0 .. N of A (reversed when rev) against B (reversed when rev), s
+ * words a row in a band of half-width g (my_rows_split), with the LCS
+ * before each row's window in base[0 .. N]. */
+static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev, uint64_t *pm, uint64_t *w,
+                         size_t s, int64_t g, uint64_t *base)
+{
+    const size_t spm = my_pm_stride(M, s);
     for (size_t y = 0; y < M; y++)
-        pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * s + (y >> 6)] |= (uint64_t)1 << (y & 63);
-    for (size_t q = 0; q < s; q++)
-        w[q] = q < W ? ~(uint64_t)0 : 0;
-    if (M & 63)
-        w[W - 1] = ((uint64_t)1 << (M & 63)) - 1;
+        pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * spm + (y >> 6)] |= (uint64_t)1 << (y & 63);
+    for (size_t q = 0; q < s; q++) /* row 0: no LCS anywhere (the bits past M are never counted) */
+        w[q] = ~(uint64_t)0;
+    base[0] = 0;
     if (my_a512)
-        my_rows_512(A, N, rev, pm, w + s, s);
+        my_rows_512(A, N, rev, pm, spm, w + s, s, g, base);
     else
-        for (size_t x = 1; x <= N; x++, w += s) {
-            my_row(w, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * s, w + s, W);
-            w[s + W] = 0; /* the spare word, read (masked away) at y = M */
+        for (size_t x = 1, w0 = 0; x <= N; x++, w += s) {
+            size_t sh = my_band_w0(g, x) - w0;
+            base[x] = base[x - 1] + (sh ? 64 - (uint64_t)__builtin_popcountll(w[0]) : 0);
+            w0 += sh;
+            my_row(w, sh, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0, w + s, s);
         }
-    uint64_t seen[4] = {0, 0, 0, 0}; /* the match rows zero again for the next call */
-    for (size_t y = 0; y < M; y++)
-        seen[B[y] >> 6] |= (uint64_t)1 << (B[y] & 63);
-    for (unsigned q = 0; q < 4; q++)
-        for (uint64_t t = seen[q]; t; t &= t - 1)
-            memset(pm + (size_t)(q * 64 + (unsigned)__builtin_ctzll(t)) * s, 0, s * sizeof *pm);
+    for (size_t y = 0; y < M; y += 64) /* the match rows zero again for the next call: the words set */
+        for (size_t e = y + 64 < M ? y + 64 : M, z = y; z < e; z++)
+            pm[(size_t)(rev ? B[M - 1 - z] : B[z]) * spm + (y >> 6)] = 0;
 }
 
 typedef struct {
-    const uint64_t *w;
-    size_t s; /* words a row */
+    const uint64_t *w;    /* row x at w + x s */
+    size_t s;             /* words a row */
+    int64_t g;            /* the band's half-width */
+    const uint64_t *base; /* the LCS before each row's window */
 } my_rows_t;
 
-/* The ones of row x below bit y (the bits past M, carries of the padding
- * words, lie above it). The queries below are compiled for POPCNT, so that
- * this is inlined into them. */
+#define MY_FAR ((int64_t)1 << 60) /* the distance of a point outside the band */
+
+/* The distance of the prefixes (x, y), x + y - 2 LCS, the LCS being the
+ * base plus the window's columns below y less its ones (the bits past M,
+ * carries of the padding words, lie above y); MY_FAR when y is outside
+ * row x's window. Exact when it is at most the band's half-width, never
+ * below the exact one (my_rows_split). The queries below are compiled for
+ * POPCNT, so that this is inlined into them. */
 #define MY_POP __attribute__((target("popcnt")))
-MY_POP static inline int64_t my_ones(const my_rows_t *r, size_t x, size_t y)
+MY_POP static inline int64_t my_dist(const my_rows_t *r, size_t x, size_t y)
 {
+    const size_t c0 = 64 * my_band_w0(r->g, x);
+    if (y < c0 || y - c0 >= 64 * r->s)
+        return MY_FAR;
     const uint64_t *w = r->w + x * r->s;
+    const size_t rel = y - c0;
     int64_t n = 0;
     size_t q = 0;
-    for (; q < (y >> 6); q++)
+    for (; q < (rel >> 6); q++)
         n += __builtin_popcountll(w[q]);
-    return n + __builtin_popcountll(w[q] & (((uint64_t)1 << (y & 63)) - 1));
+    if (rel & 63)
+        n += __builtin_popcountll(w[q] & (((uint64_t)1 << (rel & 63)) - 1));
+    return (int64_t)x + (int64_t)y - 2 * ((int64_t)r->base[x] + (int64_t)rel - n);
 }
 
-/* prefix distance of (x, y): x + y - 2 (y - ones) */
+/* prefix distance of (x, y) */
 MY_POP static inline int64_t my_dist_f(const my_rows_t *f, int64_t x, int64_t y)
 {
-    return x - y + 2 * my_ones(f, (size_t)x, (size_t)y);
+    return my_dist(f, (size_t)x, (size_t)y);
 }
 
 /* suffix distance of (x, y) in n x m */
 MY_POP static inline int64_t my_dist_b(const my_rows_t *b, int64_t n, int64_t m, int64_t x, int64_t y)
 {
-    return (n - x) - (m - y) + 2 * my_ones(b, (size_t)(n - x), (size_t)(m - y));
+    return my_dist(b, (size_t)(n - x), (size_t)(m - y));
 }
 
 /* The furthest x of diagonal k with prefix distance <= c (|k| <= c), the
@@ -821,13 +922,12 @@ MY_POP static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t 
     return lo;
 }
 
-/* my_bisect_avx2's split of A x B (first bytes differ, last bytes differ)
- * from the rows; NDD_ERR_LIMIT when D > dlim. */
-MY_POP static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
-                                size_t dlim, my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
+/* Rows of one direction on the workspace's stack, s words a row in a band
+ * of half-width g: *v their view. MY_DEFER when the stack is full. */
+static int my_rows_push(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev,
+                        size_t s, int64_t g, my_view_t *v)
 {
-    const size_t s = my_rows_stride(M), rows = (N + 1) * s;
-    const size_t need = (fv->off == SIZE_MAX ? rows : 0) + (bv->off == SIZE_MAX ? rows : 0);
+    const size_t need = (N + 1) * (s + 1), spm = my_pm_stride(M, s);
     if (ws->rtop + need > MY_ROWS_STACK)
         return MY_DEFER; /* (the rounds then) */
     if (ws->rtop + need > ws->rwcap) {
@@ -839,35 +939,80 @@ MY_POP static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, 
         ws->rw = p;
         ws->rwcap = cap;
     }
-    if (256 * s > ws->pmcap) { /* B's match rows, all zero between calls */
+    if (256 * spm > ws->pmcap) { /* B's match rows, all zero between calls */
         free(ws->pm);
-        if (!(ws->pm = calloc(256 * s, sizeof *ws->pm))) {
+        if (!(ws->pm = calloc(256 * spm, sizeof *ws->pm))) {
             ws->pmcap = 0;
             return NDD_ERR_NOMEM;
         }
-        ws->pmcap = 256 * s;
+        ws->pmcap = 256 * spm;
     }
+    *v = (my_view_t){ws->rtop, s, ws->rtop + (N + 1) * s, g};
+    my_band_n += g != MY_BAND_ALL;
+    ws->rtop += need;
+    my_rows_make(A, N, B, M, rev, ws->pm, ws->rw + v->off, s, g, ws->rw + v->boff);
+    return NDD_OK;
+}
+
+/* my_bisect_avx2's split of A x B (first bytes differ, last bytes differ)
+ * from the rows; NDD_ERR_LIMIT when D > dlim. dh: D when known (a half),
+ * else SIZE_MAX and dlb a bound below it.
+ *
+ * The rows are made in a band: row x holds the words of the columns x - g
+ * .. x + g (and more, to the window's end), each word computed from the row
+ * before as if the column before the window kept its LCS and the columns
+ * past the window's end of the row before had none. Those are bounds below
+ * the LCS and the recurrence keeps them so: the distance read from a window
+ * is never below the true one, and it is the true one where a path of that
+ * many edits exists, as such a path never leaves the diagonals -g .. g. So
+ * every query "distance <= c" with c <= g has the true answer, and D is
+ * exact once the band holds a path of D edits (my_band_need): with D
+ * unknown the rows are made for a guess and again, wider, when the D they
+ * give needs more. A half's band holds its own paths: its D and the
+ * offset of its corner are at most its parent's c. */
+MY_POP static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M,
+                                size_t dlim, size_t dh, size_t dlb, my_view_t *fv, my_view_t *bv, size_t *sx,
+                                size_t *sy, size_t *D)
+{
     const int64_t n = (int64_t)N, m = (int64_t)M, delta = n - m;
-    uint64_t *pm = ws->pm;
+    int64_t d, gb;
+    size_t s;
+    int rc;
     /* a half's rows from its parent: the left half's forward ones (the
      * same start), the right half's backward ones (the same end) */
-    if (fv->off == SIZE_MAX) {
-        *fv = (my_view_t){ws->rtop, s};
-        ws->rtop += rows;
-        my_rows_make(A, N, B, M, 0, pm, ws->rw + fv->off);
+    if (fv->off != SIZE_MAX) {
+        const my_rows_t f = {ws->rw + fv->off, fv->s, fv->g, ws->rw + fv->boff};
+        d = my_dist(&f, N, M);
+    } else {
+        size_t want = dh != SIZE_MAX ? dh : dlb;
+        for (;;) {
+            s = my_band_stride(my_band_need(want < dlim ? want : dlim, N, M), M, &gb);
+            const size_t top = ws->rtop;
+            if ((rc = my_rows_push(ws, A, N, B, M, 0, s, gb, fv)))
+                return rc;
+            const my_rows_t f = {ws->rw + fv->off, fv->s, fv->g, ws->rw + fv->boff};
+            d = my_dist(&f, N, M);
+            /* exact when the band holds a path of d edits; above dlim
+             * for sure when it holds one of dlim edits */
+            if (gb >= my_band_need((size_t)d < dlim ? (size_t)d : dlim, N, M))
+                break;
+            want = (size_t)d;
+            my_band_redo++;
+            ws->rtop = top;
+            *fv = MY_NO_VIEW;
+        }
     }
-    const my_rows_t f = {ws->rw + fv->off, fv->s};
-    const int64_t d = delta + 2 * my_ones(&f, N, M);
     if ((size_t)d > dlim)
         return NDD_ERR_LIMIT;
     const int odd = (delta & 1) != 0;
     const int64_t c = (d + 1) / 2, cb = odd ? c - 1 : c; /* the rounds of each direction */
     if (bv->off == SIZE_MAX) {
-        *bv = (my_view_t){ws->rtop, s};
-        ws->rtop += rows;
-        my_rows_make(A, N, B, M, 1, pm, ws->rw + bv->off);
+        s = my_band_stride(my_band_need((size_t)d, N, M), M, &gb);
+        if ((rc = my_rows_push(ws, A, N, B, M, 1, s, gb, bv)))
+            return rc;
     }
-    const my_rows_t b = {ws->rw + bv->off, bv->s};
+    const my_rows_t f = {ws->rw + fv->off, fv->s, fv->g, ws->rw + fv->boff};
+    const my_rows_t b = {ws->rw + bv->off, bv->s, bv->g, ws->rw + bv->boff};
     /* the meeting round's diagonal ranges, clipped to [-M, N] as the rounds clip them */
     int64_t fmin = 0, fmax = 0, bmin = delta, bmax = delta;
     for (int64_t r = 1; r <= c; r++) {
@@ -916,14 +1061,14 @@ MY_POP static int my_rows_split(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, 
 }
 
 static int my_bisect_rows(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, size_t dlim,
-                          my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
+                          size_t dh, size_t dlb, my_view_t *fv, my_view_t *bv, size_t *sx, size_t *sy, size_t *D)
 {
     static int cpu512 = -1; /* the CPU's answer, asked once */
     if (cpu512 < 0)
         cpu512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                  __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
     my_a512 = my_isa >= 3 && cpu512;
-    int rc = my_rows_split(ws, A, N, B, M, dlim, fv, bv, sx, sy, D);
+    int rc = my_rows_split(ws, A, N, B, M, dlim, dh, dlb, fv, bv, sx, sy, D);
     my_rows_n += rc == NDD_OK;
     return rc;
 }
@@ -994,6 +1139,12 @@ uint64_t ndd_myers_rows_count(void)
 {
     return 0;
 }
+
+uint64_t ndd_myers_band_count(uint64_t *redone)
+{
+    *redone = 0;
+    return 0;
+}
 #endif
 
 /* Emits the script of A[a0..a1) x B[b0..b1), whose SES size is <= dlim.
@@ -1040,12 +1191,14 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
                 if (n + m >= 64)
                     cstop = my_rows_stop(n, m);
             } else if (my_rows_on == 2 || my_rows_pay(n, m, dh, (fv.off == SIZE_MAX) + (bv.off == SIZE_MAX)))
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &fv, &bv, &x, &y, &D);
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh, n > m ? n - m : m - n,
+                                    &fv, &bv, &x, &y, &D);
         }
         if (rc == MY_DEFER && wide && n + m >= 64) {
             rc = my_bisect_avx2(ws, A + a0, n, B + b0, m, dlim, top, cstop, &x, &y, &D);
             if (rc == MY_DEFER) /* D above 2 (cstop - 1): the rows cost less */
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, &fv, &bv, &x, &y, &D);
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh, (size_t)(2 * cstop - 1),
+                                    &fv, &bv, &x, &y, &D);
         }
         if (rc == MY_DEFER && wide && n <= MY_SMALL && m <= MY_SMALL)
             rc = my_bisect_small(A + a0, n, B + b0, m, dlim, top, &x, &y, &D);

@@ -453,8 +453,10 @@ static void test_rows_equal_rounds(void **state)
     assert_int_equal(ndd_myers_ws_create(&w1), NDD_OK);
     static uint8_t a[6000], b[12000];
     const uint64_t used0 = ndd_myers_rows_count();
+    uint64_t redo0, redo1;
+    const uint64_t band0 = ndd_myers_band_count(&redo0);
     for (int round = 0; round < 4000; round++) {
-        const int shape = round % 7;
+        const int shape = round % 9;
         const unsigned alpha = (unsigned[]){2, 3, 4, 8, 26, 256}[rndn(6)];
         /* now and then rows of more than 64 words (AVX-512: read back from memory) */
         size_t na = round % 50 == 0 ? 4100 + rndn(1900) : rndn(700), nb = 0;
@@ -492,6 +494,33 @@ static void test_rows_equal_rounds(void **state)
                 if (!rndn(3))
                     b[nb++] = (uint8_t)rndn(alpha);
             }
+        } else if (shape == 7 || shape == 8) { /* a near copy (the rows in a band): a byte replaced, dropped or
+                                                  * added every gap bytes; 8: with a run moved */
+            na = shape == 7 ? 1000 + rndn(5000) : 100 + rndn(1900);
+            gen_random(a, na, alpha);
+            size_t gap = shape == 7 ? 20 + rndn(400) : 4 + rndn(300);
+            for (size_t i = 0; i < na && nb < sizeof b - 2; i++) {
+                if (rndn(gap)) {
+                    b[nb++] = a[i];
+                    continue;
+                }
+                unsigned e = (unsigned)rndn(3);
+                uint8_t c;
+                gen_random(&c, 1, alpha);
+                if (e == 0)
+                    b[nb++] = c;
+                else if (e == 2) {
+                    b[nb++] = c;
+                    b[nb++] = a[i];
+                }
+            }
+            if (shape == 8 && nb > 200) { /* a run of b moved to its end */
+                size_t from = rndn(nb / 2), len = 1 + rndn(nb / 8);
+                uint8_t t[12000];
+                memcpy(t, b + from, len);
+                memmove(b + from, b + from + len, nb - from - len);
+                memcpy(b + nb - len, t, len);
+            }
         } else { /* a prefix of b, then edits */
             memcpy(b, a, na);
             nb = na + rndn(400);
@@ -519,11 +548,16 @@ static void test_rows_equal_rounds(void **state)
         ndd_myers_rows(1);
         same_diff(w0, &o0, w1, &o1);
     }
-    const uint64_t used1 = ndd_myers_rows_count();
-    print_message("splits from the LCS rows: %llu\n", (unsigned long long)(used1 - used0));
+    const uint64_t used1 = ndd_myers_rows_count(), band1 = ndd_myers_band_count(&redo1);
+    print_message("splits from the LCS rows: %llu; rows in a band: %llu, made again wider: %llu\n",
+                  (unsigned long long)(used1 - used0), (unsigned long long)(band1 - band0),
+                  (unsigned long long)(redo1 - redo0));
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) {
         assert_true(used1 - used0 > 5000);
+        assert_true(band1 - band0 > 5000);
+        assert_true(redo1 - redo0 > 50);
+    }
 #endif
     ndd_myers_ws_free(w0);
     ndd_myers_ws_free(w1);
