@@ -28,9 +28,15 @@ struct ndd_myers_ws {
     size_t topd; /* D found by the top-level call */
     int32_t *pv; /* AVX2 bisection: F and B paths split by diagonal parity */
     size_t pvcap;
-    uint64_t *rw;  /* the splits from LCS rows: their rows, a stack (the halves use their parent's) */
-    uint64_t *pm;  /* ... and B's match masks by byte (zero between calls) */
-    size_t rwcap, rtop, pmcap;
+    uint64_t *rw; /* the splits from LCS rows: their rows, a stack (the halves use their parent's) */
+    size_t rwcap, rtop;
+    /* ... and B's match masks by byte, per direction (0 forward, 1 of B
+     * reversed): those of the bytes pmb[d] .. pmb[d] + pmm[d], pms[d] words
+     * a byte (pmb NULL: none, all zero), kept for the halves, which use a
+     * part of them at a bit offset; zero again when ndd_myers_diff returns */
+    uint64_t *pm[2];
+    const uint8_t *pmb[2];
+    size_t pmm[2], pms[2], pmcap[2];
 };
 
 int ndd_myers_ws_create(ndd_myers_ws_t **ws)
@@ -48,7 +54,8 @@ void ndd_myers_ws_free(ndd_myers_ws_t *ws)
     free(ws->script);
     free(ws->pv);
     free(ws->rw);
-    free(ws->pm);
+    free(ws->pm[0]);
+    free(ws->pm[1]);
     free(ws);
 }
 
@@ -667,13 +674,16 @@ static int64_t my_rows_stop(size_t N, size_t M)
 }
 
 /* One row, a word at a time: w = (v + (v & p)) | (v & ~p), v the row
- * before from word sh on (1: its window moved a word), all ones past it. */
+ * before from word sh on (1: its window moved a word), all ones past it, p
+ * the match masks from bit pbit of p[0] on. */
 __attribute__((always_inline)) static inline void my_row(const uint64_t *restrict v, size_t sh,
-                                                         const uint64_t *restrict p, uint64_t *restrict w, size_t W)
+                                                         const uint64_t *restrict p, unsigned pbit,
+                                                         uint64_t *restrict w, size_t W)
 {
     unsigned char carry = 0;
     for (size_t q = 0; q < W; q++) {
-        const uint64_t a = q + sh < W ? v[q + sh] : ~(uint64_t)0, pq = p[q];
+        const uint64_t a = q + sh < W ? v[q + sh] : ~(uint64_t)0,
+                       pq = pbit ? p[q] >> pbit | p[q + 1] << (64 - pbit) : p[q];
         unsigned long long t;
         carry = _addcarry_u64(carry, a, a & pq, &t);
         w[q] = t | (a & ~pq);
@@ -688,11 +698,12 @@ __attribute__((always_inline)) static inline void my_row(const uint64_t *restric
  * 8 of that sum is the carry out. */
 #define MY_A512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")))
 MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const uint8_t *A, size_t N, int rev,
-                                                                          const uint64_t *pm, size_t spm, uint64_t *w,
-                                                                          size_t s, int64_t band, uint64_t *base,
-                                                                          const int NB)
+                                                                          const uint64_t *pm, size_t spm,
+                                                                          unsigned pbit, uint64_t *w, size_t s,
+                                                                          int64_t band, uint64_t *base, const int NB)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
+    const __m128i lo = _mm_cvtsi32_si128((int)pbit), hi = _mm_cvtsi32_si128(64 - (int)pbit); /* (64: none) */
     __m512i V[8];
     for (int b = 0; b < NB; b++)
         V[b] = _mm512_loadu_si512(w - s + 8 * b);
@@ -709,7 +720,8 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
         const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0;
         __mmask16 cin = 0; /* the carries in mask registers (no trip through the integer ones) */
         for (int b = 0; b < NB; b++) {
-            const __m512i a = V[b], pq = _mm512_loadu_si512(p + 8 * b);
+            const __m512i a = V[b], pq = _mm512_or_si512(_mm512_srl_epi64(_mm512_loadu_si512(p + 8 * b), lo),
+                                                         _mm512_sll_epi64(_mm512_loadu_si512(p + 8 * b + 1), hi));
             __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
             const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
             const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
@@ -723,9 +735,10 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
 
 /* The same for longer rows, each read back from memory. */
 MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm,
-                                     uint64_t *w, size_t s, int64_t band, uint64_t *base)
+                                     unsigned pbit, uint64_t *w, size_t s, int64_t band, uint64_t *base)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
+    const __m128i lo = _mm_cvtsi32_si128((int)pbit), hi = _mm_cvtsi32_si128(64 - (int)pbit);
     uint64_t lcs0 = base[0];
     size_t w0 = 0;
     for (size_t x = 1; x <= N; x++, w += s) {
@@ -744,7 +757,8 @@ MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const 
             __m512i a = _mm512_loadu_si512(v + q + sh);
             if (sh && q + 8 == s)
                 a = _mm512_mask_blend_epi64((__mmask8)0x80, a, ones);
-            const __m512i pq = _mm512_loadu_si512(p + q);
+            const __m512i pq = _mm512_or_si512(_mm512_srl_epi64(_mm512_loadu_si512(p + q), lo),
+                                               _mm512_sll_epi64(_mm512_loadu_si512(p + q + 1), hi));
             __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
             const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
             const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
@@ -755,55 +769,101 @@ MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const 
     }
 }
 
-MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm, uint64_t *w,
-                                size_t s, int64_t g, uint64_t *base)
+MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm, unsigned pbit,
+                                uint64_t *w, size_t s, int64_t g, uint64_t *base)
 {
     switch (s / 8) {
-    case 1: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 1); return;
-    case 2: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 2); return;
-    case 3: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 3); return;
-    case 4: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 4); return;
-    case 5: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 5); return;
-    case 6: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 6); return;
-    case 7: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 7); return;
-    case 8: my_rows_512_nb(A, N, rev, pm, spm, w, s, g, base, 8); return;
-    default: my_rows_512_long(A, N, rev, pm, spm, w, s, g, base); return;
+    case 1: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 1); return;
+    case 2: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 2); return;
+    case 3: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 3); return;
+    case 4: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 4); return;
+    case 5: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 5); return;
+    case 6: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 6); return;
+    case 7: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 7); return;
+    case 8: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 8); return;
+    default: my_rows_512_long(A, N, rev, pm, spm, pbit, w, s, g, base); return;
     }
 }
 
 static int my_a512; /* my_rows_512 runs here (set by my_bisect_rows) */
 
-/* The words of B's match rows (pm, spm words a byte) for rows of s words
- * in a band of half-width g: the last window ends there. */
-static inline size_t my_pm_stride(size_t M, size_t s)
+/* Sets (on = 1) or clears the match masks of B[0..M) (reversed when rev),
+ * spm words a byte. */
+static void my_pm_mark(uint64_t *pm, size_t spm, const uint8_t *B, size_t M, int rev, int on)
 {
-    return (M >> 6) + 1 + s;
+    if (on)
+        for (size_t y = 0; y < M; y++)
+            pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * spm + (y >> 6)] |= (uint64_t)1 << (y & 63);
+    else
+        for (size_t y = 0; y < M; y++) /* the words set */
+            pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * spm + (y >> 6)] = 0;
+}
+
+/* The match masks of B[0..M) in direction rev, from those kept when they
+ * hold these bytes (a half's B is a part of its parent's), else made for
+ * them: *p the masks of B's (or reversed B's) first column's word, from bit
+ * *pbit on, *spm words a byte. Room for rows of up to my_rows_stride(M)
+ * words read from any window. */
+static int my_pm_get(ndd_myers_ws_t *ws, const uint8_t *B, size_t M, int rev, const uint64_t **p, size_t *spm,
+                     unsigned *pbit)
+{
+    const uint8_t *kb = ws->pmb[rev];
+    if (!kb || B < kb || B + M > kb + ws->pmm[rev]) {
+        if (kb) /* (B of a later top-level split: the others' masks cleared) */
+            my_pm_mark(ws->pm[rev], ws->pms[rev], kb, ws->pmm[rev], rev, 0);
+        ws->pmb[rev] = NULL;
+        const size_t st = (M >> 6) + 3 + my_rows_stride(M);
+        if (256 * st > ws->pmcap[rev]) {
+            free(ws->pm[rev]);
+            if (!(ws->pm[rev] = calloc(256 * st, sizeof *ws->pm[rev]))) {
+                ws->pmcap[rev] = 0;
+                return NDD_ERR_NOMEM;
+            }
+            ws->pmcap[rev] = 256 * st;
+        }
+        my_pm_mark(ws->pm[rev], st, B, M, rev, 1);
+        ws->pmb[rev] = kb = B;
+        ws->pmm[rev] = M;
+        ws->pms[rev] = st;
+    }
+    /* B's first column in the kept masks: forward, B - kb; reversed, the
+     * bytes kept past B's end */
+    const size_t col = rev ? (size_t)((kb + ws->pmm[rev]) - (B + M)) : (size_t)(B - kb);
+    *p = ws->pm[rev] + (col >> 6);
+    *spm = ws->pms[rev];
+    *pbit = (unsigned)(col & 63);
+    return NDD_OK;
+}
+
+/* Clears the kept match masks (before B goes away). */
+static void my_pm_drop(ndd_myers_ws_t *ws)
+{
+    for (int d = 0; d < 2; d++)
+        if (ws->pmb[d]) {
+            my_pm_mark(ws->pm[d], ws->pms[d], ws->pmb[d], ws->pmm[d], d, 0);
+            ws->pmb[d] = NULL;
+        }
 }
 
 /* Rows 0 .. N of A (reversed when rev) against B (reversed when rev), s
  * words a row in a band of half-width g (my_rows_split), with the LCS
- * before each row's window in base[0 .. N]. */
-static void my_rows_make(const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev, uint64_t *pm, uint64_t *w,
-                         size_t s, int64_t g, uint64_t *base)
+ * before each row's window in base[0 .. N]; B's match masks at pm, spm
+ * words a byte, from bit pbit on. */
+static void my_rows_make(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm, unsigned pbit,
+                         uint64_t *w, size_t s, int64_t g, uint64_t *base)
 {
-    const size_t spm = my_pm_stride(M, s);
-    for (size_t y = 0; y < M; y++)
-        pm[(size_t)(rev ? B[M - 1 - y] : B[y]) * spm + (y >> 6)] |= (uint64_t)1 << (y & 63);
     for (size_t q = 0; q < s; q++) /* row 0: no LCS anywhere (the bits past M are never counted) */
         w[q] = ~(uint64_t)0;
     base[0] = 0;
     if (my_a512)
-        my_rows_512(A, N, rev, pm, spm, w + s, s, g, base);
+        my_rows_512(A, N, rev, pm, spm, pbit, w + s, s, g, base);
     else
         for (size_t x = 1, w0 = 0; x <= N; x++, w += s) {
             size_t sh = my_band_w0(g, x) - w0;
             base[x] = base[x - 1] + (sh ? 64 - (uint64_t)__builtin_popcountll(w[0]) : 0);
             w0 += sh;
-            my_row(w, sh, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0, w + s, s);
+            my_row(w, sh, pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0, pbit, w + s, s);
         }
-    for (size_t y = 0; y < M; y += 64) /* the match rows zero again for the next call: the words set */
-        for (size_t e = y + 64 < M ? y + 64 : M, z = y; z < e; z++)
-            pm[(size_t)(rev ? B[M - 1 - z] : B[z]) * spm + (y >> 6)] = 0;
 }
 
 typedef struct {
@@ -927,7 +987,7 @@ MY_POP static int64_t my_near(const my_rows_t *b, int64_t n, int64_t m, int64_t 
 static int my_rows_push(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const uint8_t *B, size_t M, int rev,
                         size_t s, int64_t g, my_view_t *v)
 {
-    const size_t need = (N + 1) * (s + 1), spm = my_pm_stride(M, s);
+    const size_t need = (N + 1) * (s + 1);
     if (ws->rtop + need > MY_ROWS_STACK)
         return MY_DEFER; /* (the rounds then) */
     if (ws->rtop + need > ws->rwcap) {
@@ -939,18 +999,16 @@ static int my_rows_push(ndd_myers_ws_t *ws, const uint8_t *A, size_t N, const ui
         ws->rw = p;
         ws->rwcap = cap;
     }
-    if (256 * spm > ws->pmcap) { /* B's match rows, all zero between calls */
-        free(ws->pm);
-        if (!(ws->pm = calloc(256 * spm, sizeof *ws->pm))) {
-            ws->pmcap = 0;
-            return NDD_ERR_NOMEM;
-        }
-        ws->pmcap = 256 * spm;
-    }
+    const uint64_t *pm;
+    size_t spm;
+    unsigned pbit;
+    int rc = my_pm_get(ws, B, M, rev, &pm, &spm, &pbit);
+    if (rc)
+        return rc;
     *v = (my_view_t){ws->rtop, s, ws->rtop + (N + 1) * s, g};
     my_band_n += g != MY_BAND_ALL;
     ws->rtop += need;
-    my_rows_make(A, N, B, M, rev, ws->pm, ws->rw + v->off, s, g, ws->rw + v->boff);
+    my_rows_make(A, N, rev, pm, spm, pbit, ws->rw + v->off, s, g, ws->rw + v->boff);
     return NDD_OK;
 }
 
@@ -1244,6 +1302,9 @@ int ndd_myers_diff(ndd_myers_ws_t *ws, const void *a, size_t na, const void *b, 
     int rc = (na > nb ? na - nb : nb - na) > max_d
                  ? NDD_ERR_LIMIT
                  : my_rec(ws, A, 0, na, B, 0, nb, max_d, 1, SIZE_MAX, MY_NO_VIEW, MY_NO_VIEW);
+#ifdef MY_AVX2
+    my_pm_drop(ws); /* (B's match masks zero for the next call) */
+#endif
     if (ws->rwcap > MY_ROWS_KEEP) { /* the rows of large inputs are not kept between calls */
         free(ws->rw);
         ws->rw = NULL;
