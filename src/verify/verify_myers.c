@@ -700,7 +700,8 @@ __attribute__((always_inline)) static inline void my_row(const uint64_t *restric
 MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const uint8_t *A, size_t N, int rev,
                                                                           const uint64_t *pm, size_t spm,
                                                                           unsigned pbit, uint64_t *w, size_t s,
-                                                                          int64_t band, uint64_t *base, const int NB)
+                                                                          int64_t band, uint64_t *base, const int NB,
+                                                                          const int shifted)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
     const __m128i lo = _mm_cvtsi32_si128((int)pbit), hi = _mm_cvtsi32_si128(64 - (int)pbit); /* (64: none) */
@@ -720,12 +721,15 @@ MY_A512 __attribute__((always_inline)) static inline void my_rows_512_nb(const u
         const uint64_t *p = pm + (size_t)(rev ? A[N - x] : A[x - 1]) * spm + w0;
         __mmask16 cin = 0; /* the carries in mask registers (no trip through the integer ones) */
         for (int b = 0; b < NB; b++) {
-            const __m512i a = V[b], pq = _mm512_or_si512(_mm512_srl_epi64(_mm512_loadu_si512(p + 8 * b), lo),
-                                                         _mm512_sll_epi64(_mm512_loadu_si512(p + 8 * b + 1), hi));
+            /* (masks at a bit offset: a half's part of its parent's) */
+            const __m512i a = V[b], pq = shifted ? _mm512_or_si512(_mm512_srl_epi64(_mm512_loadu_si512(p + 8 * b), lo),
+                                                                   _mm512_sll_epi64(_mm512_loadu_si512(p + 8 * b + 1), hi))
+                                                 : _mm512_loadu_si512(p + 8 * b);
             __m512i sm = _mm512_add_epi64(a, _mm512_and_si512(a, pq));
             const __mmask16 g = _mm512_cmplt_epu64_mask(sm, a), pr = _mm512_cmpeq_epi64_mask(sm, ones);
-            const __mmask16 t = _kadd_mask16(_kor_mask16(_kshiftli_mask16(g, 1), cin), pr);
-            cin = _kshiftri_mask16(t, 8);
+            const __mmask16 t = _kadd_mask16(b ? _kor_mask16(_kshiftli_mask16(g, 1), cin) : _kshiftli_mask16(g, 1), pr);
+            if (b + 1 < NB)
+                cin = _kshiftri_mask16(t, 8);
             sm = _mm512_mask_sub_epi64(sm, (__mmask8)_kxor_mask16(t, pr), sm, ones);
             V[b] = _mm512_ternarylogic_epi64(sm, a, pq, 0xF4); /* sm | (a & ~pq) */
             _mm512_storeu_si512(w + 8 * b, V[b]);
@@ -772,17 +776,21 @@ MY_A512 static void my_rows_512_long(const uint8_t *A, size_t N, int rev, const 
 MY_A512 static void my_rows_512(const uint8_t *A, size_t N, int rev, const uint64_t *pm, size_t spm, unsigned pbit,
                                 uint64_t *w, size_t s, int64_t g, uint64_t *base)
 {
+#define MY_NB(nb)                                                                                                      \
+    (pbit ? my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, nb, 1)                                             \
+          : my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, nb, 0))
     switch (s / 8) {
-    case 1: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 1); return;
-    case 2: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 2); return;
-    case 3: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 3); return;
-    case 4: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 4); return;
-    case 5: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 5); return;
-    case 6: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 6); return;
-    case 7: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 7); return;
-    case 8: my_rows_512_nb(A, N, rev, pm, spm, pbit, w, s, g, base, 8); return;
+    case 1: MY_NB(1); return;
+    case 2: MY_NB(2); return;
+    case 3: MY_NB(3); return;
+    case 4: MY_NB(4); return;
+    case 5: MY_NB(5); return;
+    case 6: MY_NB(6); return;
+    case 7: MY_NB(7); return;
+    case 8: MY_NB(8); return;
     default: my_rows_512_long(A, N, rev, pm, spm, pbit, w, s, g, base); return;
     }
+#undef MY_NB
 }
 
 static int my_a512; /* my_rows_512 runs here (set by my_bisect_rows) */
