@@ -138,7 +138,10 @@ int ndd_docrec_put(ndd_buf_t *b, const ndd_docrec_t *r)
         (r->nkeys && (rc = ndd_put32(b, r->nkeys))) || (rc = ndd_buf_append(b, r->id, r->idlen)) ||
         (rc = ndd_buf_append(b, r->url, r->urllen)) || (rc = ndd_buf_append(b, r->text, r->textlen)))
         return rc;
-    return r->nkeys ? ndd_put64s(b, r->keys, r->nkeys) : NDD_OK;
+    if (!r->nkeys)
+        return NDD_OK;
+    /* (a parsed record passed on: its keys as they came) */
+    return r->keys ? ndd_put64s(b, r->keys, r->nkeys) : ndd_buf_append(b, r->keys_le, 8 * (size_t)r->nkeys);
 }
 
 int ndd_docrec_head(const char *p, size_t n, ndd_docrec_t *r, size_t *head)

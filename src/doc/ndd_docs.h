@@ -62,7 +62,7 @@ typedef struct ndd_docrec {
     const char *id, *url, *text;
     uint32_t idlen, urllen, textlen;
     uint64_t text_at;     /* not on the wire: where the text lies in a spill file when text is NULL */
-    const uint64_t *keys; /* ndd_docrec_put: nkeys keys to send (native order) */
+    const uint64_t *keys; /* ndd_docrec_put: nkeys keys to send (native order); NULL: those at keys_le */
     uint32_t nkeys;       /* keys sent (0: none) */
     const char *keys_le;  /* parsed: the nkeys keys as sent (8 bytes each, little-endian); NULL from
                              ndd_docrec_head or when none were sent */

@@ -762,11 +762,140 @@ static int vws_init(vws_t *w)
     return rc;
 }
 
+/* ---- the last sets shared out ----
+ * Sets go to ranks by size (place_sets), but a set's time per member varies
+ * by about 20 % (candidate pairs, the pairs that need Myers) and a rank can
+ * be slowed by other work on its machine: the first rank done used to wait
+ * 0.07-0.18 s of 2.2 for the other (the bench-run corpus, 2 ranks). So each
+ * rank verifies its sets largest first and, from its last 1/SHARE_TAIL of
+ * members on (its smallest sets), says so in a non-blocking allreduce and
+ * goes on set by set until every rank has said it. Then the sets not yet
+ * verified are shared out by size: every rank gathers their sizes and makes
+ * the same plan (a rank above the mean gives its smallest sets to the least
+ * loaded one while that lowers the larger of the two), and the moved sets'
+ * records go to their new ranks. Where a set is verified changes no output:
+ * its rows go to their writers by document, its counters are summed (only
+ * verify.work_max_rank and work_min_rank, which measure the distribution,
+ * depend on it). Only where a set's verification reads nothing but its
+ * records and the run's settings: TLCS or SigNCD without --index or
+ * baseline candidates, and without progress reports (those are
+ * non-blocking allreduces of their own, started by time). For tests,
+ * NDD_SHARE_ALL=1 in the environment moves every set, each to the next
+ * rank. */
+#define SHARE_TAIL 4
+#define SHARE_MAX_RANKS 256 /* (the plan scans the ranks once a moved set) */
+
+typedef struct {
+    size_t a, b; /* members mem[a..b) */
+} vset_t;
+
+static int can_share(const run_t *r)
+{
+    const ndd_comm_ops_t *o = r->comm->ops;
+    const ndd_verifier_kind_t k = r->cfg->verifier;
+    return r->P > 1 && r->P <= SHARE_MAX_RANKS && o->iallreduce_start && o->iallreduce_test &&
+           o->iallreduce_wait && r->cfg->progress <= 0 && !r->ix && !r->cfg->candidates &&
+           (k == NDD_VERIFIER_TLCS || k == NDD_VERIFIER_SIGNCD);
+}
+
+static int cmp_vset(const void *x, const void *y)
+{
+    const vset_t *a = x, *b = y;
+    size_t na = a->b - a->a, nb = b->b - b->a;
+    if (na != nb)
+        return na > nb ? -1 : 1;
+    return a->a < b->a ? -1 : a->a > b->a; /* (label order) */
+}
+
+/* The sets of mem[0..nm) received as records, each a run of one label. */
+static int sets_of(const ndd_docrec_t *mem, size_t nm, vset_t **v, size_t *nv)
+{
+    size_t cap = 0;
+    *nv = 0;
+    for (size_t a = 0, b; a < nm; a = b) {
+        for (b = a + 1; b < nm && mem[b].label == mem[a].label; b++)
+            ;
+        int rc = ndd_array_grow((void **)v, &cap, *nv + 1, sizeof **v);
+        if (rc)
+            return rc;
+        (*v)[(*nv)++] = (vset_t){a, b};
+    }
+    return NDD_OK;
+}
+
+/* The sets rest[0..n) not verified yet (largest first): shared out (the
+ * plan above), this rank's kept ones and the ones it receives verified. */
+static int share_rest(run_t *r, vws_t *w, const ndd_docrec_t *mem, const vset_t *rest, size_t n, int all_next)
+{
+    const int P = r->P, me = r->me;
+    ndd_buf_t mine = NDD_BUF_INIT, all = NDD_BUF_INIT, *send = ndd_bufs_new(P), *recv = ndd_bufs_new(P);
+    uint64_t *lens = calloc((size_t)P, sizeof *lens), *load = calloc((size_t)P, sizeof *load), total = 0;
+    int *dest = malloc((n ? n : 1) * sizeof *dest);
+    ndd_docrec_t *got = NULL;
+    vset_t *gs = NULL;
+    size_t ng = 0, gcap = 0, nset = 0;
+    int rc = send && recv && lens && load && dest ? NDD_OK : NDD_ERR_NOMEM;
+    for (size_t i = 0; i < n && !rc; i++) {
+        dest[i] = me;
+        rc = ndd_put64(&mine, rest[i].b - rest[i].a);
+    }
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_allgather(r->comm, mine.data, mine.len, &all, lens));
+    for (size_t p = 0, off = 0; p < (size_t)P; off += (size_t)lens[p], p++) /* (the gathered lists one after another) */
+        for (uint64_t j = 0; j < lens[p] / 8; j++)
+            load[p] += ndd_le64_load(all.data + off + 8 * j);
+    for (int p = 0; p < P; p++)
+        total += load[p];
+    const uint64_t mean = (total + (uint64_t)P - 1) / (uint64_t)P;
+    for (size_t p = 0, off = 0; p < (size_t)P; off += (size_t)lens[p], p++)
+        for (size_t j = (size_t)(lens[p] / 8); j-- > 0 && load[p] > mean;) {
+            const uint64_t c = ndd_le64_load(all.data + off + 8 * j);
+            int q = 0;
+            for (int t = 1; t < P; t++)
+                q = load[t] < load[q] ? t : q;
+            if ((size_t)q == p || load[q] + c >= load[p])
+                break; /* (the smallest left does not help: none does) */
+            load[p] -= c;
+            load[q] += c;
+            if (p == (size_t)me)
+                dest[j] = q;
+        }
+    for (size_t i = 0; i < n && all_next; i++)
+        dest[i] = (me + 1) % P;
+    for (size_t i = 0; i < n && !rc; i++)
+        for (size_t k = rest[i].a; k < rest[i].b && dest[i] != me && !rc; k++)
+            rc = ndd_docrec_put(&send[dest[i]], &mem[k]);
+    NDD_TRY(ndd_comm_agree(r->comm, rc));
+    NDD_TRY(ndd_comm_exchange(r->comm, send, recv, NULL));
+    for (size_t i = 0; i < n && !rc; i++)
+        if (dest[i] == me)
+            rc = verify_set(w, mem + rest[i].a, rest[i].b - rest[i].a);
+    for (int s = 0; s < P && !rc; s++) /* each source's moved sets, whole and in order */
+        rc = s == me ? NDD_OK : ndd_docrec_parse(recv[s].data, recv[s].len, &got, &ng, &gcap);
+    if (!rc)
+        rc = sets_of(got, ng, &gs, &nset);
+    for (size_t i = 0; i < nset && !rc; i++)
+        rc = verify_set(w, got + gs[i].a, gs[i].b - gs[i].a);
+out:
+    ndd_buf_free(&mine);
+    ndd_buf_free(&all);
+    ndd_bufs_free(send, P);
+    ndd_bufs_free(recv, P);
+    free(lens);
+    free(load);
+    free(dest);
+    free(got);
+    free(gs);
+    return rc;
+}
+
 /* Verifies every set whose records arrived in recs[0..P) (plain records by source). */
 static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
 {
     vws_t w = {.r = r, .send = {send[0], send[1], send[2]}};
     ndd_docrec_t *mem = NULL;
+    vset_t *sets = NULL;
+    size_t ns = 0;
     size_t nm = 0, mcap = 0, *start = calloc((size_t)r->P + 1, sizeof *start);
     int rc = start ? NDD_OK : NDD_ERR_NOMEM;
     for (int s = 0; s < r->P && !rc; s++) {
@@ -779,19 +908,50 @@ static int verify_sets(run_t *r, ndd_buf_t *recs, ndd_buf_t *send[3])
     if (!rc)
         rc = vws_init(&w);
     NDD_TRY(ndd_comm_agree(r->comm, rc));
+    const int share = can_share(r);
+    const char *test = getenv("NDD_SHARE_ALL");
+    const int all_next = share && test && !strcmp(test, "1");
+    NDD_TRY(ndd_comm_agree(r->comm, sets_of(mem, nm, &sets, &ns)));
+    if (share) /* largest first: the last ones, the smallest, may move */
+        ndd_qsort(sets, ns, sizeof *sets, cmp_vset);
+    size_t tail = ns, tail_members = 0;
+    while (share && tail > 0 && (all_next || (tail_members + sets[tail - 1].b - sets[tail - 1].a) * SHARE_TAIL <= nm))
+        tail_members += sets[tail - 1].b - sets[tail - 1].a, tail--;
     ndd_prog_t *prog = ndd_prog_begin(r, "verify", "docs", nm);
-    for (size_t a = 0; a < nm && !rc;) {
-        size_t b = a + 1;
-        while (b < nm && mem[b].label == mem[a].label)
-            b++;
-        rc = verify_set(&w, mem + a, b - a);
-        a = b;
-        ndd_prog_update(prog, a);
+    size_t k = 0, done = 0;
+    for (; k < tail && !rc; k++) {
+        rc = verify_set(&w, mem + sets[k].a, sets[k].b - sets[k].a);
+        ndd_prog_update(prog, done += sets[k].b - sets[k].a);
+    }
+    if (share) {
+        /* at the tail: said, then set by set until every rank has said it */
+        const ndd_comm_ops_t *o = r->comm->ops;
+        ndd_comm_req_t *req = NULL;
+        uint64_t one = 1, all = 0;
+        int st = o->iallreduce_start(r->comm, &one, 1, &req);
+        for (; st == 0 && k < ns && !rc && !all_next; k++) {
+            rc = verify_set(&w, mem + sets[k].a, sets[k].b - sets[k].a);
+            if ((st = o->iallreduce_test(req, &all)) != 0) {
+                k++;
+                break;
+            }
+        }
+        if (st == 0)
+            st = o->iallreduce_wait(req, &all);
+        rc = ndd_comm_agree(r->comm, rc ? rc : st < 0 ? NDD_ERR_IO : NDD_OK);
+        if (!rc)
+            rc = share_rest(r, &w, mem, sets + k, ns - k, all_next);
+    } else {
+        for (; k < ns && !rc; k++) {
+            rc = verify_set(&w, mem + sets[k].a, sets[k].b - sets[k].a);
+            ndd_prog_update(prog, done += sets[k].b - sets[k].a);
+        }
     }
     ndd_prog_end(prog, nm);
     rc = ndd_comm_agree(r->comm, rc);
 out:
     free(mem);
+    free(sets);
     vws_free(&w);
     return rc;
 }

@@ -2,8 +2,9 @@
 # The whole pipeline on the in-process engine (ndd run --engine local:P, P
 # ranks as threads of one process, no MPI): outputs byte-identical for 1..7
 # ranks (pairs, scores, clusters, rejects, the --write-dedup corpus and the
-# counters of stats.json), for the TLCS, SigNCD and a baseline verifier; the
-# same as under mpirun; a run stopped after verification and resumed on
+# counters of stats.json), for the TLCS, SigNCD and a baseline verifier;
+# with every set moved to another rank before it is verified (the last
+# sets' sharing, NDD_SHARE_ALL=1); the same as under mpirun; a run stopped after verification and resumed on
 # another rank count, and one resumed after losing a map shard, give the
 # same outputs. Runs under the sanitizer pass with leak detection on.
 set -euo pipefail
@@ -38,6 +39,17 @@ for v in tlcs signcd minhash; do
   done
   echo "$v: identical on 1-7 in-process ranks ($(($(wc -l < "$tmp/$v.1/pairs.tsv") - 1)) pairs)"
 done
+# every set verified on the rank after the one it was placed on: the records
+# passed on whole (the sharing of the last sets, run_verify.c)
+for v in tlcs signcd; do
+  for p in 2 3; do
+    args=(--verifier "$v")
+    [ $v = tlcs ] && args+=(--write-dedup "$tmp/$v.share.$p/dedup.jsonl.zst")
+    NDD_SHARE_ALL=1 run_local $p "$tmp/$v.share.$p" "${args[@]}" "$tmp/corpus"
+    same "$tmp/$v.1" "$tmp/$v.share.$p" "$v: every set moved, $p in-process ranks"
+  done
+done
+echo "tlcs, signcd: identical with every set verified on another rank"
 n=$(($(wc -l < "$tmp/tlcs.1/pairs.tsv") - 1))
 [ "$n" -gt 0 ] || fail "no pairs found on a corpus with duplicates"
 grep -q 'bad-json\|malformed' "$tmp/tlcs.1/rejects.tsv" || fail "malformed line not in rejects"
@@ -47,7 +59,11 @@ if command -v mpirun >/dev/null; then
   mpirun -n 2 --oversubscribe "$NDD_BIN" run -q -o "$tmp/mpi.2" \
     --write-dedup "$tmp/mpi.2/dedup.jsonl.zst" "$tmp/corpus" || fail "mpirun -n 2 ndd run"
   same "$tmp/tlcs.1" "$tmp/mpi.2" "in-process vs mpirun -n 2"
-  echo "mpirun -n 2: identical to the in-process runs"
+  mpirun -n 2 --oversubscribe -x NDD_SHARE_ALL=1 "$NDD_BIN" run -q -o "$tmp/mpi.share" \
+    --write-dedup "$tmp/mpi.share/dedup.jsonl.zst" "$tmp/corpus" ||
+    fail "mpirun -n 2 ndd run (NDD_SHARE_ALL=1)"
+  same "$tmp/tlcs.1" "$tmp/mpi.share" "mpirun -n 2, every set moved"
+  echo "mpirun -n 2: identical to the in-process runs (also with every set moved)"
 fi
 
 # checkpoints: stop after verification on 3 ranks, resume on 5

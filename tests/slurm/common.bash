@@ -103,8 +103,10 @@ same_outputs() {
 import json, re, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 volatile = re.compile(r"seconds|rss|time|memory|progress|checkpoint|resume|work_dir|^command$"  # command: its -o and option order
-                      r"|^shuffle2_texts_compressed$|^shuffle2_texts_raw$|^per_doc$")  # texts go compressed, and without
+                      r"|^shuffle2_texts_compressed$|^shuffle2_texts_raw$|^per_doc$"  # texts go compressed, and without
                       # their candidate keys, only to other nodes: the node layout's
+                      r"|^work_max_rank$|^work_min_rank$|^shuffle3_rows$")  # the last sets are shared out by timing
+                      # (run_verify.c): the work each rank verified and the rows that then cross ranks
 def counts(v):
     if isinstance(v, dict):
         return {k: counts(x) for k, x in v.items() if not volatile.search(k)}
