@@ -74,8 +74,10 @@ static inline uint64_t link_key(const ndd_link_t *x, unsigned bv) { return bv >=
 /* In-place MSD radix sort (American flag sort) of l[0..n) on link_key's
  * byte at shift sh and the bytes below it; buckets of at most 32 links take
  * insertion sort. The last digit is the key's lowest byte even when it
- * overlaps the one before (bits a bucket agrees on do not reorder it). */
-static void links_flag(ndd_link_t *l, size_t n, unsigned bv, unsigned sh)
+ * overlaps the one before (bits a bucket agrees on do not reorder it). A
+ * bucket that fits in scr[0..scap) is distributed into it and copied back
+ * (no chain of dependent loads: as ndd_postings_sort_inplace does). */
+static void links_flag(ndd_link_t *l, size_t n, unsigned bv, unsigned sh, ndd_link_t *scr, size_t scap)
 {
     size_t count[256], head[256], end[256];
     for (; n > 32; sh = sh > 8 ? sh - 8 : 0) {
@@ -88,12 +90,18 @@ static void links_flag(ndd_link_t *l, size_t n, unsigned bv, unsigned sh)
                 at += count[b];
                 end[b] = at;
             }
+            if (n <= scap) {
+                for (size_t i = 0; i < n; i++)
+                    scr[head[link_key(&l[i], bv) >> sh & 255]++] = l[i];
+                memcpy(l, scr, n * sizeof *l);
+            } else {
 #define LINK_DIGIT(x) (link_key(&(x), bv) >> sh & 255)
-            NDD_FLAG_PERMUTE(ndd_link_t, l, head, end, LINK_DIGIT);
+                NDD_FLAG_PERMUTE(ndd_link_t, l, head, end, LINK_DIGIT);
 #undef LINK_DIGIT
+            }
             for (size_t b = 0, at = 0; sh && b < 256; at += count[b], b++)
                 if (count[b] > 1)
-                    links_flag(l + at, count[b], bv, sh > 8 ? sh - 8 : 0);
+                    links_flag(l + at, count[b], bv, sh > 8 ? sh - 8 : 0, scr, scap);
             return;
         }
         if (!sh)
@@ -127,7 +135,10 @@ static void links_sort(ndd_link_t *l, size_t n)
         ndd_qsort(l, n, sizeof *l, cmp_link);
         return;
     }
-    links_flag(l, n, bv, total > 8 ? total - 8 : 0);
+    size_t scap = n < ((size_t)1 << 16) ? n : (size_t)1 << 16; /* 1.5 MB */
+    ndd_link_t *scr = scap > 32 ? malloc(scap * sizeof *scr) : NULL;
+    links_flag(l, n, bv, total > 8 ? total - 8 : 0, scr, scr ? scap : 0);
+    free(scr);
 }
 
 size_t ndd_sets_links_merge(ndd_link_t *l, size_t n, uint64_t min_support, uint64_t *ndistinct)
