@@ -199,7 +199,7 @@ static inline int post_less(const ndd_posting_t *x, const ndd_posting_t *y)
  * every entry agrees on costs one counting pass and no move. A bucket that
  * fits in scr[0..scap) is distributed into it and copied back instead: the
  * permutation's swaps form one chain of dependent loads, the distribution
- * none (a quarter less time in the sort on the bench-run corpus). Equal
+ * none (this sort 3.6 -> 2.3 % of a 1-rank bench-run's samples). Equal
  * keys (key, doc) are equal postings, so any order of them is the order. */
 static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev, ndd_posting_t *scr, size_t scap)
 {

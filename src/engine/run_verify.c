@@ -776,7 +776,8 @@ static int vws_init(vws_t *w)
  * records go to their new ranks. Where a set is verified changes no output:
  * its rows go to their writers by document, its counters are summed (only
  * verify.work_max_rank and work_min_rank, which measure the distribution,
- * depend on it). Only where a set's verification reads nothing but its
+ * and shuffle_bytes.shuffle3_rows, the rows that cross ranks, depend on
+ * it). Only where a set's verification reads nothing but its
  * records and the run's settings: TLCS or SigNCD without --index or
  * baseline candidates, and without progress reports (those are
  * non-blocking allreduces of their own, started by time). For tests,
