@@ -1247,7 +1247,9 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
     } else {
         size_t x, y, D;
         const size_t n = a1 - a0, m = b1 - b0;
+        const size_t adelta = n > m ? n - m : m - n; /* D >= adelta: the rows' first band */
         (void)dh; /* (the rows need x86-64) */
+        (void)adelta;
         rc = MY_DEFER;
 #ifdef MY_AVX2
         const int wide = my_isa >= 2 && __builtin_cpu_supports("avx2");
@@ -1257,14 +1259,15 @@ static int my_rec(ndd_myers_ws_t *ws, const uint8_t *A, size_t a0, size_t a1, co
                 if (n + m >= 64)
                     cstop = my_rows_stop(n, m);
             } else if (my_rows_on == 2 || my_rows_pay(n, m, dh, (fv.off == SIZE_MAX) + (bv.off == SIZE_MAX)))
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh, n > m ? n - m : m - n,
-                                    &fv, &bv, &x, &y, &D);
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh, adelta, &fv, &bv, &x, &y,
+                                    &D);
         }
         if (rc == MY_DEFER && wide && n + m >= 64) {
             rc = my_bisect_avx2(ws, A + a0, n, B + b0, m, dlim, top, cstop, &x, &y, &D);
             if (rc == MY_DEFER) /* D above 2 (cstop - 1): the rows cost less */
-                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh, (size_t)(2 * cstop - 1),
-                                    &fv, &bv, &x, &y, &D);
+                rc = my_bisect_rows(ws, A + a0, n, B + b0, m, dlim, top ? SIZE_MAX : dh,
+                                    (size_t)(2 * cstop - 1) > adelta ? (size_t)(2 * cstop - 1) : adelta, &fv, &bv,
+                                    &x, &y, &D);
         }
         if (rc == MY_DEFER && wide && n <= MY_SMALL && m <= MY_SMALL)
             rc = my_bisect_small(A + a0, n, B + b0, m, dlim, top, &x, &y, &D);
