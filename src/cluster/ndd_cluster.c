@@ -210,20 +210,9 @@ static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev, ndd_posting_t *s
             count[post_byte(&a[i], lev)]++;
         if (count[post_byte(&a[0], lev)] == n)
             continue; /* one bucket: the next byte */
-        for (size_t b = 0, at = 0; b < 256; b++) {
-            head[b] = at;
-            at += count[b];
-            end[b] = at;
-        }
-        if (n <= scap) {
-            for (size_t i = 0; i < n; i++)
-                scr[head[post_byte(&a[i], lev)]++] = a[i];
-            memcpy(a, scr, n * sizeof *a);
-        } else {
 #define POST_DIGIT(x) post_byte(&(x), lev)
-            NDD_FLAG_PERMUTE(ndd_posting_t, a, head, end, POST_DIGIT);
+        NDD_FLAG_LEVEL(ndd_posting_t, a, n, count, head, end, POST_DIGIT, scr, scap);
 #undef POST_DIGIT
-        }
         for (size_t b = 0, at = 0; b < 256; at += count[b], b++)
             if (count[b] > 1)
                 flag_sort(a + at, count[b], lev + 1, scr, scap);
@@ -238,12 +227,9 @@ static void flag_sort(ndd_posting_t *a, size_t n, unsigned lev, ndd_posting_t *s
     }
 }
 
-/* the distribution's room: 1.5 MB (none when it cannot be had) */
-#define FLAG_SCRATCH ((size_t)1 << 16)
-
 void ndd_postings_sort_inplace(ndd_posting_t *a, size_t n)
 {
-    size_t scap = n < FLAG_SCRATCH ? n : FLAG_SCRATCH;
+    size_t scap = n < NDD_FLAG_SCRATCH ? n : NDD_FLAG_SCRATCH; /* (none when it cannot be had) */
     ndd_posting_t *scr = scap > 32 ? malloc(scap * sizeof *scr) : NULL;
     flag_sort(a, n, 0, scr, scr ? scap : 0);
     free(scr);

@@ -85,20 +85,9 @@ static void links_flag(ndd_link_t *l, size_t n, unsigned bv, unsigned sh, ndd_li
         for (size_t i = 0; i < n; i++)
             count[link_key(&l[i], bv) >> sh & 255]++;
         if (count[link_key(&l[0], bv) >> sh & 255] != n) {
-            for (size_t b = 0, at = 0; b < 256; b++) {
-                head[b] = at;
-                at += count[b];
-                end[b] = at;
-            }
-            if (n <= scap) {
-                for (size_t i = 0; i < n; i++)
-                    scr[head[link_key(&l[i], bv) >> sh & 255]++] = l[i];
-                memcpy(l, scr, n * sizeof *l);
-            } else {
 #define LINK_DIGIT(x) (link_key(&(x), bv) >> sh & 255)
-                NDD_FLAG_PERMUTE(ndd_link_t, l, head, end, LINK_DIGIT);
+            NDD_FLAG_LEVEL(ndd_link_t, l, n, count, head, end, LINK_DIGIT, scr, scap);
 #undef LINK_DIGIT
-            }
             for (size_t b = 0, at = 0; sh && b < 256; at += count[b], b++)
                 if (count[b] > 1)
                     links_flag(l + at, count[b], bv, sh > 8 ? sh - 8 : 0, scr, scap);
@@ -135,7 +124,7 @@ static void links_sort(ndd_link_t *l, size_t n)
         ndd_qsort(l, n, sizeof *l, cmp_link);
         return;
     }
-    size_t scap = n < ((size_t)1 << 16) ? n : (size_t)1 << 16; /* 1.5 MB */
+    size_t scap = n < NDD_FLAG_SCRATCH ? n : NDD_FLAG_SCRATCH;
     ndd_link_t *scr = scap > 32 ? malloc(scap * sizeof *scr) : NULL;
     links_flag(l, n, bv, total > 8 ? total - 8 : 0, scr, scr ? scap : 0);
     free(scr);

@@ -222,6 +222,29 @@ void ndd_radix_done(void *v, const void *src, size_t n, size_t size, void *tmp, 
             }                                                                             \
             (a)[(head)[b_]++] = x_;                                                       \
         }
+/* One level of an MSD radix sort of a[0..n) (records of type T) whose
+ * buckets' sizes are count[0..256): head[] and end[] set from them, then
+ * the records distributed into scr[0..n) and copied back when n <= scap
+ * (no chain of dependent loads: a bucket that fits a scratch array), else
+ * permuted in place (NDD_FLAG_PERMUTE). DIGIT(x) the bucket of record x. */
+#define NDD_FLAG_LEVEL(T, a, n, count, head, end, DIGIT, scr, scap)                        \
+    do {                                                                                  \
+        for (size_t b_ = 0, at_ = 0; b_ < 256; b_++) {                                    \
+            (head)[b_] = at_;                                                             \
+            at_ += (count)[b_];                                                           \
+            (end)[b_] = at_;                                                              \
+        }                                                                                 \
+        if ((n) <= (scap)) {                                                              \
+            for (size_t i_ = 0; i_ < (n); i_++)                                           \
+                (scr)[(head)[DIGIT((a)[i_])]++] = (a)[i_];                                \
+            memcpy((a), (scr), (n) * sizeof *(a));                                        \
+        } else {                                                                          \
+            NDD_FLAG_PERMUTE(T, a, head, end, DIGIT);                                     \
+        }                                                                                 \
+    } while (0)
+/* Entries of the scratch array NDD_FLAG_LEVEL distributes into (1.5 MB of
+ * 24-byte records) */
+#define NDD_FLAG_SCRATCH ((size_t)1 << 16)
 size_t ndd_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
 
 /* Seconds on a monotonic clock (for stage timings). */
