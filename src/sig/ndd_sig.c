@@ -95,6 +95,7 @@ struct ndd_sig_ctx {
     uint32_t *cnt;               /* nslots */
     size_t kcap;                 /* entries per slot allocated (k, or grown for k = all) */
     double *w;                   /* per-sentence weights of the current document */
+    uint8_t (*dig)[16];          /* per-sentence MD5 digests of the current document (wcap) */
     size_t wcap;
     ndd_span_t *spans;           /* reusable for ndd_sig_doc */
     size_t spans_cap;
@@ -144,7 +145,8 @@ int ndd_sig_ctx_create(ndd_sig_ctx_t **ctxp, const ndd_sig_params_t *p)
     c->ent = malloc(c->nslots * c->kcap * sizeof *c->ent);
     c->wcap = 256;
     c->w = malloc(c->wcap * sizeof *c->w);
-    if (!c->ent || !c->w)
+    c->dig = malloc(c->wcap * sizeof *c->dig);
+    if (!c->ent || !c->w || !c->dig)
         goto out;
     *ctxp = c;
     c = NULL;
@@ -162,6 +164,7 @@ void ndd_sig_ctx_free(ndd_sig_ctx_t *c)
     free(c->ent);
     free(c->cnt);
     free(c->w);
+    free(c->dig);
     free(c->spans);
     free(c);
 }
@@ -356,9 +359,9 @@ static inline void sig_residues(const ndd_sig_ctx_t *c, const uint8_t d[16], uns
 /* The per-sentence loop, specialised on K so slot_insert_small unrolls. */
 #define SIG_SENTENCE_LOOP(INSERT)                                                          \
     for (size_t s = 0; s < nspans; s++) {                                                  \
-        uint8_t d[16], rv[16];                                                             \
+        uint8_t rv[16];                                                                    \
+        const uint8_t *d = ctx->dig[s];                                                    \
         const size_t len = spans[s].len;                                                   \
-        ndd_md5(text + spans[s].off, len, d);                                              \
         w[s] = len < SIG_WTAB ? ctx->wtab[len] : 1.0 + log((double)len);                   \
         sig_residues(ctx, d, nrot, rv);                                                    \
         const uint64_t H = load_be64(d), L = load_be64(d + 8);                             \
@@ -403,11 +406,16 @@ int ndd_sig_spans(ndd_sig_ctx_t *ctx, const char *text, const ndd_span_t *spans,
         if (!nw)
             return NDD_ERR_NOMEM;
         ctx->w = nw;
+        uint8_t(*nd)[16] = realloc(ctx->dig, nc * sizeof *nd);
+        if (!nd)
+            return NDD_ERR_NOMEM;
+        ctx->dig = nd;
         ctx->wcap = nc;
     }
     sig_ent_t *ent = ctx->ent;
     uint32_t *cnt = ctx->cnt;
     double *w = ctx->w;
+    ndd_md5_spans(text, spans, nspans, ctx->dig); /* every sentence's digest first: 16 at a time */
     memset(cnt, 0, nslots * sizeof *cnt);
     /* Empty entries: the all-ones sentinel, and a sentence index whose weight
      * is 0 (w[nspans]) so that the k = 2 projection below needs no branch. */

@@ -43,6 +43,16 @@ uint64_t ndd_sig_key(const ndd_sig_t *s);
 
 /* MD5 through the library (exposed for tests and the benchmark). */
 void ndd_md5(const void *data, size_t n, uint8_t out[16]);
+/* The MD5 digest of each span text[spans[i].off ..) of spans[i].len bytes
+ * into out[i]: the digests ndd_md5 gives, sixteen sentences at a time in the
+ * lanes of AVX-512 registers where the CPU has AVX-512 F and BW and n >=
+ * NDD_MD5X_MIN (ndd_md5x.c), else one at a time through the library. */
+#define NDD_MD5X_MIN 4
+void ndd_md5_spans(const char *text, const ndd_span_t *spans, size_t n, uint8_t (*out)[16]);
+/* For tests and the benchmark: the widest path ndd_md5_spans may take (0 the
+ * library one at a time, 1 AVX-512 where the CPU has it: the default); returns
+ * the former setting. Not thread-safe. */
+unsigned ndd_md5_isa(unsigned max);
 /* Rotation r (0..15) of a 16-byte digest: out[j] = in[(j + r) % 16]. */
 void ndd_ring_rotate(const uint8_t in[16], unsigned r, uint8_t out[16]);
 

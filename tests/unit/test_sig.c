@@ -82,6 +82,49 @@ static void test_md5_rfc1321(void **state)
     }
 }
 
+/* ndd_md5_spans against the library one sentence at a time (ndd_md5): every
+ * length 0..300 (the padding's edges at 55, 56, 63, 64, 119, 120, ..) in one
+ * call, so that lanes end at every block; then random spans of random
+ * documents, n below and above NDD_MD5X_MIN and the 16 lanes; both paths. */
+static void test_md5_spans(void **state)
+{
+    (void)state;
+    enum { L = 301, N = 700 };
+    static char text[L * 2 + 4096];
+    static ndd_span_t sp[N];
+    static uint8_t got[N][16], want[16];
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < sizeof text; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        text[i] = (char)(x >> 56);
+    }
+    for (unsigned isa = 0; isa < 2; isa++) {
+        unsigned old = ndd_md5_isa(isa);
+        for (uint32_t l = 0; l < L; l++) /* lengths 0..300, each at its own offset */
+            sp[l] = (ndd_span_t){(uint32_t)(l * 7 % 1024), l};
+        ndd_md5_spans(text, sp, L, got);
+        for (uint32_t l = 0; l < L; l++) {
+            ndd_md5(text + sp[l].off, sp[l].len, want);
+            assert_memory_equal(got[l], want, 16);
+        }
+        for (int round = 0; round < 200; round++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            size_t n = (size_t)(x >> 33) % (round < 50 ? 20 : N);
+            for (size_t i = 0; i < n; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                uint32_t len = (uint32_t)(x >> 60) ? (uint32_t)(x >> 40) % 260 : (uint32_t)(x >> 40) % 2048;
+                sp[i] = (ndd_span_t){(uint32_t)(x >> 20) % (uint32_t)(sizeof text - len), len};
+            }
+            ndd_md5_spans(text, sp, n, got);
+            for (size_t i = 0; i < n; i++) {
+                ndd_md5(text + sp[i].off, sp[i].len, want);
+                assert_memory_equal(got[i], want, 16);
+            }
+        }
+        ndd_md5_isa(old);
+    }
+}
+
 static void test_ring_rotate(void **state)
 {
     (void)state;
@@ -1014,6 +1057,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md5_rfc1321),
+        cmocka_unit_test(test_md5_spans),
         cmocka_unit_test(test_ring_rotate),
         cmocka_unit_test(test_projection_hand),
         cmocka_unit_test(test_brute_force_oracle),
