@@ -15,6 +15,7 @@ struct ndd_verifier {
     ndd_tlcs_ws_t *tws;
     ndd_tlcs_result_t tr;
     ndd_formula_params_t fp;
+    ndd_formula_ws_t *fws; /* the formulaic check's workspace (TLCS with --formula) */
     int formula;
     ndd_ncd_ctx_t *ncd;
     ndd_method_t method;
@@ -75,8 +76,11 @@ int ndd_verifier_create(ndd_verifier_t **out, const ndd_run_cfg_t *cfg, ndd_df_t
     v->gate = cfg->lsi.gate;
     if (v->kind == NDD_VERIFIER_LSI)
         rc = NDD_OK;
-    else if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI)
+    else if (v->kind == NDD_VERIFIER_TLCS || v->kind == NDD_VERIFIER_TLCS_LSI) {
         rc = ndd_tlcs_ws_create(&v->tws);
+        if (!rc && v->formula)
+            rc = ndd_formula_ws_create(&v->fws);
+    }
     else if (v->kind == NDD_VERIFIER_SIGNCD)
         rc = ndd_ncd_ctx_create(&v->ncd, 0);
     else {
@@ -97,6 +101,7 @@ void ndd_verifier_free(ndd_verifier_t *v)
     if (!v)
         return;
     ndd_tlcs_ws_free(v->tws);
+    ndd_formula_ws_free(v->fws);
     for (size_t i = 0; i < v->anc_cap; i++)
         ndd_anchors_free(&v->anc[i]);
     free(v->anc);
@@ -231,7 +236,8 @@ int ndd_verifier_pair(ndd_verifier_t *v, size_t i, size_t j, ndd_vres_t *r)
         r->duplicate = v->tr.duplicate;
         if (r->duplicate && v->formula) {
             ndd_formula_result_t fr;
-            if ((rc = ndd_formula_check(&v->fp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr, &fr)))
+            if ((rc = ndd_formula_check_ws(v->fws, &v->fp, v->texts[i], v->lens[i], v->texts[j], v->lens[j], &v->tr,
+                                           &fr)))
                 return rc;
             r->formulaic = fr.different;
             r->duplicate = !fr.different;

@@ -324,5 +324,13 @@ void ndd_formula_params_default(ndd_formula_params_t *p);
 /* r: the ndd_tlcs_compare result of (a, b) (regions in a, partner spans in b). */
 int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
                       const ndd_tlcs_result_t *r, ndd_formula_result_t *out);
+/* The same with a workspace kept between checks (its token arrays, the
+ * alignment's paths: nothing allocated once they have grown). Not shared
+ * between threads. */
+typedef struct ndd_formula_ws ndd_formula_ws_t;
+int ndd_formula_ws_create(ndd_formula_ws_t **ws);
+void ndd_formula_ws_free(ndd_formula_ws_t *ws);
+int ndd_formula_check_ws(ndd_formula_ws_t *ws, const ndd_formula_params_t *p, const char *a, size_t na,
+                         const char *b, size_t nb, const ndd_tlcs_result_t *r, ndd_formula_result_t *out);
 
 #endif

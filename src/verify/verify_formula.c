@@ -52,6 +52,44 @@ typedef struct toks {
     size_t n, cap;
 } toks_t;
 
+/* What a check allocates, kept between checks (ndd_formula_check_ws). */
+struct ndd_formula_ws {
+    toks_t a, b;      /* the two spans' tokens */
+    uint8_t *rep;     /* the shorter side's marks */
+    size_t rep_cap;
+    int *v;           /* the alignment's V (2 max_d + 3 + 32) */
+    size_t v_cap;
+    int *trace;       /* its rounds' V, row d at d^2 + 2d */
+    size_t trace_cap;
+};
+
+int ndd_formula_ws_create(ndd_formula_ws_t **ws)
+{
+    if (!ws)
+        return NDD_ERR_INVAL;
+    *ws = calloc(1, sizeof **ws);
+    return *ws ? NDD_OK : NDD_ERR_NOMEM;
+}
+
+static void ws_release(ndd_formula_ws_t *ws)
+{
+    free(ws->a.h);
+    free(ws->a.m);
+    free(ws->b.h);
+    free(ws->b.m);
+    free(ws->rep);
+    free(ws->v);
+    free(ws->trace);
+}
+
+void ndd_formula_ws_free(ndd_formula_ws_t *ws)
+{
+    if (!ws)
+        return;
+    ws_release(ws);
+    free(ws);
+}
+
 /* Byte classes of the tokenizer. */
 enum { C_AL = 1, C_DG = 2, C_UP = 4, C_JN = 8, C_SE = 16 };
 static const uint8_t ctab[256] = {
@@ -303,8 +341,10 @@ static int fa_512_cpu(void)
 }
 #endif
 
-int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
-                          uint8_t *rep)
+/* ndd_formula_align with V in *vbuf (*vcap entries) and the rounds' rows in
+ * *tp (*tcap entries), grown as needed and kept by the caller. */
+static int fa_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
+                    uint8_t *rep, int **vbuf, size_t *vcap, int **tp, size_t *tcap)
 {
     long n = (long)nx, m = (long)ny, dmax = (long)(max_d < nx + ny ? max_d : nx + ny);
     long off = dmax + 1, w = 2 * dmax + 3;
@@ -313,11 +353,10 @@ int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny
      * not with max_d (a max_d x max_d table was a multi-MB allocation and
      * a copy of 2 max_d + 3 entries per round for every formulaic check) */
 #define TROW(d) ((size_t)(d) * (size_t)(d) + 2 * (size_t)(d))
-    int *trace = NULL, *v = malloc((size_t)(w + 32) * sizeof *v); /* + 32: fa_round_512 reads past the end */
-    size_t tcap = 0;
     long dfound = -1;
-    if (!v)
+    if (ndd_array_grow((void **)vbuf, vcap, (size_t)(w + 32), sizeof **vbuf)) /* + 32: fa_round_512 reads past the end */
         return NDD_ERR_NOMEM;
+    int *v = *vbuf;
     for (long i = 0; i < w + 32; i++)
         v[i] = -1;
     v[off + 1] = 0;
@@ -340,19 +379,14 @@ int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny
                 if (xx >= n && xx - k >= m)
                     dfound = d;
             }
-        if (ndd_array_grow((void **)&trace, &tcap, TROW(d + 1), sizeof *trace)) {
-            free(trace);
-            free(v);
+        if (TROW(d + 1) > *tcap && ndd_array_grow((void **)tp, tcap, TROW(d + 1), sizeof **tp))
             return NDD_ERR_NOMEM;
-        }
         /* diagonals -d-1 .. d+1 (within v: d <= dmax) */
-        memcpy(trace + TROW(d), v + off - d - 1, (size_t)(2 * d + 3) * sizeof *v);
+        memcpy(*tp + TROW(d), v + off - d - 1, (size_t)(2 * d + 3) * sizeof *v);
     }
-    if (dfound < 0) {
-        free(trace);
-        free(v);
+    if (dfound < 0)
         return 0;
-    }
+    const int *trace = *tp;
     /* walk back: matched tokens 0; each gap between matched runs: a small
      * replacement (tokens on both sides, at most gmax on each) 1, anything
      * else (pure deletion, a moved or rewritten passage) 2 */
@@ -381,10 +415,19 @@ int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny
             break;
     }
     mark_gap(rep, 0, gap_x1, gap_y1, gmax); /* the gap at the start */
-    free(trace);
-    free(v);
     return 1;
 #undef TROW
+}
+
+int ndd_formula_align(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny, size_t max_d, long gmax,
+                      uint8_t *rep)
+{
+    int *v = NULL, *trace = NULL;
+    size_t vcap = 0, tcap = 0;
+    int rc = fa_align(x, nx, y, ny, max_d, gmax, rep, &v, &vcap, &trace, &tcap);
+    free(v);
+    free(trace);
+    return rc;
 }
 
 /* The spans of the regions in a and b (r's regions and partner spans),
@@ -409,7 +452,8 @@ static int spans(const char *a, size_t na, const char *b, size_t nb, const ndd_t
 }
 
 /* The rules on the two spans' tokens. */
-static int judge(const ndd_formula_params_t *p, const toks_t *ta, const toks_t *tb, ndd_formula_result_t *out)
+static int judge(ndd_formula_ws_t *ws, const ndd_formula_params_t *p, const toks_t *ta, const toks_t *tb,
+                 ndd_formula_result_t *out)
 {
     /* the shorter token sequence is x (ties: the smaller hash sequence): symmetric */
     size_t nta = ta->n, ntb = tb->n;
@@ -422,18 +466,17 @@ static int judge(const ndd_formula_params_t *p, const toks_t *ta, const toks_t *
     const toks_t *tx = swap ? tb : ta, *ty = swap ? ta : tb;
     const ndd_ftok_t *x = tx->m;
     size_t nx = tx->n, ny = ty->n;
-    uint8_t *rep = malloc(nx ? nx : 1);
-    if (!rep)
+    if (ndd_array_grow((void **)&ws->rep, &ws->rep_cap, nx ? nx : 1, 1))
         return NDD_ERR_NOMEM;
-    int made = ndd_formula_align(tx->h, nx, ty->h, ny, p->max_d, (long)p->max_gap, rep);
+    uint8_t *rep = ws->rep;
+    int made = fa_align(tx->h, nx, ty->h, ny, p->max_d, (long)p->max_gap, rep, &ws->v, &ws->v_cap, &ws->trace,
+                        &ws->trace_cap);
     if (made >= 0) {
         out->aligned = made;
         out->words = nx;
     }
-    if (made <= 0) {
-        free(rep);
+    if (made <= 0)
         return made;
-    }
     /* one line: every change in one short block (a new headline, another
      * dateline or byline) while the other blocks are unchanged is the same
      * text, not a formula */
@@ -462,7 +505,6 @@ static int judge(const ndd_formula_params_t *p, const toks_t *ta, const toks_t *
         out->keys_changed += (size_t)(key && ch);
         out->numbers_changed += (size_t)(num && ch);
     }
-    free(rep);
     double share = out->keys ? (double)out->keys_changed / (double)out->keys : 0;
     double purity = out->replaced ? (double)out->keys_changed / (double)out->replaced : 0;
     double nshare = out->numbers ? (double)out->numbers_changed / (double)out->numbers : 0;
@@ -473,25 +515,33 @@ static int judge(const ndd_formula_params_t *p, const toks_t *ta, const toks_t *
     return NDD_OK;
 }
 
-int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
-                      const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
+int ndd_formula_check_ws(ndd_formula_ws_t *ws, const ndd_formula_params_t *p, const char *a, size_t na,
+                         const char *b, size_t nb, const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
 {
-    toks_t ta = {0}, tb = {0};
     size_t a0, a1, b0, b1;
     int rc;
-    if (!p || !r || !out || (!a && na) || (!b && nb))
+    if (!ws || !p || !r || !out || (!a && na) || (!b && nb))
         return NDD_ERR_INVAL;
     memset(out, 0, sizeof *out);
     if (!r->nregions)
         return NDD_OK;
     if ((rc = spans(a, na, b, nb, r, &a0, &a1, &b0, &b1)))
         return rc;
-    if (!(rc = ndd_formula_tokens(a + a0, a1 - a0, &ta.h, &ta.m, &ta.n, &ta.cap)) &&
-        !(rc = ndd_formula_tokens(b + b0, b1 - b0, &tb.h, &tb.m, &tb.n, &tb.cap)))
-        rc = judge(p, &ta, &tb, out);
-    free(ta.h);
-    free(ta.m);
-    free(tb.h);
-    free(tb.m);
+    toks_t *ta = &ws->a, *tb = &ws->b;
+    if (!(rc = ndd_formula_tokens(a + a0, a1 - a0, &ta->h, &ta->m, &ta->n, &ta->cap)) &&
+        !(rc = ndd_formula_tokens(b + b0, b1 - b0, &tb->h, &tb->m, &tb->n, &tb->cap)))
+        rc = judge(ws, p, ta, tb, out);
+    return rc;
+}
+
+int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
+                      const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
+{
+    ndd_formula_ws_t ws;
+    memset(&ws, 0, sizeof ws);
+    if (!p || !r || !out || (!a && na) || (!b && nb))
+        return NDD_ERR_INVAL;
+    int rc = ndd_formula_check_ws(&ws, p, a, na, b, nb, r, out);
+    ws_release(&ws);
     return rc;
 }

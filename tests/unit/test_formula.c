@@ -17,10 +17,13 @@
 #include <ctype.h>
 
 static ndd_tlcs_ws_t *g_ws;
+static ndd_formula_ws_t *g_fws; /* one workspace for every check (the verifier's way) */
 
 static int setup(void **state)
 {
     (void)state;
+    if (ndd_formula_ws_create(&g_fws))
+        return -1;
     return ndd_tlcs_ws_create(&g_ws);
 }
 
@@ -28,7 +31,27 @@ static int teardown(void **state)
 {
     (void)state;
     ndd_tlcs_ws_free(g_ws);
+    ndd_formula_ws_free(g_fws);
     return 0;
+}
+
+/* ndd_formula_check, and the same through the workspace every check of this
+ * file reuses (grown by one pair, then read by smaller ones): the same result. */
+static void formula(const ndd_formula_params_t *fp, const char *a, size_t na, const char *b, size_t nb,
+                    const ndd_tlcs_result_t *r, ndd_formula_result_t *f)
+{
+    ndd_formula_result_t w;
+    assert_int_equal(ndd_formula_check(fp, a, na, b, nb, r, f), NDD_OK);
+    assert_int_equal(ndd_formula_check_ws(g_fws, fp, a, na, b, nb, r, &w), NDD_OK);
+    assert_int_equal(w.aligned, f->aligned);
+    assert_int_equal(w.words, f->words);
+    assert_int_equal(w.keys, f->keys);
+    assert_int_equal(w.numbers, f->numbers);
+    assert_int_equal(w.replaced, f->replaced);
+    assert_int_equal(w.keys_changed, f->keys_changed);
+    assert_int_equal(w.numbers_changed, f->numbers_changed);
+    assert_int_equal(w.one_line, f->one_line);
+    assert_int_equal(w.different, f->different);
 }
 
 /* TLCS, then the check (both orders: the answers must agree). Returns the
@@ -45,10 +68,10 @@ static int check(const char *a, size_t na, const char *b, size_t nb, ndd_formula
     memset(f, 0, sizeof *f);
     if (!r.duplicate)
         return 0;
-    assert_int_equal(ndd_formula_check(&fp, a, na, b, nb, &r, f), NDD_OK);
+    formula(&fp, a, na, b, nb, &r, f);
     assert_int_equal(ndd_tlcs_compare(g_ws, &tp, b, nb, a, na, &r), NDD_OK);
     assert_true(r.duplicate);
-    assert_int_equal(ndd_formula_check(&fp, b, nb, a, na, &r, &g), NDD_OK);
+    formula(&fp, b, nb, a, na, &r, &g);
     assert_int_equal(f->different, g.different);
     assert_int_equal(f->keys_changed, g.keys_changed);
     assert_int_equal(f->numbers_changed, g.numbers_changed);
@@ -297,7 +320,7 @@ static void check_whole(const char *x, const char *y, ndd_formula_result_t *f)
     memset(&r, 0, sizeof r);
     r.nregions = 1;
     r.regions[0] = (ndd_tlcs_region_t){0, strlen(x), 0, strlen(y), 0};
-    assert_int_equal(ndd_formula_check(&fp, x, strlen(x), y, strlen(y), &r, f), NDD_OK);
+    formula(&fp, x, strlen(x), y, strlen(y), &r, f);
     assert_true(f->aligned);
 }
 
@@ -335,6 +358,31 @@ static void test_number_words(void **state)
     check_whole("the seven end", "the 8 end", &f); /* seven is 7, not 8 */
     assert_int_equal(f.numbers, 1);
     assert_int_equal(f.numbers_changed, 1);
+    /* the lookup against strcmp: every name, its prefixes, its extensions by
+     * each letter, and each name with one letter changed, with whatever
+     * follows in the buffer */
+    static const char *const names[] = {"one", "two",   "three", "four", "five",   "six",
+                                        "seven", "eight", "nine", "ten",  "eleven", "twelve"};
+    char low[80];
+    for (int w = 0; w < 12; w++) {
+        size_t nl = strlen(names[w]);
+        for (size_t cut = 1; cut <= nl + 1; cut++)
+            for (int c = 'a' - 1; c <= 'z'; c++)
+                for (size_t at = 0; at < cut; at++) {
+                    memset(low, at % 2 ? 'x' : 0, sizeof low); /* bytes past the word: anything */
+                    memcpy(low, names[w], nl < cut ? nl : cut);
+                    size_t l = cut;
+                    if (cut > nl)
+                        low[nl] = (char)(c < 'a' ? 's' : c); /* an extension */
+                    else if (c >= 'a')
+                        low[at] = (char)c; /* a letter changed */
+                    unsigned want = 0;
+                    for (int v = 0; v < 12; v++)
+                        if (strlen(names[v]) == l && !memcmp(names[v], low, l))
+                            want = (unsigned)v + 1;
+                    assert_int_equal(ndd_formula_number_word(low, l), want);
+                }
+    }
 }
 
 static void test_errors(void **state)
@@ -355,6 +403,10 @@ static void test_errors(void **state)
     r.nregions = 1;
     r.regions[0] = (ndd_tlcs_region_t){0, 5, 0, 1, 1};
     assert_int_equal(ndd_formula_check(&p, "a", 1, "b", 1, &r, &f), NDD_ERR_INVAL);
+    assert_int_equal(ndd_formula_check_ws(g_fws, &p, "a", 1, "b", 1, &r, &f), NDD_ERR_INVAL);
+    assert_int_equal(ndd_formula_check_ws(NULL, &p, "a", 1, "b", 1, &r, &f), NDD_ERR_INVAL);
+    assert_int_equal(ndd_formula_ws_create(NULL), NDD_ERR_INVAL);
+    ndd_formula_ws_free(NULL);
 }
 
 /* ---- the tokenizer against the one it replaced (kept here verbatim as the
