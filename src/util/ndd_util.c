@@ -2,6 +2,9 @@
 #include "ndd_util.h"
 
 #include <errno.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -139,7 +142,18 @@ size_t ndd_utf8_valid_prefix(const char *str, size_t n)
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
     while (i < n) {
-        /* fast path: 8 ASCII bytes at a time */
+#if defined(__SSE2__)
+        /* fast path: 32 ASCII bytes at a time (SSE2: the high bits of two
+         * loads, or'ed; 8 at a time was 1.1 % of ndd run) */
+        while (i + 32 <= n) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+            if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+                break;
+            i += 32;
+        }
+#endif
+        /* then 8 ASCII bytes at a time */
         while (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);

@@ -175,8 +175,8 @@ static void test_utf8_valid(void **state)
     assert_int_equal(ndd_utf8_valid_prefix("\xff", 1), 0);
     assert_int_equal(ndd_utf8_valid_prefix("\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
     assert_int_equal(ndd_utf8_valid_prefix("aaaaaaaaaaaaaaaa\x80", 17), 16);
-    /* a bad byte, or a valid 2-byte character, at every position of ASCII text (16 and 8 at a time) */
-    char t[48];
+    /* a bad byte, or a valid 2-byte character, at every position of ASCII text (32 and 8 at a time) */
+    char t[100];
     for (size_t pos = 0; pos + 2 <= sizeof t; pos++) {
         memset(t, 'a', sizeof t);
         t[pos] = (char)0xff;
@@ -184,6 +184,42 @@ static void test_utf8_valid(void **state)
         t[pos] = (char)0xc3;
         t[pos + 1] = (char)0xa9;
         assert_int_equal(ndd_utf8_valid_prefix(t, sizeof t), sizeof t);
+    }
+    /* random mostly-ASCII strings against a decoder by code points (RFC 3629:
+     * no overlong form, no surrogate, nothing above U+10FFFF) */
+    uint64_t x = 88172645463325252ull;
+    for (int round = 0; round < 20000; round++) {
+        char r[200];
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t n = (size_t)(x % sizeof r), odd = 1 + (size_t)(x >> 32) % 64;
+        static const char *const valid[] = {"\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xed\x9f\xbf",
+                                            "\xf4\x8f\xbf\xbf"};
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *v = valid[(x >> 40) % 5];
+            if (x % odd == 0 && (x >> 20) % 4 && i + strlen(v) <= n) { /* a valid character */
+                memcpy(r + i, v, strlen(v));
+                i += strlen(v) - 1;
+            } else {
+                r[i] = (char)(x % odd == 0 ? 0x80 + (x >> 8) % 128 : 0x20 + (x >> 8) % 95);
+            }
+        }
+        size_t want = 0;
+        while (want < n) {
+            const unsigned char *u = (const unsigned char *)r + want;
+            size_t left = n - want, len = u[0] < 0x80 ? 1 : u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC0 ? 2 : 0;
+            if (!len || len > left || u[0] > 0xF4)
+                break;
+            uint32_t cp = len == 1 ? u[0] : u[0] & (0x7Fu >> len);
+            size_t k = 1;
+            while (k < len && (u[k] & 0xC0) == 0x80)
+                cp = cp << 6 | (u[k++] & 0x3Fu);
+            static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+            if (k < len || cp < least[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+                break;
+            want += len;
+        }
+        assert_int_equal(ndd_utf8_valid_prefix(r, n), want);
     }
 }
 
