@@ -240,6 +240,11 @@ static int kept_keys(const run_t *r, size_t i, uint64_t **kept, size_t *cap, ndd
 {
     const ndd_docs_t *d = &r->d;
     uint64_t ka = d->key_off[i], ke = d->key_off[i + 1];
+    if (!r->ndropped) { /* none dropped (the usual case): the keys as they are, not copied */
+        h->nkeys = (uint32_t)(ke - ka);
+        h->keys = d->keys + ka;
+        return NDD_OK;
+    }
     int rc = ndd_array_grow((void **)kept, cap, (size_t)(ke - ka) + 1, sizeof **kept);
     h->nkeys = 0;
     for (uint64_t q = ka; q < ke && !rc; q++)
