@@ -173,7 +173,8 @@ enum {
 };
 extern const uint8_t ndd_text_cclass[256];
 /* For tests: the widest instructions the HTML text scan may use (0 plain C,
- * 1 SSE2 where built for it: the default); returns the former setting. Not
+ * 1 SSE2 where built for it, 2 AVX2 where the CPU has it: the default);
+ * returns the former setting. Not
  * thread-safe: set it before any extraction runs. */
 unsigned ndd_text_isa(unsigned max);
 

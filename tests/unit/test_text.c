@@ -645,8 +645,9 @@ static void test_fuzz(void **state)
     }
 }
 
-/* The text scan's runs 16 bytes at a time (SSE2) against the plain C loop:
- * the same text for pages of words with single and double spaces, every
+/* The text scan's runs 16 bytes at a time (SSE2) and 32 (AVX2) against the plain C loop:
+ * the same text for pages of words with single and double spaces and links
+ * (the spaces a run counts decide a block's link density), every
  * byte class next to a space or at a block's edge, entities, tags,
  * non-ASCII characters (ordinary and spaces), and random bytes, with and
  * without boilerplate removal and a length cap. */
@@ -655,9 +656,13 @@ static void test_scan_isa(void **state)
     (void)state;
     static const char *const toks[] = {
         "word", "Word", "a", "  ", " ", " ", " ", " ", "\n", "\t", "\r", "&amp;", "&", "&#233;", "<", "<p>", "</p>",
-        "<b>", "</b>", "<div class=nav>", "</div>", "<br>", "\x7f", "\x01", "\x1f", "!", ".", "3.5",
+        "<b>", "</b>", "<div class=nav>", "</div>", "<br>", "<a href=x>", "</a>", "<a href=y>", "\x7f", "\x01", "\x1f", "!", ".", "3.5",
         "\xC2\xA0", "\xC2\xA9", "\xC2", "\xE2\x80\x83", "\xE2\x80\x94", "\xE3\x80\x80", "\xE4\xB8\xAD",
         "\xEF\xBB\xBF", "\xE1\x9A\x80", "\xFF", "supercalifragilisticexpialidocious", "0123456789abcdef"};
+    /* words and single spaces, in and out of links: long runs of ordinary
+     * bytes, whose spaces the 16- and 32-byte steps count whole */
+    static const char *const runs[] = {"word ", "Word ", "a ", "b", " ", "supercalifragilisticexpialidocious ",
+                                       "0123456789abcdef ", "<a href=x>", "</a>", "<p>", "</p>", "."};
     char *doc = malloc(4096), *a = malloc(8192);
     assert_non_null(doc);
     assert_non_null(a);
@@ -667,8 +672,10 @@ static void test_scan_isa(void **state)
             for (; n < len; n++)
                 doc[n] = (char)rnd();
         } else {
+            int run = it % 5 == 1;
             while (n < len) {
-                const char *t = toks[rnd() % (sizeof toks / sizeof toks[0])];
+                const char *t = run ? runs[rnd() % (sizeof runs / sizeof runs[0])]
+                                    : toks[rnd() % (sizeof toks / sizeof toks[0])];
                 size_t tl = strlen(t);
                 if (n + tl > 4096)
                     break;
@@ -678,16 +685,18 @@ static void test_scan_isa(void **state)
         }
         int bp = (int)(rnd() & 1);
         size_t max = rnd() % 4 ? 0 : 1 + rnd() % 2000;
-        unsigned old = ndd_text_isa(1);
+        unsigned old = ndd_text_isa(0);
         const char *x = html_opts(doc, n, max, bp, 0);
         size_t xl = strlen(x);
         assert_true(xl < 8192);
         memcpy(a, x, xl + 1);
-        ndd_text_isa(0);
-        x = html_opts(doc, n, max, bp, 0);
+        for (unsigned isa = 1; isa <= 2; isa++) { /* SSE2, then AVX2 where the CPU has it */
+            ndd_text_isa(isa);
+            x = html_opts(doc, n, max, bp, 0);
+            assert_int_equal(strlen(x), xl);
+            assert_memory_equal(x, a, xl);
+        }
         ndd_text_isa(old);
-        assert_int_equal(strlen(x), xl);
-        assert_memory_equal(x, a, xl);
     }
     free(doc);
     free(a);
