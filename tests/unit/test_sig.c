@@ -6,6 +6,7 @@
 #include "ndd_text.h"
 
 #include <math.h>
+#include <xxhash.h> /* the library's XXH3, not inlined: what ndd_sig_key's inlined one must equal */
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -438,9 +439,13 @@ static void test_deterministic(void **state)
     assert_int_equal(ndd_sig_spans(c2, text, sp, ns, b, &nb), NDD_OK);
     assert_int_equal(na, nb);
     assert_memory_equal(a, b, na * sizeof a[0]);
-    /* keys follow the signature */
-    for (size_t i = 0; i < na; i++)
+    /* keys follow the signature, and are the library's XXH3 of (slot LE16, bits) */
+    for (size_t i = 0; i < na; i++) {
+        uint8_t kb[18] = {(uint8_t)(a[i].slot & 0xff), (uint8_t)(a[i].slot >> 8)};
+        memcpy(kb + 2, a[i].bits, 16);
         assert_true(ndd_sig_key(&a[i]) == ndd_sig_key(&b[i]));
+        assert_true(ndd_sig_key(&a[i]) == XXH3_64bits(kb, sizeof kb));
+    }
     ndd_sig_t x = a[0];
     x.slot ^= 1;
     assert_true(ndd_sig_key(&x) != ndd_sig_key(&a[0]));
