@@ -31,6 +31,7 @@
 #include "ndd_sig.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -54,13 +55,22 @@ int ndd_sig_params_check(const ndd_sig_params_t *p)
     return NDD_OK;
 }
 
+/* The key hashes the slot (2 bytes, little-endian) and the 16 bits bytes.
+ * On a little-endian machine those are the struct's own 18 bytes (slot at
+ * 0, bits at 2: checked below), hashed where they lie: a copy built byte by
+ * byte stalled XXH3's wide loads on their stores (1 % of ndd run). */
+_Static_assert(offsetof(ndd_sig_t, slot) == 0 && offsetof(ndd_sig_t, bits) == 2, "ndd_sig_t's layout");
 uint64_t ndd_sig_key(const ndd_sig_t *s)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return XXH3_64bits(s, 18);
+#else
     uint8_t b[18];
     b[0] = (uint8_t)(s->slot & 0xff);
     b[1] = (uint8_t)(s->slot >> 8);
     memcpy(b + 2, s->bits, 16);
     return XXH3_64bits(b, sizeof b);
+#endif
 }
 
 void ndd_md5(const void *data, size_t n, uint8_t out[16])
