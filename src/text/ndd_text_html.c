@@ -203,9 +203,18 @@ const char *ndd_text_tag_at(size_t i, unsigned *flags, int *id)
 #define NDD_TAG_SLOTS 512
 static uint16_t ndd_tag_slot[NDD_TAG_SLOTS];
 static uint8_t ndd_tag_nlen[sizeof ndd_tags / sizeof ndd_tags[0]];
-/* each name zero-padded to 16 bytes, as two words: a lookup compares words,
- * not bytes (a memcmp a probe was a fifth of the HTML pass's own time) */
+/* each name as two words, byte k at bits 8 (k % 8) of word k / 8 (zero past
+ * the name): a lookup compares words, not bytes (a memcmp a probe was a fifth
+ * of the HTML pass's own time) */
 static uint64_t ndd_tag_w[sizeof ndd_tags / sizeof ndd_tags[0]][2];
+
+/* A name's words as ndd_tag_w holds them (len <= 16). */
+static inline void ndd_tag_words(const char *name, size_t len, uint64_t w[2])
+{
+    w[0] = w[1] = 0;
+    for (size_t k = 0; k < len && k < 16; k++)
+        w[k / 8] |= (uint64_t)(unsigned char)name[k] << (8 * (k % 8));
+}
 static pthread_once_t ndd_tag_once = PTHREAD_ONCE_INIT;
 _Static_assert(3 * (sizeof ndd_tags / sizeof ndd_tags[0]) < NDD_TAG_SLOTS, "the tag table is full");
 
@@ -225,10 +234,8 @@ static void ndd_tag_table_make(void)
 {
     for (size_t i = 0; i < sizeof ndd_tags / sizeof ndd_tags[0]; i++) {
         size_t len = strlen(ndd_tags[i].name), k = ndd_tag_home(ndd_tag_fnv(ndd_tags[i].name, len));
-        char pad[16] = {0};
-        memcpy(pad, ndd_tags[i].name, len < 16 ? len : 16); /* (names are at most 16 bytes, the lookup's
-                                                              * bound: test_tag_lookup finds every one) */
-        memcpy(ndd_tag_w[i], pad, 16);
+        ndd_tag_words(ndd_tags[i].name, len, ndd_tag_w[i]); /* (names are at most 16 bytes, the lookup's
+                                                             * bound: test_tag_lookup finds every one) */
         ndd_tag_nlen[i] = (uint8_t)len;
         while (ndd_tag_slot[k])
             k = (k + 1) & (NDD_TAG_SLOTS - 1);
@@ -236,23 +243,13 @@ static void ndd_tag_table_make(void)
     }
 }
 
-/* ndd_text_tag_class with the name's ndd_tag_fnv already made and the table
- * made (ndd_tag_once); lname holds 16 bytes to read, len <= 16 of them the
- * name (the rest masked off). */
-static unsigned ndd_tag_class_fnv(const char lname[16], size_t len, uint32_t fnv, int *id)
+/* ndd_text_tag_class with the name's ndd_tag_fnv and words (ndd_tag_words,
+ * len <= 16) already made, and the table made (ndd_tag_once). */
+static unsigned ndd_tag_class_fnv(const uint64_t kw[2], size_t len, uint32_t fnv, int *id)
 {
-    static const unsigned char ones[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    uint64_t k0, k1, m0, m1;
-    memcpy(&k0, lname, 8);
-    memcpy(&k1, lname + 8, 8);
-    memcpy(&m0, ones + 16 - len, 8); /* len bytes of ones, then zeros, in memory order */
-    memcpy(&m1, ones + 24 - len, 8);
-    k0 &= m0;
-    k1 &= m1;
     for (size_t k = ndd_tag_home(fnv); ndd_tag_slot[k]; k = (k + 1) & (NDD_TAG_SLOTS - 1)) {
         size_t i = ndd_tag_slot[k] - 1u;
-        if (ndd_tag_w[i][0] == k0 && ndd_tag_w[i][1] == k1 && ndd_tag_nlen[i] == len) {
+        if (ndd_tag_w[i][0] == kw[0] && ndd_tag_w[i][1] == kw[1] && ndd_tag_nlen[i] == len) {
             *id = ndd_tags[i].id;
             return ndd_tags[i].flags;
         }
@@ -263,14 +260,13 @@ static unsigned ndd_tag_class_fnv(const char lname[16], size_t len, uint32_t fnv
 
 unsigned ndd_text_tag_class(const char *lname, size_t len, int *id)
 {
-    char w[16];
+    uint64_t w[2];
     pthread_once(&ndd_tag_once, ndd_tag_table_make);
     if (len > 16) { /* no name is that long */
         *id = NDD_TAG_ID_UNKNOWN;
         return 0;
     }
-    memset(w, 0xa5, sizeof w); /* bytes past the name, as ndd_markup's: anything (masked off) */
-    memcpy(w, lname, len);
+    ndd_tag_words(lname, len, w);
     return ndd_tag_class_fnv(w, len, ndd_tag_fnv(lname, len), id);
 }
 
@@ -990,21 +986,31 @@ static size_t ndd_skip_comment(const char *s, size_t i, size_t n) /* s[i..i+4) =
     return n;
 }
 
-/* Reads a tag name at s[i..): lower-cases up to 15 bytes into lname, hashes
- * all of it; returns the index after the name. */
-static size_t ndd_tag_name(const char *str, size_t i, size_t n, char lname[16], size_t *lnlen, uint32_t *hash)
+/* Reads a tag name at s[i..): lower-cases up to 16 bytes into lname and
+ * into kw as ndd_tag_words lays them out (in registers: words read back from
+ * lname stalled on its byte stores), hashes all of it; returns the index
+ * after the name. */
+static size_t ndd_tag_name(const char *str, size_t i, size_t n, char lname[16], uint64_t kw[2], size_t *lnlen,
+                           uint32_t *hash)
 {
     const unsigned char *s = (const unsigned char *)str;
     uint32_t hv = 2166136261u;
+    uint64_t w0 = 0, w1 = 0;
     size_t k = 0;
     while (i < n && !ndd_is_ws(s[i]) && s[i] != '/' && s[i] != '>') {
         unsigned c = ndd_lower(s[i]);
         hv = (hv ^ c) * 16777619u;
+        if (k < 8)
+            w0 |= (uint64_t)c << (8 * k);
+        else if (k < 16)
+            w1 |= (uint64_t)c << (8 * (k - 8));
         if (k < 16)
             lname[k] = (char)c;
         k++;
         i++;
     }
+    kw[0] = w0;
+    kw[1] = w1;
     *lnlen = k;
     *hash = hv;
     return i;
@@ -1089,9 +1095,10 @@ static size_t ndd_markup(ndd_html_t *h, const char *str, size_t i, size_t n)
     char lname[16];
     size_t lnlen;
     uint32_t hash;
-    k = ndd_tag_name(str, k, n, lname, &lnlen, &hash);
+    uint64_t kw[2];
+    k = ndd_tag_name(str, k, n, lname, kw, &lnlen, &hash);
     int id = NDD_TAG_ID_UNKNOWN;
-    unsigned tflags = lnlen <= 16 ? ndd_tag_class_fnv(lname, lnlen, hash, &id) : 0; /* hash: ndd_tag_fnv */
+    unsigned tflags = lnlen <= 16 ? ndd_tag_class_fnv(kw, lnlen, hash, &id) : 0; /* hash: ndd_tag_fnv */
     int selfclose;
     ndd_attrs_t a;
     memset(&a, 0, sizeof a);
