@@ -764,12 +764,12 @@ static size_t ndd_find_end_tag(const char *s, size_t i, size_t n, const char *ln
 
 enum { NDD_SCAN_LT = 1, NDD_SCAN_ENT = 2 };
 
-static unsigned scan_isa = 2; /* ndd_text_isa: 0 plain C, 1 SSE2, 2 AVX2 where the CPU has it */
+unsigned ndd_text_isa_max = 2; /* ndd_text_isa: 0 plain C, 1 SSE2, 2 AVX2 where the CPU has it */
 
 unsigned ndd_text_isa(unsigned max)
 {
-    unsigned old = scan_isa;
-    scan_isa = max;
+    unsigned old = ndd_text_isa_max;
+    ndd_text_isa_max = max;
     return old;
 }
 
@@ -877,13 +877,13 @@ static size_t ndd_scan_text(ndd_html_t *h, const char *str, size_t i, size_t end
         for (;;) { /* a run of ordinary bytes, across ordinary non-ASCII characters */
             int wide_done = 0; /* the 32-byte loop stopped at a byte the loops below take */
 #if defined(SCAN_AVX2)
-            if (scan_isa >= 2 && scan_avx2_cpu()) {
+            if (ndd_text_isa_max >= 2 && scan_avx2_cpu()) {
                 j = scan_run_avx2(s, i, j, end, &sp);
                 wide_done = j + 33 <= end;
             }
 #endif
 #if defined(__SSE2__)
-            if (scan_isa && !wide_done)
+            if (ndd_text_isa_max && !wide_done)
                 j = scan_run_sse2(s, i, j, end, &sp);
 #endif
             (void)wide_done;

@@ -172,11 +172,13 @@ enum {
     NDD_CC_UNI       /* lead byte of a possible Unicode space / C1 control / BOM */
 };
 extern const uint8_t ndd_text_cclass[256];
-/* For tests: the widest instructions the HTML text scan may use (0 plain C,
+/* For tests: the widest instructions the HTML text scan and the sentence
+ * split may use (0 plain C,
  * 1 SSE2 where built for it, 2 AVX2 where the CPU has it: the default);
  * returns the former setting. Not
  * thread-safe: set it before any extraction runs. */
 unsigned ndd_text_isa(unsigned max);
+extern unsigned ndd_text_isa_max; /* what ndd_text_isa set (the HTML scan and the sentence split read it) */
 
 /* Classifies the non-ASCII character at s[i] (class NDD_CC_UNI): returns
  * NDD_CC_WS (a Unicode space), NDD_CC_CTRL (C1 control or BOM: drop) or

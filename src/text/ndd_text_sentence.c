@@ -78,6 +78,31 @@ static int ndd_push_span(const char *t, size_t a, size_t b, size_t min_len, ndd_
     return NDD_OK;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The first byte at or after i that may end a sentence (the stop table's:
+ * '\n', . ! ? ; and bytes >= 0xE3), 16 bytes at a time while 16 are left;
+ * i + 16 > n: where the byte loop goes on. (The byte loop was 1.2 % of ndd
+ * run; test_sentences_isa compares both.) */
+static size_t skip_plain_sse2(const unsigned char *s, size_t i, size_t n)
+{
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i x = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
+        x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+        x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('!')));
+        x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+        x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8(';')));
+        x = _mm_or_si128(x, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8((char)0xE3)), v)); /* >= 0xE3 */
+        unsigned m = (unsigned)_mm_movemask_epi8(x);
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+        i += 16;
+    }
+    return i;
+}
+#endif
+
 int ndd_text_sentences(const char *text, size_t n, size_t min_len,
                        ndd_span_t **spans, size_t *nspans, size_t *cap)
 {
@@ -98,6 +123,10 @@ int ndd_text_sentences(const char *text, size_t n, size_t min_len,
         [0xFB] = 1, [0xFC] = 1, [0xFD] = 1, [0xFE] = 1, [0xFF] = 1};
     size_t start = 0, i = 0;
     while (i < n) {
+#if defined(__SSE2__)
+        if (ndd_text_isa_max)
+            i = skip_plain_sse2(s, i, n);
+#endif
         while (i < n && !stop[s[i]])
             i++;
         if (i == n)
