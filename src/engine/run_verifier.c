@@ -15,7 +15,7 @@ struct ndd_verifier {
     ndd_tlcs_ws_t *tws;
     ndd_tlcs_result_t tr;
     ndd_formula_params_t fp;
-    ndd_formula_ws_t *fws; /* the formulaic check's workspace (TLCS with --formula) */
+    ndd_formula_ws_t *fws; /* the formulaic check's workspace (TLCS with --formulaic on) */
     int formula;
     ndd_ncd_ctx_t *ncd;
     ndd_method_t method;
