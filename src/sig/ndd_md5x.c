@@ -141,43 +141,54 @@ __attribute__((target("avx512f"))) static inline void md5x_transpose(const __m51
     }
 }
 
+/* The 16 lanes' sentences: lane l holds sentence msg[l] at p[l], len[l]
+ * bytes; its next block at byte off[l], its last at last[l] (an idle lane:
+ * len 0, off 64 > last 0, blocks of zeros that never end). */
+typedef struct md5x_lanes {
+    const uint8_t *p[16];
+    uint64_t len[16], off[16], last[16];
+    size_t msg[16];
+} md5x_lanes_t;
+
+/* Lane l takes sentence *next when one is left (returns 1), else idles. */
+static inline int md5x_take(md5x_lanes_t *ln, unsigned l, const char *text, const ndd_span_t *spans, size_t n,
+                            size_t *next)
+{
+    if (*next >= n) {
+        ln->p[l] = (const uint8_t *)text;
+        ln->len[l] = ln->last[l] = 0;
+        ln->off[l] = 64;
+        return 0;
+    }
+    ln->msg[l] = *next;
+    ln->p[l] = (const uint8_t *)text + spans[*next].off;
+    ln->len[l] = spans[*next].len;
+    ln->off[l] = 0;
+    ln->last[l] = (ln->len[l] + 8) / 64 * 64;
+    (*next)++;
+    return 1;
+}
+
 __attribute__((target("avx512f,avx512bw,bmi2"))) static void md5x16(const char *text, const ndd_span_t *spans,
                                                                     size_t n, uint8_t (*out)[16])
 {
     static const uint32_t iv[4] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x10325476u};
     _Alignas(64) uint32_t sv[4][16];
-    /* lane l: its sentence msg[l] at p[l], len[l] bytes; its next block at
-     * byte off[l], its last at last[l] (idle: len 0, off 64 > last 0) */
-    const uint8_t *p[16];
-    uint64_t len[16], off[16], last[16];
-    size_t msg[16];
+    md5x_lanes_t ln = {.msg = {0}};
     unsigned live = 0; /* lanes holding a sentence */
     size_t next = 0;
     __m512i st[4];
     for (int q = 0; q < 4; q++)
         st[q] = _mm512_set1_epi32((int)iv[q]);
-    for (unsigned l = 0; l < 16; l++) {
-        p[l] = (const uint8_t *)text;
-        len[l] = last[l] = 0;
-        off[l] = 64;
-        msg[l] = 0;
-        if (next < n) {
-            msg[l] = next;
-            p[l] = (const uint8_t *)text + spans[next].off;
-            len[l] = spans[next].len;
-            off[l] = 0;
-            last[l] = (len[l] + 8) / 64 * 64;
-            next++;
-            live |= 1u << l;
-        }
-    }
+    for (unsigned l = 0; l < 16; l++)
+        live |= (unsigned)md5x_take(&ln, l, text, spans, n, &next) << l;
     while (live) {
         __m512i r[16], w[16];
         unsigned done = 0; /* lanes whose sentence ends with this block */
         for (unsigned l = 0; l < 16; l++) {
-            r[l] = md5x_block(p[l], len[l], off[l], last[l]);
-            done |= (unsigned)(off[l] == last[l]) << l;
-            off[l] += (live >> l & 1) * 64u;
+            r[l] = md5x_block(ln.p[l], ln.len[l], ln.off[l], ln.last[l]);
+            done |= (unsigned)(ln.off[l] == ln.last[l]) << l;
+            ln.off[l] += (live >> l & 1) * 64u;
         }
         md5x_transpose(r, w);
         md5x_rounds(st, w);
@@ -189,7 +200,7 @@ __attribute__((target("avx512f,avx512bw,bmi2"))) static void md5x16(const char *
         }
         for (unsigned m = done; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            uint8_t *o = out[msg[l]]; /* the digest: a, b, c, d little-endian */
+            uint8_t *o = out[ln.msg[l]]; /* the digest: a, b, c, d little-endian */
             for (int q = 0; q < 4; q++) {
                 uint32_t v = sv[q][l];
                 o[4 * q] = (uint8_t)v;
@@ -197,17 +208,8 @@ __attribute__((target("avx512f,avx512bw,bmi2"))) static void md5x16(const char *
                 o[4 * q + 2] = (uint8_t)(v >> 16);
                 o[4 * q + 3] = (uint8_t)(v >> 24);
             }
-            if (next < n) { /* the lane takes the next sentence */
-                msg[l] = next;
-                p[l] = (const uint8_t *)text + spans[next].off;
-                len[l] = spans[next].len;
-                off[l] = 0;
-                last[l] = (len[l] + 8) / 64 * 64;
-                next++;
-            } else { /* idle: blocks of zeros, never done */
+            if (!md5x_take(&ln, l, text, spans, n, &next)) /* the next sentence, or idle */
                 live &= ~(1u << l);
-                len[l] = last[l] = 0;
-            }
         }
     }
 }
