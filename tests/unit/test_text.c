@@ -645,6 +645,27 @@ static void test_fuzz(void **state)
     }
 }
 
+/* doc[0..) = random bytes (random_bytes) or tokens of toks[0..nt) drawn at
+ * random, about len bytes (at most cap); returns the length. */
+static size_t random_doc_of(char *doc, size_t cap, size_t len, int random_bytes, const char *const *toks, size_t nt)
+{
+    size_t n = 0;
+    if (random_bytes) {
+        for (; n < len && n < cap; n++)
+            doc[n] = (char)rnd();
+        return n;
+    }
+    while (n < len) {
+        const char *t = toks[rnd() % nt];
+        size_t tl = strlen(t);
+        if (n + tl > cap)
+            break;
+        memcpy(doc + n, t, tl);
+        n += tl;
+    }
+    return n;
+}
+
 /* The text scan's runs 16 bytes at a time (SSE2) and 32 (AVX2) against the plain C loop:
  * the same text for pages of words with single and double spaces and links
  * (the spaces a run counts decide a block's link density), every
@@ -667,22 +688,9 @@ static void test_scan_isa(void **state)
     assert_non_null(doc);
     assert_non_null(a);
     for (int it = 0; it < 4000; it++) {
-        size_t n = 0, len = rnd() % 3000;
-        if (it % 5 == 0) {
-            for (; n < len; n++)
-                doc[n] = (char)rnd();
-        } else {
-            int run = it % 5 == 1;
-            while (n < len) {
-                const char *t = run ? runs[rnd() % (sizeof runs / sizeof runs[0])]
-                                    : toks[rnd() % (sizeof toks / sizeof toks[0])];
-                size_t tl = strlen(t);
-                if (n + tl > 4096)
-                    break;
-                memcpy(doc + n, t, tl);
-                n += tl;
-            }
-        }
+        size_t len = rnd() % 3000;
+        size_t n = it % 5 == 1 ? random_doc_of(doc, 4096, len, 0, runs, sizeof runs / sizeof runs[0])
+                               : random_doc_of(doc, 4096, len, it % 5 == 0, toks, sizeof toks / sizeof toks[0]);
         int bp = (int)(rnd() & 1);
         size_t max = rnd() % 4 ? 0 : 1 + rnd() % 2000;
         unsigned old = ndd_text_isa(0);
@@ -717,20 +725,7 @@ static void test_sentences_isa(void **state)
     size_t na = 0, nb = 0, ca = 0, cb = 0;
     assert_non_null(doc);
     for (int it = 0; it < 3000; it++) {
-        size_t n = 0, len = rnd() % 2000;
-        if (it % 7 == 0) {
-            for (; n < len; n++)
-                doc[n] = (char)rnd();
-        } else {
-            while (n < len) {
-                const char *t = toks[rnd() % (sizeof toks / sizeof toks[0])];
-                size_t tl = strlen(t);
-                if (n + tl > 4096)
-                    break;
-                memcpy(doc + n, t, tl);
-                n += tl;
-            }
-        }
+        size_t n = random_doc_of(doc, 4096, rnd() % 2000, it % 7 == 0, toks, sizeof toks / sizeof toks[0]);
         size_t min_len = rnd() % 3 ? NDD_TEXT_DEFAULT_MIN_SENTENCE : rnd() % 40;
         unsigned old = ndd_text_isa(0);
         assert_int_equal(ndd_text_sentences(doc, n, min_len, &a, &na, &ca), NDD_OK);
