@@ -537,10 +537,8 @@ int ndd_formula_check_ws(ndd_formula_ws_t *ws, const ndd_formula_params_t *p, co
 int ndd_formula_check(const ndd_formula_params_t *p, const char *a, size_t na, const char *b, size_t nb,
                       const ndd_tlcs_result_t *r, ndd_formula_result_t *out)
 {
-    ndd_formula_ws_t ws;
+    ndd_formula_ws_t ws; /* for this one check (ndd_formula_check_ws checks the arguments) */
     memset(&ws, 0, sizeof ws);
-    if (!p || !r || !out || (!a && na) || (!b && nb))
-        return NDD_ERR_INVAL;
     int rc = ndd_formula_check_ws(&ws, p, a, na, b, nb, r, out);
     ws_release(&ws);
     return rc;
