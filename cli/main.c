@@ -45,6 +45,9 @@ static void usage(FILE *f)
             "Environment:\n"
             "  NDD_HUGE_PAGES=0  do not ask for transparent huge pages for blocks of 4 MiB\n"
             "                    or more (asked by default: a page fault per 2 MiB, not 4 KiB)\n"
+            "  NDD_MPI_NODELAY=0 leave MPI's connections to this node's PMIx server as MPI\n"
+            "                    made them (TCP_NODELAY is set by default: MPI_Finalize\n"
+            "                    waited 40 ms on a delayed acknowledgement without it)\n"
             "Exit codes: 0 ok, 1 runtime error, 2 bad usage.\n");
 }
 

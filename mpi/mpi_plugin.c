@@ -40,6 +40,19 @@ static void one_node_pml(void)
 }
 #endif
 
+/* The connections MPI_Init left open to this node (the PMIx client's to its
+ * server, mpirun or slurmstepd) with TCP_NODELAY: Open MPI 4.1's PMIx
+ * client does not set it, and at MPI_Finalize its few small messages then
+ * waited for the server's delayed acknowledgement - 40 ms of every run
+ * measured here (docs/BENCHMARKS.md), 3-6 ms without. Unless
+ * NDD_MPI_NODELAY=0. */
+static void mpi_nodelay(void)
+{
+    const char *e = getenv("NDD_MPI_NODELAY");
+    if (!(e && !strcmp(e, "0")))
+        (void)ndd_loopback_nodelay();
+}
+
 NDD_MPI_PLUGIN_API int ndd_mpi_plugin_abi(void) { return NDD_MPI_PLUGIN_ABI; }
 
 NDD_MPI_PLUGIN_API int ndd_mpi_plugin_init(int *argc, char ***argv)
@@ -55,6 +68,7 @@ NDD_MPI_PLUGIN_API int ndd_mpi_plugin_init(int *argc, char ***argv)
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         return NDD_ERR_INTERNAL;
     g_inited_here = 1;
+    mpi_nodelay();
     /* errors return instead of aborting: every caller agrees on them */
     if (MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) != MPI_SUCCESS)
         return NDD_ERR_INTERNAL;

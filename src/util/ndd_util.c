@@ -1,7 +1,9 @@
 /* ndd_util.c - see ndd_util.h */
 #include "ndd_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -11,8 +13,11 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -497,6 +502,48 @@ void ndd_mem_release(void)
 #if defined(__GLIBC__) && !defined(NDD_ASAN)
     (void)malloc_trim(0); /* (not under ASan: its allocator is not glibc's heap) */
 #endif
+}
+
+static int is_loopback(const struct sockaddr_storage *a)
+{
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)(const void *)a;
+        return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (a->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)a;
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        const unsigned char *b = v6->sin6_addr.s6_addr;
+        return IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr) || (!memcmp(b, mapped, 12) && b[12] == 127);
+    }
+    return 0;
+}
+
+int ndd_loopback_nodelay(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int set = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        int type = 0, on = 1;
+        socklen_t tl = sizeof type;
+        struct sockaddr_storage peer;
+        socklen_t pl = sizeof peer;
+        if (*end || end == e->d_name || fd < 0 || fd > INT_MAX || fd == dirfd(d))
+            continue;
+        if (getsockopt((int)fd, SOL_SOCKET, SO_TYPE, &type, &tl) || type != SOCK_STREAM)
+            continue; /* not a socket, or not a stream */
+        if (getpeername((int)fd, (struct sockaddr *)&peer, &pl) || !is_loopback(&peer))
+            continue; /* not connected, not TCP/IP, or not to this node */
+        if (!setsockopt((int)fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on))
+            set++;
+    }
+    closedir(d);
+    return set;
 }
 
 int ndd_rss_peak_reset(void)

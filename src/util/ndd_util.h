@@ -268,6 +268,15 @@ int ndd_rss_peak_reset(void);
  * resident): called between stages when a rank nears its memory budget,
  * and before the budget's spills. */
 void ndd_mem_release(void);
+/* Sets TCP_NODELAY on every connected TCP socket of this process whose peer
+ * is a loopback address (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104): the
+ * connections a process has right after MPI_Init are MPI's own, among them
+ * the PMIx client's to the node's PMIx server, whose small messages
+ * otherwise wait on the server's delayed acknowledgement (Nagle's rule).
+ * Returns the number of sockets set, or -1 where this process's open files
+ * cannot be listed (/proc/self/fd; not Linux). A hint: a socket that refuses
+ * is skipped. */
+int ndd_loopback_nodelay(void);
 
 /* Reads a whole file into memory (NUL-terminated). limit = 0 means no limit;
  * otherwise a larger file gives NDD_ERR_LIMIT. */

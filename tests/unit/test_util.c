@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 static void test_buf(void **state)
 {
@@ -445,6 +449,53 @@ static void test_popcount64(void **state)
     }
 }
 
+static int nodelay_of(int fd)
+{
+    int v = -1;
+    socklen_t l = sizeof v;
+    assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &l), 0);
+    return v != 0;
+}
+
+/* A loopback TCP connection (both ends) gets TCP_NODELAY; a listening
+ * socket, a UDP socket and a Unix socket pair are left alone. */
+static void test_loopback_nodelay(void **state)
+{
+    (void)state;
+    struct sockaddr_in a;
+    socklen_t al = sizeof a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int lis = socket(AF_INET, SOCK_STREAM, 0), udp = socket(AF_INET, SOCK_DGRAM, 0), up[2];
+    assert_true(lis >= 0 && udp >= 0);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, up), 0);
+    assert_int_equal(bind(lis, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(lis, 1), 0);
+    assert_int_equal(getsockname(lis, (struct sockaddr *)&a, &al), 0);
+    int cli = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(cli >= 0);
+    assert_int_equal(connect(cli, (struct sockaddr *)&a, sizeof a), 0);
+    int srv = accept(lis, NULL, NULL);
+    assert_true(srv >= 0);
+    assert_false(nodelay_of(cli)); /* the default: Nagle's rule on */
+    assert_false(nodelay_of(srv));
+    int n = ndd_loopback_nodelay();
+    if (n < 0) { /* no /proc/self/fd: nothing can be said */
+        skip();
+    }
+    assert_int_equal(n, 2); /* the two ends; nothing else of this test process is connected */
+    assert_true(nodelay_of(cli));
+    assert_true(nodelay_of(srv));
+    assert_false(nodelay_of(lis));
+    close(cli);
+    close(srv);
+    close(lis);
+    close(udp);
+    close(up[0]);
+    close(up[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_sort_unique),
         cmocka_unit_test(test_popcount64),
         cmocka_unit_test(test_fastmod),
+        cmocka_unit_test(test_loopback_nodelay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
