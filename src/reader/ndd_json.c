@@ -1,7 +1,8 @@
 /* ndd_json.c - see ndd_json.h. Hand-written because the need is narrow
  * (validate a line, pick 3-4 top-level keys, decode only the strings used)
  * and speed matters: strings are scanned 16 bytes at a time (SSE2, else 8:
- * a 64-bit word) to the next quote, backslash or control byte. */
+ * a 64-bit word) to the next quote, backslash or control byte; a wanted
+ * member with a decode buffer (the body) is decoded in the same pass. */
 #include "ndd_json.h"
 
 #include <stdint.h>
@@ -35,16 +36,18 @@ static inline uint64_t j_special8(uint64_t w)
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-/* bit i set when p[i] (i < 16) is '"', '\\' or < 0x20 */
-static inline unsigned j_special16(const char *p)
+/* bit i set when lane i of v is '"', '\\' or < 0x20 */
+static inline unsigned j_special_v(__m128i v)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
     __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
     /* unsigned v < 0x20: a signed compare with the top bits flipped */
     __m128i c = _mm_cmplt_epi8(_mm_xor_si128(v, _mm_set1_epi8((char)0x80)), _mm_set1_epi8((char)(0x20 ^ 0x80)));
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
 }
+
+/* bit i set when p[i] (i < 16) is '"', '\\' or < 0x20 */
+static inline unsigned j_special16(const char *p) { return j_special_v(_mm_loadu_si128((const __m128i *)(const void *)p)); }
 #endif
 
 static inline int j_hex(unsigned char c)
@@ -122,6 +125,113 @@ escape:
     return NDD_ERR_FORMAT;
 }
 
+/* The four hex digits at p (p + 4 <= end checked by the caller): the code
+ * unit, or -1. */
+static long j_hex4(const char *p)
+{
+    long u = 0;
+    for (int k = 0; k < 4; k++) {
+        int h = j_hex((unsigned char)p[k]);
+        if (h < 0)
+            return -1;
+        u = u << 4 | h;
+    }
+    return u;
+}
+
+/* j_string (the same checks, the same errors) that also decodes the string
+ * into out as j_decode does, in the same pass: *bad = 1 (out left empty)
+ * where the decoding fails on a surrogate; the scan then goes on as
+ * j_string's. out has room for the rest of the input: the decoding only
+ * shortens (an escape of 2, 6 or 12 bytes gives 1, at most 3 or 4). */
+static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad)
+{
+    const char *p = j->p, *e = j->e;
+    *bad = 0;
+    ndd_buf_clear(out);
+    if (ndd_buf_reserve(out, (size_t)(e - p)))
+        return NDD_ERR_NOMEM;
+    char *o = out->data;
+    for (;;) {
+#if defined(__SSE2__)
+        while (e - p >= 16) { /* 16 bytes stored as they are, up to the next special byte */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            _mm_storeu_si128((__m128i *)(void *)o, v);
+            unsigned m = j_special_v(v);
+            if (m) {
+                unsigned t = (unsigned)__builtin_ctz(m);
+                p += t;
+                o += t;
+                break;
+            }
+            p += 16;
+            o += 16;
+        }
+#endif
+        while (p < e) {
+            unsigned char c = (unsigned char)*p;
+            if (c == '"' || c == '\\' || c < 0x20)
+                break;
+            *o++ = (char)c;
+            p++;
+        }
+        if (p >= e)
+            goto malformed;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            *end = p;
+            j->p = p + 1;
+            out->len = *bad ? 0 : (size_t)(o - out->data);
+            out->data[out->len] = '\0';
+            return NDD_OK;
+        }
+        if (c < 0x20)
+            goto malformed;
+        if (e - p < 2)
+            goto malformed;
+        char x = p[1];
+        switch (x) {
+        case '"': case '\\': case '/': *o++ = x; p += 2; break;
+        case 'b': *o++ = '\b'; p += 2; break;
+        case 'f': *o++ = '\f'; p += 2; break;
+        case 'n': *o++ = '\n'; p += 2; break;
+        case 'r': *o++ = '\r'; p += 2; break;
+        case 't': *o++ = '\t'; p += 2; break;
+        case 'u': {
+            long cp = e - p < 6 ? -1 : j_hex4(p + 2);
+            if (cp < 0)
+                goto escape;
+            p += 6;
+            if (*bad)
+                break; /* (decoding failed already: only the scan goes on) */
+            if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                *bad = 1; /* a lone low surrogate */
+                break;
+            }
+            if (cp >= 0xD800 && cp <= 0xDBFF) { /* its low half must follow as an escape */
+                long lo = e - p >= 6 && p[0] == '\\' && p[1] == 'u' ? j_hex4(p + 2) : -1;
+                if (lo < 0xDC00 || lo > 0xDFFF) {
+                    *bad = 1; /* (the bytes that follow are scanned as they come) */
+                    break;
+                }
+                p += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            o += ndd_utf8_encode((uint32_t)cp, o);
+            break;
+        }
+        default:
+            goto escape;
+        }
+    }
+malformed:
+    j->why = J_MALFORMED;
+    return NDD_ERR_FORMAT;
+escape:
+    j->why = J_ESCAPE;
+    return NDD_ERR_FORMAT;
+}
+
 static int j_number(jctx_t *j)
 {
     const char *p = j->p, *e = j->e;
@@ -170,7 +280,7 @@ static int j_literal(jctx_t *j, const char *lit, size_t n)
     return NDD_OK;
 }
 
-static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn);
+static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn, ndd_json_want_t *dw);
 
 static int j_object_body(jctx_t *j, int depth, ndd_json_want_t *want, size_t nwant);
 
@@ -185,7 +295,7 @@ static int j_array_body(jctx_t *j, int depth)
         return NDD_OK;
     }
     for (;;) {
-        int rc = j_value(j, depth, &t, &vp, &vn);
+        int rc = j_value(j, depth, &t, &vp, &vn, NULL);
         if (rc)
             return rc;
         j_skip_ws(j);
@@ -205,7 +315,9 @@ static int j_array_body(jctx_t *j, int depth)
     return NDD_ERR_FORMAT;
 }
 
-static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn)
+/* dw: a wanted member whose string value is decoded as it is scanned (its
+ * decode buffer), or NULL. */
+static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp, size_t *vn, ndd_json_want_t *dw)
 {
     int rc;
     j_skip_ws(j);
@@ -215,11 +327,13 @@ static int j_value(jctx_t *j, int depth, ndd_json_type_t *type, const char **vp,
     switch (*j->p) {
     case '"': {
         const char *end;
-        int esc;
+        int esc, bad = 0;
         j->p++;
         *vp = j->p;
-        if ((rc = j_string(j, &end, &esc)))
+        if ((rc = dw ? j_string_decode(j, &end, dw->decode, &bad) : j_string(j, &end, &esc)))
             return rc;
+        if (dw)
+            dw->decoded = bad ? -1 : 1;
         *type = NDD_JSON_STRING;
         *vn = (size_t)(end - *vp);
         return NDD_OK;
@@ -387,13 +501,27 @@ static int j_object_body(jctx_t *j, int depth, ndd_json_want_t *want, size_t nwa
         ndd_json_type_t t;
         const char *vp;
         size_t vn;
-        if ((rc = j_value(j, depth, &t, &vp, &vn)))
+        /* the wanted members with this key (a bit each: nwant <= 64 here),
+         * the first with a decode buffer decoding a string value as it goes */
+        uint64_t hit = 0;
+        ndd_json_want_t *dw = NULL;
+        for (size_t i = 0; i < nwant; i++)
+            if (j_key_matches(kp, (size_t)(kend - kp), esc, want[i].key)) {
+                hit |= (uint64_t)1 << i;
+                if (!dw && want[i].decode)
+                    dw = &want[i];
+            }
+        if (dw)
+            dw->decoded = 0; /* (set again when the value is a string) */
+        if ((rc = j_value(j, depth, &t, &vp, &vn, dw)))
             return rc;
         for (size_t i = 0; i < nwant; i++) {
-            if (j_key_matches(kp, (size_t)(kend - kp), esc, want[i].key)) {
+            if (hit >> i & 1) {
                 want[i].type = t;
                 want[i].p = vp;
                 want[i].n = vn;
+                if (want[i].decode && &want[i] != dw) /* a later member, not a string, or a second buffer */
+                    want[i].decoded = 0;
             }
         }
         j_skip_ws(j);
@@ -417,10 +545,16 @@ bad:
 int ndd_json_object_scan(const char *s, size_t n, ndd_json_want_t *want, size_t nwant, const char **why)
 {
     jctx_t j = {s, s + n, NULL};
+    if (nwant > 64) { /* (a bit per wanted key while a member is scanned) */
+        if (why)
+            *why = "too many wanted keys";
+        return NDD_ERR_INVAL;
+    }
     for (size_t i = 0; i < nwant; i++) {
         want[i].type = NDD_JSON_ABSENT;
         want[i].p = NULL;
         want[i].n = 0;
+        want[i].decoded = 0;
     }
     int rc;
     j_skip_ws(&j);

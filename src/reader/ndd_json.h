@@ -4,9 +4,9 @@
  * ndd_json_object_scan() validates one JSON object (RFC 8259 grammar:
  * strings with escapes, numbers, true/false/null, nested objects/arrays up
  * to NDD_JSON_MAX_DEPTH) and records, for a few wanted top-level keys, the
- * type and raw span of the LAST member with that key. Nothing is decoded or
- * allocated; strings are decoded afterwards, only when needed, with
- * ndd_json_string_decode(). */
+ * type and raw span of the LAST member with that key. Strings are decoded
+ * afterwards, only when needed, with ndd_json_string_decode(), or during
+ * the scan for a wanted member given a decode buffer (the only allocation). */
 #ifndef NDD_JSON_H
 #define NDD_JSON_H
 
@@ -31,6 +31,15 @@ typedef struct ndd_json_want {
     ndd_json_type_t type; /* out: NDD_JSON_ABSENT when the key is not a top-level member */
     const char *p;        /* out: raw span of the value */
     size_t n;
+    /* in (may be NULL): a string value of this key is also decoded into it
+     * while it is scanned, as ndd_json_string_decode(p, n) would decode it
+     * (one pass over a long value instead of two); out: decoded = 1 when it
+     * holds the value (the last one's), -1 when the value's decoding fails
+     * (a lone or mismatched surrogate: the scan itself goes on, then
+     * ndd_json_string_decode would fail with "invalid JSON escape"), 0 when
+     * the value is not a string or absent */
+    ndd_buf_t *decode;
+    int decoded;
 } ndd_json_want_t;
 
 /* Scans s[0..n) as exactly one JSON object with optional surrounding

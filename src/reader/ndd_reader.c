@@ -226,6 +226,7 @@ void ndd_reader_free(ndd_reader_t *r)
     ndd_buf_free(&r->url);
     ndd_buf_free(&r->date);
     ndd_buf_free(&r->body);
+    ndd_buf_free(&r->tbody);
     ndd_buf_free(&r->tmp1);
     ndd_buf_free(&r->tmp2);
     ndd_buf_free(&r->rj_url);
@@ -387,7 +388,7 @@ static int jsonl_descend(const ndd_reader_t *r, int f, ndd_json_want_t *w, const
             w->type = NDD_JSON_ABSENT;
             return NDD_OK;
         }
-        ndd_json_want_t sub = {comp, NDD_JSON_ABSENT, NULL, 0};
+        ndd_json_want_t sub = {comp, NDD_JSON_ABSENT, NULL, 0, NULL, 0};
         int rc = ndd_json_object_scan(w->p, w->n, &sub, 1, why);
         if (rc)
             return rc;
@@ -430,6 +431,9 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
         map[f] = -1;
         if (r->fdepth[f]) {
             want[nwant].key = r->fpath[f];
+            /* the body's candidates, when they are top-level members, are
+             * decoded as they are scanned (html into body, text into tbody) */
+            want[nwant].decode = r->fdepth[f] != 1 ? NULL : f == F_HTML ? &r->body : f == F_TEXT ? &r->tbody : NULL;
             map[f] = nwant++;
         }
     }
@@ -484,9 +488,15 @@ static int jsonl_record(ndd_reader_t *r, const char *line, size_t n, ndd_doc_t *
         return rc;
     if (w[F_DATE].type == NDD_JSON_NUMBER && (rc = date_from_number(w[F_DATE].p, w[F_DATE].n, &r->date)))
         return rc;
-    if ((rc = ndd_json_string_decode(b->p, b->n, &r->body, why)))
+    /* the body as the scan decoded it (a top-level member), else decoded now */
+    ndd_buf_t *body = is_html ? &r->body : &r->tbody;
+    if (b->decoded < 0) {
+        *why = "invalid JSON escape"; /* (what ndd_json_string_decode says of it) */
+        return NDD_ERR_FORMAT;
+    }
+    if (!b->decoded && (rc = ndd_json_string_decode(b->p, b->n, body, why)))
         return rc;
-    if ((rc = ndd_reader_payload(r, r->body.data, r->body.len, is_html, "utf-8", 5, doc, why)))
+    if ((rc = ndd_reader_payload(r, body->data, body->len, is_html, "utf-8", 5, doc, why)))
         return rc;
     doc->id = r->id.data;
     doc->url = r->url.data ? r->url.data : "";

@@ -36,7 +36,7 @@ struct ndd_reader {
     uint64_t next_ordinal;
     uint64_t nread, nrej;
     size_t max_record;
-    ndd_buf_t id, url, date, body, tmp1, tmp2;
+    ndd_buf_t id, url, date, body, tbody, tmp1, tmp2; /* tbody: JSONL, the text field decoded by the scan */
     /* JSONL field paths (ndd_reader_set_fields): per field the path with
      * '\0' between components, and the component count (0: not read) */
     char *fpath[5];

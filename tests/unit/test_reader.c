@@ -250,17 +250,53 @@ static int teardown(void **state)
 
 /* ------------------------------------------------------------- JSON scan */
 
+/* Scans line; and again with every wanted member's string value decoded as
+ * it is scanned (ndd_json_want_t.decode): the same verdict and spans, and
+ * each decoded value what ndd_json_string_decode makes of its span (decoded
+ * -1 where that fails; 0 for a value that is not a string). */
 static const char *scan1(const char *line, ndd_json_want_t *w, size_t nw)
 {
-    const char *why = NULL;
-    int rc = ndd_json_object_scan(line, strlen(line), w, nw, &why);
+    const char *why = NULL, *why2 = NULL;
+    size_t n = strlen(line);
+    int rc = ndd_json_object_scan(line, n, w, nw, &why);
+    ndd_json_want_t d[4];
+    ndd_buf_t buf[4] = {NDD_BUF_INIT, NDD_BUF_INIT, NDD_BUF_INIT, NDD_BUF_INIT}, ref = NDD_BUF_INIT;
+    assert_true(nw <= 4);
+    for (size_t i = 0; i < nw; i++) {
+        d[i] = w[i];
+        d[i].decode = &buf[i];
+        d[i].decoded = 7; /* (set by the scan) */
+    }
+    assert_int_equal(ndd_json_object_scan(line, n, d, nw, &why2), rc);
+    if (rc)
+        assert_string_equal(why2, why);
+    for (size_t i = 0; i < nw && !rc; i++) {
+        assert_int_equal(d[i].type, w[i].type);
+        assert_ptr_equal(d[i].p, w[i].p);
+        assert_int_equal(d[i].n, w[i].n);
+        if (d[i].type != NDD_JSON_STRING) {
+            assert_int_equal(d[i].decoded, 0);
+            continue;
+        }
+        const char *why3 = NULL;
+        if (ndd_json_string_decode(d[i].p, d[i].n, &ref, &why3) == NDD_OK) {
+            assert_int_equal(d[i].decoded, 1);
+            assert_int_equal(buf[i].len, ref.len);
+            assert_memory_equal(buf[i].data, ref.data, ref.len + 1); /* (and the NUL after) */
+        } else {
+            assert_int_equal(d[i].decoded, -1);
+        }
+    }
+    for (size_t i = 0; i < 4; i++)
+        ndd_buf_free(&buf[i]);
+    ndd_buf_free(&ref);
     return rc ? why : NULL;
 }
 
 static void test_json_escapes(void **state)
 {
     (void)state;
-    ndd_json_want_t w[1] = {{"text", NDD_JSON_ABSENT, NULL, 0}};
+    ndd_json_want_t w[1] = {{"text", NDD_JSON_ABSENT, NULL, 0, NULL, 0}};
     ndd_buf_t out = NDD_BUF_INIT;
     const char *why = NULL;
     const char *line = "{\"text\":\"q\\\"b\\\\s\\/ \\b\\f\\n\\r\\t \\u00e9\\u20AC \\ud83d\\ude00 \\u0041\"}";
@@ -346,8 +382,7 @@ static void test_json_escapes(void **state)
             }
         }
         buf_adds(&jl, "\"}");
-        const char *why2 = NULL;
-        assert_int_equal(ndd_json_object_scan(jl.data, jl.len, w, 1, &why2), 0);
+        assert_null(scan1(jl.data, w, 1)); /* (and decoded as it is scanned: scan1) */
         assert_int_equal(ndd_json_string_decode(w[0].p, w[0].n, &out, &why), 0);
         assert_int_equal(out.len, raw.len);
         if (raw.len)
@@ -361,7 +396,7 @@ static void test_json_escapes(void **state)
 static void test_json_numbers_and_structure(void **state)
 {
     (void)state;
-    ndd_json_want_t w[2] = {{"id", NDD_JSON_ABSENT, NULL, 0}, {"text", NDD_JSON_ABSENT, NULL, 0}};
+    ndd_json_want_t w[2] = {{"id", NDD_JSON_ABSENT, NULL, 0, NULL, 0}, {"text", NDD_JSON_ABSENT, NULL, 0, NULL, 0}};
     static const char *const good[] = {"0", "-0", "42", "-7", "1.5", "1.5e10", "2E-3", "-0.0e+0", "123456789012345678901234567890"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         char l[128];
@@ -387,6 +422,12 @@ static void test_json_numbers_and_structure(void **state)
     /* the last duplicate wins; an escaped key matches */
     assert_null(scan1("{\"id\":\"a\",\"text\":\"t\",\"id\":\"b\"}", w, 2));
     assert_memory_equal(w[0].p, "b", 1);
+    /* a string member, then one of another type with the same key (and the
+     * other way round): the last one's type; decoded only when a string (scan1) */
+    assert_null(scan1("{\"text\":\"a\\u0041\",\"id\":1,\"text\":2}", w, 2));
+    assert_int_equal(w[1].type, NDD_JSON_NUMBER);
+    assert_null(scan1("{\"text\":[\"x\"],\"text\":\"b\\ud83d\\ude00\",\"id\":\"\\ud83d\"}", w, 2));
+    assert_int_equal(w[1].type, NDD_JSON_STRING);
     assert_null(scan1("{\"\\u0069d\":\"k\",\"te\\u0078t\":[]}", w, 2));
     assert_memory_equal(w[0].p, "k", 1);
     assert_int_equal(w[1].type, NDD_JSON_ARRAY);
