@@ -592,6 +592,55 @@ static int cmp_glink_oracle(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
+static int cmp_glink_uv(const void *a, const void *b)
+{
+    const ndd_glink_t *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* ndd_sets_glinks_sort against qsort: random links as 1..12 runs in (u, v)
+ * order (up to 8 are merged) or in no order, with few or many labels (over
+ * 64: the radix passes), small or large supports (a second key over 16
+ * bits), document numbers too wide for the radix keys, many equal pairs
+ * and duplicate links (the order compares all four fields: links it cannot
+ * tell apart are copies of each other). */
+static void test_glinks_sort(void **state)
+{
+    (void)state;
+    enum { NMAX = 3000 };
+    ndd_glink_t *gl = malloc(NMAX * sizeof *gl), *want = malloc(NMAX * sizeof *want);
+    assert_non_null(gl);
+    assert_non_null(want);
+    for (int round = 0; round < 400; round++) {
+        size_t n = (size_t)(round % 5 == 0 ? rndn(64) : 64 + rndn(NMAX - 64));
+        uint64_t nlab = (uint64_t[]){1, 2, 3, 64, 65, 500}[round % 6];
+        uint64_t smax = (uint64_t[]){1, 7, 200, 70000}[round / 6 % 4];
+        uint64_t scale = (uint64_t[]){1, 1, 1000, (uint64_t)1 << 40}[round / 24 % 4];
+        size_t span = 1 + rndn(round % 3 ? 200 : 5); /* few ends: many equal (u, v) */
+        for (size_t k = 0; k < n; k++) {
+            uint64_t u = rndn(span) * scale, v = u + (1 + rndn(span)) * scale;
+            gl[k] = (ndd_glink_t){1000 + 977 * rndn(nlab), u, v, 1 + rndn(smax)};
+            if (k && rndn(10) == 0)
+                gl[k] = gl[k - 1]; /* a duplicate link */
+        }
+        size_t nruns = 1 + rndn(12);
+        if (round % 7 != 6) /* else no order at all */
+            for (size_t r = 0; r < nruns; r++) {
+                size_t a = n * r / nruns, b = n * (r + 1) / nruns;
+                ndd_qsort(gl + a, b - a, sizeof *gl, cmp_glink_uv);
+            }
+        memcpy(want, gl, n * sizeof *gl);
+        ndd_qsort(want, n, sizeof *want, cmp_glink_oracle);
+        ndd_sets_glinks_sort(gl, n);
+        if (n)
+            assert_memory_equal(gl, want, n * sizeof *gl);
+    }
+    free(gl);
+    free(want);
+}
+
 /* Whether any member of x's component is marked closed. */
 static int slow_closed(const slow_uf_t *s, const unsigned char *closed, size_t x)
 {
@@ -973,7 +1022,7 @@ int main(void)
         cmocka_unit_test(test_links_merge),
         cmocka_unit_test(test_links_merge_large), cmocka_unit_test(test_links_merge_runs),
         cmocka_unit_test(test_components_over_ranks), cmocka_unit_test(test_setsizes_merge),
-        cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_topsets),
+        cmocka_unit_test(test_capped_linkage), cmocka_unit_test(test_glinks_sort), cmocka_unit_test(test_topsets),
         cmocka_unit_test(test_set_verify), cmocka_unit_test(test_exact_reps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
