@@ -178,18 +178,31 @@ static uint32_t content_of(const uint64_t *h, size_t m)
 int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
                      ndd_tmpl_occ_t **v, size_t *nv, size_t *cap)
 {
+    return ndd_tmpl_doc_occ_seq(text, n, page, site, max_short, v, nv, cap, NULL, NULL, NULL);
+}
+
+int ndd_tmpl_doc_occ_seq(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
+                         ndd_tmpl_occ_t **v, size_t *nv, size_t *cap, uint64_t **seq, size_t *nseq, size_t *seqcap)
+{
     size_t first = *nv;
     int rc = NDD_OK;
-    if (!v || !nv || !cap || (!text && n))
+    if (!v || !nv || !cap || (!text && n) || (seq && (!nseq || !seqcap)))
         return NDD_ERR_INVAL;
     const char *bs;
     size_t bl, at = 0;
     while (next_block(text, n, &at, &bs, &bl)) {
-        if (blank(bs, bl))
+        int empty = blank(bs, bl);
+        uint64_t h = empty ? 0 : ndd_tmpl_block_hash(bs, bl, max_short); /* (never 0) */
+        if (seq) {
+            if ((rc = ndd_array_grow((void **)seq, seqcap, *nseq + 1, sizeof **seq)))
+                return rc;
+            (*seq)[(*nseq)++] = h;
+        }
+        if (empty)
             continue;
         if ((rc = ndd_array_grow((void **)v, cap, *nv + 1, sizeof **v)))
             return rc;
-        (*v)[(*nv)++] = (ndd_tmpl_occ_t){ndd_tmpl_block_hash(bs, bl, max_short), page, site, 0};
+        (*v)[(*nv)++] = (ndd_tmpl_occ_t){h, page, site, 0};
     }
     /* one record per distinct block, sorted by block */
     ndd_tmpl_occ_t *o = *v + first;
@@ -381,10 +394,12 @@ out:
     return rc;
 }
 
-int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
-                   size_t max_bytes, ndd_buf_t *out, size_t *removed)
+/* ndd_tmpl_strip; with seq, block j's hash is seq[j] (0: blank) instead of
+ * computed again. */
+static int strip(const char *text, size_t n, const uint64_t *seq, size_t nseq, const uint64_t *tmpl, size_t ntmpl,
+                 uint32_t max_short, size_t max_bytes, ndd_buf_t *out, size_t *removed)
 {
-    size_t gone = 0;
+    size_t gone = 0, j = 0;
     int rc = NDD_OK;
     if (!out || (!text && n) || (!tmpl && ntmpl))
         return NDD_ERR_INVAL;
@@ -393,8 +408,12 @@ int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmp
     size_t bl, at = 0;
     while (next_block(text, n, &at, &bs, &bl)) {
         int drop = 0;
-        if (ntmpl && !blank(bs, bl)) {
-            uint64_t h = ndd_tmpl_block_hash(bs, bl, max_short);
+        if (seq && j >= nseq)
+            return NDD_ERR_INVAL; /* (not this text's sequence) */
+        uint64_t h = seq ? seq[j] : 0;
+        j++;
+        if (ntmpl && (seq ? h != 0 : !blank(bs, bl))) {
+            h = seq ? h : ndd_tmpl_block_hash(bs, bl, max_short);
             size_t lo = ndd_u64_lower_bound(tmpl, ntmpl, h);
             drop = lo < ntmpl && tmpl[lo] == h;
         }
@@ -414,9 +433,26 @@ int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmp
             return rc2;
         gone = 0;
     }
+    if (seq && j != nseq)
+        return NDD_ERR_INVAL;
     if (max_bytes && out->len > max_bytes)
         out->len = ndd_utf8_cut(out->data, out->len, max_bytes);
     if (removed)
         *removed = gone;
     return NDD_OK;
+}
+
+int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
+                   size_t max_bytes, ndd_buf_t *out, size_t *removed)
+{
+    return strip(text, n, NULL, 0, tmpl, ntmpl, max_short, max_bytes, out, removed);
+}
+
+int ndd_tmpl_strip_seq(const char *text, size_t n, const uint64_t *seq, size_t nseq, const uint64_t *tmpl,
+                       size_t ntmpl, size_t max_bytes, ndd_buf_t *out, size_t *removed)
+{
+    static const uint64_t none[1] = {0}; /* (a text without blocks: nothing is read) */
+    if (!seq && nseq)
+        return NDD_ERR_INVAL;
+    return strip(text, n, seq ? seq : none, nseq, tmpl, ntmpl, 0, max_bytes, out, removed);
 }

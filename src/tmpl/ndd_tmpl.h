@@ -79,6 +79,12 @@ uint32_t ndd_tmpl_page_key(const char *url, const char *id);
  * unique; content = a hash of this sorted list. */
 int ndd_tmpl_doc_occ(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
                      ndd_tmpl_occ_t **v, size_t *nv, size_t *cap);
+/* The same, and every block's hash in text order (0 for a blank block)
+ * appended to *seq (grown with ndd_array_grow; *nseq its length): what
+ * ndd_tmpl_strip_seq takes instead of hashing the blocks again. seq NULL:
+ * ndd_tmpl_doc_occ. */
+int ndd_tmpl_doc_occ_seq(const char *text, size_t n, uint32_t page, uint32_t site, uint32_t max_short,
+                         ndd_tmpl_occ_t **v, size_t *nv, size_t *cap, uint64_t **seq, size_t *nseq, size_t *seqcap);
 
 /* What the owner of some blocks decided (counts of distinct blocks). */
 typedef struct ndd_tmpl_decided {
@@ -103,5 +109,11 @@ int ndd_tmpl_decide(const ndd_tmpl_params_t *p, const ndd_tmpl_occ_t *occ, size_
  * made only of repeated blocks is compared whole, never emptied. */
 int ndd_tmpl_strip(const char *text, size_t n, const uint64_t *tmpl, size_t ntmpl, uint32_t max_short,
                    size_t max_bytes, ndd_buf_t *out, size_t *removed);
+/* ndd_tmpl_strip with the blocks' hashes seq[0..nseq) made by
+ * ndd_tmpl_doc_occ_seq on the same text (and max_short): the same output,
+ * without hashing a block again. NDD_ERR_INVAL when seq does not have one
+ * hash per block of text. */
+int ndd_tmpl_strip_seq(const char *text, size_t n, const uint64_t *seq, size_t nseq, const uint64_t *tmpl,
+                       size_t ntmpl, size_t max_bytes, ndd_buf_t *out, size_t *removed);
 
 #endif

@@ -244,6 +244,76 @@ static void test_strip(void **state)
     ndd_buf_free(&want);
 }
 
+/* ndd_tmpl_doc_occ_seq and ndd_tmpl_strip_seq (the blocks hashed once)
+ * against ndd_tmpl_doc_occ and ndd_tmpl_strip on random texts: blank and
+ * whitespace-only lines, runs of spaces, tabs and CRs, capitals, lines past
+ * the hash's 4 KiB buffer, leading, trailing and doubled newlines, empty
+ * texts; templates drawn from the text's own blocks; a cut. A sequence of
+ * another length is refused. */
+static void test_strip_seq(void **state)
+{
+    (void)state;
+    static const char *const piece[] = {"Home", "NEWS", " ", "\t", "\r", "  ", "a b", "Rates rose 2 pct.", "\n",
+                                        "\n", "\n", "\n \t\n", "市场", "x"};
+    ndd_buf_t text = NDD_BUF_INIT, a = NDD_BUF_INIT, b = NDD_BUF_INIT;
+    ndd_tmpl_occ_t *v1 = NULL, *v2 = NULL;
+    uint64_t *seq = NULL;
+    size_t c1 = 0, c2 = 0, cs = 0;
+    for (int round = 0; round < 3000; round++) {
+        ndd_buf_clear(&text);
+        size_t np = rnd() % 40;
+        for (size_t k = 0; k < np; k++) {
+            const char *pc = piece[rnd() % (sizeof piece / sizeof piece[0])];
+            ndd_buf_puts(&text, pc);
+            if (rnd() % 200 == 0) /* a line longer than the hash's buffer */
+                for (int j = 0; j < 700; j++)
+                    ndd_buf_puts(&text, "Word ");
+        }
+        uint32_t max_short = (uint32_t)(rnd() % 3 == 0 ? 3 : NDD_TMPL_DEFAULT_MAX_SHORT);
+        size_t n1 = 0, n2 = 0, ns = 0;
+        assert_int_equal(ndd_tmpl_doc_occ(text.data ? text.data : "", text.len, 5, 6, max_short, &v1, &n1, &c1), NDD_OK);
+        assert_int_equal(ndd_tmpl_doc_occ_seq(text.data ? text.data : "", text.len, 5, 6, max_short, &v2, &n2, &c2,
+                                              &seq, &ns, &cs),
+                         NDD_OK);
+        assert_int_equal(n1, n2);
+        for (size_t k = 0; k < n1; k++) { /* (field by field: the structs have padding) */
+            assert_int_equal(v1[k].block, v2[k].block);
+            assert_int_equal(v1[k].page, v2[k].page);
+            assert_int_equal(v1[k].site, v2[k].site);
+            assert_int_equal(v1[k].content, v2[k].content);
+        }
+        uint64_t tmpl[64];
+        size_t nt = 0;
+        for (size_t k = 0; k < ns && nt < 64; k++) /* some of its own blocks are templates, and a stranger */
+            if (seq[k] && rnd() % 2)
+                tmpl[nt++] = seq[k];
+        if (rnd() % 4 == 0)
+            tmpl[nt++] = 12345;
+        nt = ndd_u64_sort_unique(tmpl, nt);
+        size_t maxb = rnd() % 3 ? 0 : rnd() % 60, g1 = 7, g2 = 9;
+        assert_int_equal(ndd_tmpl_strip(text.data ? text.data : "", text.len, tmpl, nt, max_short, maxb, &a, &g1), NDD_OK);
+        assert_int_equal(ndd_tmpl_strip_seq(text.data ? text.data : "", text.len, ns ? seq : NULL, ns, tmpl, nt, maxb,
+                                            &b, &g2),
+                         NDD_OK);
+        assert_int_equal(a.len, b.len);
+        if (a.len)
+            assert_memory_equal(a.data, b.data, a.len);
+        assert_int_equal(g1, g2);
+        if (ns) { /* one hash short, or one too many: refused */
+            assert_int_equal(ndd_tmpl_strip_seq(text.data, text.len, seq, ns - 1, tmpl, nt, maxb, &b, NULL), NDD_ERR_INVAL);
+            assert_int_equal(ndd_tmpl_doc_occ_seq(text.data, text.len, 5, 6, max_short, &v2, &n2, &c2, &seq, &ns, &cs),
+                             NDD_OK); /* (appended: now twice the blocks) */
+            assert_int_equal(ndd_tmpl_strip_seq(text.data, text.len, seq, ns, tmpl, nt, maxb, &b, NULL), NDD_ERR_INVAL);
+        }
+    }
+    free(v1);
+    free(v2);
+    free(seq);
+    ndd_buf_free(&text);
+    ndd_buf_free(&a);
+    ndd_buf_free(&b);
+}
+
 /* The whole pass, as the engine runs it, on 3 sites x 8 pages: navigation and
  * a footer on every page of a site, a short cookie line on every site, an
  * article that one site published on 3 of its pages, and one page captured
@@ -340,7 +410,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_block_hash),   cmocka_unit_test(test_block_hash_brute),   cmocka_unit_test(test_page_key), cmocka_unit_test(test_doc_occ),
-        cmocka_unit_test(test_decide_brute), cmocka_unit_test(test_strip),    cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_decide_brute), cmocka_unit_test(test_strip), cmocka_unit_test(test_strip_seq),    cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
