@@ -2,7 +2,9 @@
 # e2e (issue 12, item 1): a full disk never ends in a success summary over a partial
 # output. A 300 KB tmpfs (mounted by the test; skipped where mount is not allowed):
 # --write-dedup onto it exits 1, names the file and leaves no partial .zst; -o onto it
-# exits 1 with the file named; in-process ranks and, when present, mpirun (MPI-IO).
+# exits 1 with the file named; in-process ranks and, when present, mpirun (on one
+# node each rank pwrite()s its part; with NDD_COMM_FAR=1 as if on nodes of their own:
+# MPI-IO).
 # The memory budget's spill files (issue 14): a work directory on a 1.2 MB tmpfs
 # holds the map shards but not the texts spilled by --mem-per-rank 1M: exit 1, the
 # spill file and the cause named.
@@ -29,11 +31,12 @@ for i in range(3000):
 ' > "$tmp/in.jsonl"
 
 launchers=("local")
-command -v mpirun >/dev/null && launchers+=("mpi")
+command -v mpirun >/dev/null && launchers+=("mpi" "mpi-far")
 for how in "${launchers[@]}"; do
   run() {
     if [ "$how" = local ]; then "$NDD" run -q --engine local:2 "$@"
-    else mpirun -n 2 --oversubscribe "$NDD" run -q "$@"; fi
+    elif [ "$how" = mpi ]; then mpirun -n 2 --oversubscribe "$NDD" run -q "$@"
+    else mpirun -n 2 --oversubscribe -x NDD_COMM_FAR=1 "$NDD" run -q "$@"; fi
   }
   rm -rf "${mnt:?}"/* "$tmp/o"
   run --write-dedup "$mnt/dedup.jsonl.zst" -o "$tmp/o" "$tmp/in.jsonl" >"$tmp/out" 2>"$tmp/err"
