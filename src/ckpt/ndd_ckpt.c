@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1185,6 +1186,30 @@ static int rm_entry(const char *path, const struct stat *st, void *user)
 }
 
 int ndd_ckpt_remove(const char *wd) { return tree_walk(wd, rm_entry, NULL); }
+
+/* Removes path when it is there; 1 when it was. */
+static int rm_if(const char *wd, const char *fmt, int idx)
+{
+    char path[PATH_CAP];
+    return !path_of(path, wd, fmt, idx) && !unlink(path);
+}
+
+void ndd_ckpt_remove_share(const char *wd, int first, int step, int nshards)
+{
+    if (first < 0 || step < 1)
+        return;
+    for (int i = first; i < nshards; i += step) {
+        rm_if(wd, "map/shard-%06d.done", i); /* the marker first: never a marker without its file */
+        rm_if(wd, "map/shard-%06d.zst", i);
+        if (i > INT_MAX - step)
+            break;
+    }
+    for (int i = first;; i += step) { /* the parts first, first + step, ... up to the first missing one */
+        int marker = rm_if(wd, "verify/part-%06d.done", i);
+        if (!(rm_if(wd, "verify/part-%06d.zst", i) | marker) || i > INT_MAX - step)
+            break;
+    }
+}
 
 static int use_entry(const char *path, const struct stat *st, void *user)
 {

@@ -155,6 +155,13 @@ int ndd_blob_seek(ndd_blob_stream_t *s, uint64_t key, uint64_t *first_key, uint6
 int ndd_ckpt_exists(const char *wd);
 /* Removes DIR and its files (the default work dir after a successful run). */
 int ndd_ckpt_remove(const char *wd);
+/* Removes the map shards i = first, first + step, ... below nshards and the
+ * verification parts of the same numbers (up to the first one missing),
+ * each with its marker (the marker first): the ranks of a finished run
+ * share the unlinking of its default work directory's large files (first =
+ * the rank, step = P), then one rank removes the rest with
+ * ndd_ckpt_remove. Best effort: what cannot be removed is left to it. */
+void ndd_ckpt_remove_share(const char *wd, int first, int step, int nshards);
 /* The disk use of work directory wd: *bytes = the sizes of its files, *files
  * their count (directories walked, symbolic links not followed). */
 int ndd_ckpt_disk_use(const char *wd, uint64_t *bytes, uint64_t *files);

@@ -812,7 +812,7 @@ static void test_verify_corrupt_version(void **state)
 static void test_remove(void **state)
 {
     (void)state;
-    char dir[128], path[160];
+    char dir[128], path[256];
     snprintf(dir, sizeof dir, "%s/gone", wd);
     const char *in[] = {"x"};
     ndd_manifest_t m = {1, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, in, 1, NULL, 0, NULL, 0, NULL};
@@ -823,9 +823,37 @@ static void test_remove(void **state)
     assert_non_null(f);
     fclose(f);
     assert_true(ndd_ckpt_exists(dir));
+    /* a rank's share (rank 1 of 2): shards 1 and 3 of 5, part 1 of 2, each
+     * with its marker; the others stay (files named as the writers name them) */
+    static const char *const names[] = {"map/shard-%06d.zst", "map/shard-%06d.done", "verify/part-%06d.zst",
+                                        "verify/part-%06d.done"};
+    struct stat st;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < (k < 2 ? 5 : 2); i++) {
+            char name[64];
+            snprintf(name, sizeof name, names[k], i);
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            f = fopen(path, "w");
+            assert_non_null(f);
+            fclose(f);
+        }
+    ndd_ckpt_remove_share(dir, 1, 2, 5);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < (k < 2 ? 5 : 2); i++) {
+            char name[64];
+            snprintf(name, sizeof name, names[k], i);
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            assert_int_equal(stat(path, &st) != 0, i % 2 == 1); /* gone exactly when i is rank 1's */
+        }
+    ndd_ckpt_remove_share(dir, 0, 2, 5); /* rank 0's: everything else of them */
+    snprintf(path, sizeof path, "%s/map/shard-000004.zst", dir);
+    assert_int_not_equal(stat(path, &st), 0);
+    snprintf(path, sizeof path, "%s/verify/part-000000.done", dir);
+    assert_int_not_equal(stat(path, &st), 0);
+    ndd_ckpt_remove_share(dir, -1, 2, 5); /* (refused: nothing happens) */
+    assert_true(ndd_ckpt_exists(dir));
     assert_int_equal(ndd_ckpt_remove(dir), NDD_OK);
     assert_false(ndd_ckpt_exists(dir));
-    struct stat st;
     assert_int_not_equal(stat(dir, &st), 0);
     assert_int_equal(ndd_ckpt_remove(dir), NDD_OK); /* already gone */
     /* no temporary file is left behind by a successful write */
