@@ -42,8 +42,9 @@ int ndd_rows_fmt_pair(ndd_buf_t *line, ndd_cols_t cols, const char *ida, size_t 
     } else {
         NDD_TRY(ndd_buf_puts(line, "-\t-\t-\t"));
     }
-    snprintf(num, sizeof num, "%llu\t", (unsigned long long)v->tlcs);
-    NDD_TRY(ndd_buf_puts(line, num));
+    size_t nl = ndd_fmt_u64(num, v->tlcs);
+    num[nl++] = '\t';
+    NDD_TRY(ndd_buf_append(line, num, nl));
     NDD_TRY(put_score(line, v->score));
 out:
     return rc;

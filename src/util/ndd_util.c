@@ -282,31 +282,53 @@ int ndd_json_append_string(ndd_buf_t *b, const char *s, size_t n)
     return ndd_buf_putc(b, '"');
 }
 
+static inline int tsv_special(char c) { return c == '\t' || c == '\n' || c == '\r' || c == '\\'; }
+
 int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
 {
     int rc;
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (n - i >= 8) { /* 8 bytes at a time past ordinary ones (field values rarely need escapes) */
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            uint64_t special = ndd_bytes_eq8(w, '\t') | ndd_bytes_eq8(w, '\n') | ndd_bytes_eq8(w, '\r');
-            if (!(special | ndd_bytes_eq8(w, '\\'))) {
-                i += 7;
-                continue;
+    size_t run = 0, i = 0;
+    for (;;) { /* to the next byte to escape (field values rarely have one: URLs, ids) */
+#if defined(__SSE2__)
+        while (n - i >= 16) { /* 16 bytes at a time */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            unsigned bits = (unsigned)_mm_movemask_epi8(m);
+            if (bits) {
+                i += (size_t)__builtin_ctz(bits);
+                break;
             }
+            i += 16;
         }
+#endif
+        while (i < n && !tsv_special(s[i]))
+            i++;
+        if (i >= n)
+            break;
         char c = s[i];
-        if (c != '\t' && c != '\n' && c != '\r' && c != '\\')
-            continue;
         if ((rc = ndd_buf_append(b, s + run, i - run)))
             return rc;
-        run = i + 1;
+        run = ++i;
         char esc[2] = {'\\', c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\'};
         if ((rc = ndd_buf_append(b, esc, 2)))
             return rc;
     }
     return ndd_buf_append(b, s + run, n - run);
+}
+
+size_t ndd_fmt_u64(char out[24], uint64_t v)
+{
+    char t[24];
+    size_t k = 0;
+    do {
+        t[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < k; i++)
+        out[i] = t[k - 1 - i];
+    out[k] = '\0';
+    return k;
 }
 
 size_t ndd_fmt_f6(char out[32], double v)

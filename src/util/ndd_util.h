@@ -76,6 +76,9 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n);
  * integer arithmetic, NUL-terminated, into out; returns its length. Any
  * other v (negative, -0.0, larger, inf, NaN): returns 0, for printf. */
 size_t ndd_fmt_f6(char out[32], double v);
+/* v in decimal as printf's "%llu" writes it, NUL-terminated; returns its
+ * length (at most 20). */
+size_t ndd_fmt_u64(char out[24], uint64_t v);
 
 /* ---- large blocks ---- */
 /* Blocks of NDD_BIG_BLOCK bytes or more are asked to be backed by transparent

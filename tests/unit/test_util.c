@@ -256,15 +256,16 @@ static void test_escape(void **state)
     ndd_buf_clear(&b);
     assert_int_equal(ndd_tsv_append_field(&b, "x\ty\nz\\", 6), NDD_OK);
     assert_string_equal(b.data, "x\\ty\\nz\\\\");
-    /* every special at every position of fields of 0 .. 40 bytes (8 at a time inside) */
+    /* every special at every position of fields of 0 .. 70 bytes (16 at a
+     * time inside), alone and with a second one further on */
     static const char specials[] = {'\t', '\n', '\r', '\\', 'a', ' ', (char)0x89, (char)0x0a ^ 0x80};
-    char in[41], want[82];
-    for (size_t n = 0; n <= 40; n++)
+    char in[71], want[142];
+    for (size_t n = 0; n <= 70; n++)
         for (size_t pos = 0; pos < n; pos++)
             for (size_t k = 0; k < sizeof specials; k++) {
-                size_t w = 0;
+                size_t w = 0, pos2 = pos + 1 + (pos * 7 + k) % 23; /* (past the end: none) */
                 for (size_t i = 0; i < n; i++) {
-                    in[i] = i == pos ? specials[k] : (char)('a' + i % 26);
+                    in[i] = i == pos ? specials[k] : i == pos2 ? specials[(k + 3) % 4] : (char)('a' + i % 26);
                     char c = in[i];
                     if (c == '\t' || c == '\n' || c == '\r' || c == '\\') {
                         want[w++] = '\\';
@@ -459,6 +460,26 @@ static int nodelay_of(int fd)
 
 /* A loopback TCP connection (both ends) gets TCP_NODELAY; a listening
  * socket, a UDP socket and a Unix socket pair are left alone. */
+/* ndd_fmt_u64 against printf's "%llu": 0, each power of ten and its
+ * neighbours, UINT64_MAX, random values. */
+static void test_fmt_u64(void **state)
+{
+    (void)state;
+    char got[24], want[32];
+    uint64_t v = 1, rs = 42;
+    for (int k = 0; k < 2000; k++) {
+        uint64_t x = k < 20 ? v - 1 : k < 40 ? v : k == 40 ? UINT64_MAX : ndd_test_xorshift(&rs) >> (k % 64);
+        if (k < 40 && k % 20 == 19)
+            v = 1;
+        else if (k < 40)
+            v *= 10;
+        size_t n = ndd_fmt_u64(got, x);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)x);
+        assert_int_equal(n, strlen(want));
+        assert_string_equal(got, want);
+    }
+}
+
 static void test_loopback_nodelay(void **state)
 {
     (void)state;
@@ -509,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_sort_unique),
         cmocka_unit_test(test_popcount64),
         cmocka_unit_test(test_fastmod),
+        cmocka_unit_test(test_fmt_u64),
         cmocka_unit_test(test_loopback_nodelay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
