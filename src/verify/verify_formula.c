@@ -199,7 +199,7 @@ int ndd_formula_tokens(const char *t, size_t n, uint64_t **hv, ndd_ftok_t **mv, 
             int kind = digit ? TK_NUM : (k & C_UP) && !sent ? TK_NAME : TK_WORD;
             unsigned num = digit ? 0 : ndd_formula_number_word(low, l);
             if (num) {
-                l = (size_t)snprintf(low, sizeof low, "%u", num);
+                l = ndd_fmt_u64(low, num); /* (as "%u" writes it; no printf a number word) */
                 kind = TK_NUM;
             }
             H[nt] = XXH3_64bits(low, l);
