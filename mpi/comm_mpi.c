@@ -245,6 +245,19 @@ out:
 
 static int mpi_near(const ndd_comm_t *c, int peer);
 
+/* The next piece of an ordered write from fill: *p[0..*pn), not empty and
+ * within the len - done bytes left (the pieces must add up to len). */
+static int next_piece(ndd_comm_fill_fn fill, void *user, uint64_t len, uint64_t done, const char **p, size_t *pn)
+{
+    const void *piece = NULL;
+    *pn = 0;
+    int rc = fill ? fill(user, &piece, pn) : NDD_ERR_INVAL;
+    if (!rc && (*pn == 0 || *pn > len - done || !piece))
+        rc = NDD_ERR_INTERNAL;
+    *p = piece;
+    return rc;
+}
+
 /* The ordered write when every rank runs on this node: each rank pwrite()s its
  * bytes at its offset in the one file (one page cache: nothing for MPI-IO to
  * coordinate). MPI_File_open's first call cost 9 ms and each later one
@@ -264,15 +277,10 @@ static int posix_write_at(ndd_comm_t *c, const char *path, uint64_t off, uint64_
     }
     uint64_t done = 0;
     while (!rc && done < len) { /* each piece from fill, written whole (pwrite may write less) */
-        const void *piece = NULL;
-        size_t pn = 0;
-        if ((rc = fill ? fill(user, &piece, &pn) : NDD_ERR_INVAL))
+        const char *p;
+        size_t pn;
+        if ((rc = next_piece(fill, user, len, done, &p, &pn)))
             break;
-        if (pn == 0 || pn > len - done || !piece) {
-            rc = NDD_ERR_INTERNAL; /* the pieces must add up to len */
-            break;
-        }
-        const char *p = piece;
         for (size_t at = 0; at < pn && !rc;) {
             ssize_t w = pwrite(fd, p + at, pn - at, (off_t)(off + done + at));
             if (w < 0 && errno == EINTR)
@@ -323,15 +331,10 @@ static int mpi_write_ordered(ndd_comm_t *c, const char *path, uint64_t len, ndd_
     }
     uint64_t done = 0;
     while (!rc && done < len) { /* each piece from fill, written in parts of at most 1 GiB */
-        const void *piece = NULL;
-        size_t pn = 0;
-        if ((rc = fill ? fill(user, &piece, &pn) : NDD_ERR_INVAL))
+        const char *p;
+        size_t pn;
+        if ((rc = next_piece(fill, user, len, done, &p, &pn)))
             break;
-        if (pn == 0 || pn > len - done || !piece) {
-            rc = NDD_ERR_INTERNAL; /* the pieces must add up to len */
-            break;
-        }
-        const char *p = piece;
         for (size_t at = 0; at < pn && !rc;) {
             size_t n = pn - at > ((size_t)1 << 30) ? (size_t)1 << 30 : pn - at;
             MPI_Status st;

@@ -125,6 +125,13 @@ escape:
     return NDD_ERR_FORMAT;
 }
 
+/* A scan's failure: why it failed, NDD_ERR_FORMAT. */
+static int j_fail(jctx_t *j, const char *why)
+{
+    j->why = why;
+    return NDD_ERR_FORMAT;
+}
+
 /* The four hex digits at p (p + 4 <= end checked by the caller): the code
  * unit, or -1. */
 static long j_hex4(const char *p)
@@ -176,7 +183,7 @@ static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad
             p++;
         }
         if (p >= e)
-            goto malformed;
+            return j_fail(j, J_MALFORMED);
         unsigned char c = (unsigned char)*p;
         if (c == '"') {
             *end = p;
@@ -186,9 +193,9 @@ static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad
             return NDD_OK;
         }
         if (c < 0x20)
-            goto malformed;
+            return j_fail(j, J_MALFORMED);
         if (e - p < 2)
-            goto malformed;
+            return j_fail(j, J_MALFORMED);
         char x = p[1];
         switch (x) {
         case '"': case '\\': case '/': *o++ = x; p += 2; break;
@@ -200,7 +207,7 @@ static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad
         case 'u': {
             long cp = e - p < 6 ? -1 : j_hex4(p + 2);
             if (cp < 0)
-                goto escape;
+                return j_fail(j, J_ESCAPE);
             p += 6;
             if (*bad)
                 break; /* (decoding failed already: only the scan goes on) */
@@ -221,15 +228,9 @@ static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad
             break;
         }
         default:
-            goto escape;
+            return j_fail(j, J_ESCAPE);
         }
     }
-malformed:
-    j->why = J_MALFORMED;
-    return NDD_ERR_FORMAT;
-escape:
-    j->why = J_ESCAPE;
-    return NDD_ERR_FORMAT;
 }
 
 static int j_number(jctx_t *j)
