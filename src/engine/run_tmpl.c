@@ -12,12 +12,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-/* The occurrences of every local document: occ[first[i] .. first[i+1]).
- * With --index, an old document's are the index's (made by the batch that
- * added it: its stored text never changes), the others' are made and noted
- * for this batch's occurrence file. */
 /* Every block's hash in text order, kept from local_occ for strip_all (which
- * hashed every block again: 0.6 % of a run): document i's in
+ * hashed every block again: 1 % of a run): document i's in
  * v[off[i] .. off[i + 1]) when has[i] (not when its occurrences came from an
  * index batch's files). */
 typedef struct {
@@ -26,6 +22,10 @@ typedef struct {
     uint8_t *has;
 } blockseq_t;
 
+/* The occurrences of every local document: occ[first[i] .. first[i+1]), and
+ * its blocks' hashes in seq. With --index, an old document's are the index's
+ * (made by the batch that added it: its stored text never changes), the
+ * others' are made and noted for this batch's occurrence file. */
 static int local_occ(run_t *r, ndd_tmpl_occ_t **occ, size_t *nocc, size_t **first, blockseq_t *seq)
 {
     const ndd_docs_t *d = &r->d;
@@ -215,11 +215,13 @@ static int strip_all(run_t *r, const ndd_tmpl_occ_t *occ, const size_t *first, c
             if (flag[k])
                 tmpl[nt++] = occ[k].block; /* sorted: a document's records are */
         /* with this document's block hashes when local_occ made them */
+        const char *text = ndd_docs_text(d, i);
         const size_t s0 = seq->off[i], s1 = seq->off[i + 1];
-        if ((rc = seq->has[i] ? ndd_tmpl_strip_seq(ndd_docs_text(d, i), d->text_len[i], seq->v ? seq->v + s0 : NULL, s1 - s0, tmpl,
-                                                   nt, cfg->text.max_bytes, &one, &removed)
-                              : ndd_tmpl_strip(ndd_docs_text(d, i), d->text_len[i], tmpl, nt, cfg->tmpl.max_short,
-                                               cfg->text.max_bytes, &one, &removed)))
+        const uint64_t *hs = seq->v ? seq->v + s0 : NULL;
+        if ((rc = seq->has[i] ? ndd_tmpl_strip_seq(text, d->text_len[i], hs, s1 - s0, tmpl, nt, cfg->text.max_bytes,
+                                                   &one, &removed)
+                              : ndd_tmpl_strip(text, d->text_len[i], tmpl, nt, cfg->tmpl.max_short, cfg->text.max_bytes,
+                                               &one, &removed)))
             break;
         if (one.len > d->text_len[i]) { /* never: stripping and cutting only shorten (in-place compaction) */
             rc = NDD_ERR_INTERNAL;

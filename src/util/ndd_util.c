@@ -292,8 +292,9 @@ int ndd_tsv_append_field(ndd_buf_t *b, const char *s, size_t n)
 #if defined(__SSE2__)
         while (n - i >= 16) { /* 16 bytes at a time */
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            __m128i tn = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+            __m128i rb = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            __m128i m = _mm_or_si128(tn, rb);
             unsigned bits = (unsigned)_mm_movemask_epi8(m);
             if (bits) {
                 i += (size_t)__builtin_ctz(bits);
