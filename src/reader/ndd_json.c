@@ -60,6 +60,57 @@ static inline int j_hex(unsigned char c)
     return -1;
 }
 
+/* The four hex digits at p (p + 4 <= end checked by the caller): the code
+ * unit, or -1. */
+static long j_hex4(const char *p)
+{
+    long u = 0;
+    for (int k = 0; k < 4; k++) {
+        int h = j_hex((unsigned char)p[k]);
+        if (h < 0)
+            return -1;
+        u = u << 4 | h;
+    }
+    return u;
+}
+
+/* The escape at p (a backslash; e: the end of the input): its length, 2
+ * (\" \\ \/ \b \f \n \r \t: *v the byte it stands for) or 6 (\uXXXX: *v
+ * the code unit); 0 when the input ends after the backslash; -1 when it is
+ * no escape of JSON's. The one escape rule of the scan and both decoders. */
+static inline int j_escape(const char *p, const char *e, long *v)
+{
+    if (e - p < 2)
+        return 0;
+    switch (p[1]) {
+    case '"': case '\\': case '/': *v = p[1]; return 2;
+    case 'b': *v = '\b'; return 2;
+    case 'f': *v = '\f'; return 2;
+    case 'n': *v = '\n'; return 2;
+    case 'r': *v = '\r'; return 2;
+    case 't': *v = '\t'; return 2;
+    case 'u': return e - p >= 6 && (*v = j_hex4(p + 2)) >= 0 ? 6 : -1;
+    default: return -1;
+    }
+}
+
+/* The code point of the code unit *cp of a \u escape, *p just after it: a
+ * high surrogate takes the low half that must follow as an escape (*p moves
+ * past it). -1 for a lone or mismatched surrogate (*p stays). */
+static inline int j_pair(const char **p, const char *e, long *cp)
+{
+    if (*cp >= 0xDC00 && *cp <= 0xDFFF)
+        return -1; /* a lone low surrogate */
+    if (*cp < 0xD800 || *cp > 0xDBFF)
+        return 0;
+    long lo = -1;
+    if (e - *p < 6 || **p != '\\' || j_escape(*p, e, &lo) != 6 || lo < 0xDC00 || lo > 0xDFFF)
+        return -1; /* a high surrogate without its low half */
+    *p += 6;
+    *cp = 0x10000 + ((*cp - 0xD800) << 10) + (lo - 0xDC00);
+    return 0;
+}
+
 /* j->p just after the opening quote. On success j->p is just after the
  * closing quote and *end points to it; *esc tells whether escapes occur. */
 static int j_string(jctx_t *j, const char **end, int *esc)
@@ -95,24 +146,14 @@ static int j_string(jctx_t *j, const char **end, int *esc)
         if (c < 0x20)
             goto malformed;
         if (c == '\\') {
+            long v;
+            int l = j_escape(p, e, &v);
             *esc = 1;
-            if (e - p < 2)
+            if (l == 0)
                 goto malformed;
-            switch (p[1]) {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-                p += 2;
-                break;
-            case 'u':
-                if (e - p < 6)
-                    goto escape;
-                for (int k = 2; k < 6; k++)
-                    if (j_hex((unsigned char)p[k]) < 0)
-                        goto escape;
-                p += 6;
-                break;
-            default:
+            if (l < 0)
                 goto escape;
-            }
+            p += l;
             continue;
         }
         p++;
@@ -130,20 +171,6 @@ static int j_fail(jctx_t *j, const char *why)
 {
     j->why = why;
     return NDD_ERR_FORMAT;
-}
-
-/* The four hex digits at p (p + 4 <= end checked by the caller): the code
- * unit, or -1. */
-static long j_hex4(const char *p)
-{
-    long u = 0;
-    for (int k = 0; k < 4; k++) {
-        int h = j_hex((unsigned char)p[k]);
-        if (h < 0)
-            return -1;
-        u = u << 4 | h;
-    }
-    return u;
 }
 
 /* j_string (the same checks, the same errors) that also decodes the string
@@ -194,42 +221,19 @@ static int j_string_decode(jctx_t *j, const char **end, ndd_buf_t *out, int *bad
         }
         if (c < 0x20)
             return j_fail(j, J_MALFORMED);
-        if (e - p < 2)
-            return j_fail(j, J_MALFORMED);
-        char x = p[1];
-        switch (x) {
-        case '"': case '\\': case '/': *o++ = x; p += 2; break;
-        case 'b': *o++ = '\b'; p += 2; break;
-        case 'f': *o++ = '\f'; p += 2; break;
-        case 'n': *o++ = '\n'; p += 2; break;
-        case 'r': *o++ = '\r'; p += 2; break;
-        case 't': *o++ = '\t'; p += 2; break;
-        case 'u': {
-            long cp = e - p < 6 ? -1 : j_hex4(p + 2);
-            if (cp < 0)
-                return j_fail(j, J_ESCAPE);
-            p += 6;
-            if (*bad)
-                break; /* (decoding failed already: only the scan goes on) */
-            if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                *bad = 1; /* a lone low surrogate */
-                break;
-            }
-            if (cp >= 0xD800 && cp <= 0xDBFF) { /* its low half must follow as an escape */
-                long lo = e - p >= 6 && p[0] == '\\' && p[1] == 'u' ? j_hex4(p + 2) : -1;
-                if (lo < 0xDC00 || lo > 0xDFFF) {
-                    *bad = 1; /* (the bytes that follow are scanned as they come) */
-                    break;
-                }
-                p += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
+        long cp;
+        int l = j_escape(p, e, &cp);
+        if (l <= 0)
+            return j_fail(j, l == 0 ? J_MALFORMED : J_ESCAPE);
+        p += l;
+        if (l == 2)
+            *o++ = (char)cp;
+        else if (*bad) /* (decoding failed already: only the scan goes on) */
+            ;
+        else if (j_pair(&p, e, &cp)) /* (the bytes after a lone half are scanned as they come) */
+            *bad = 1;
+        else
             o += ndd_utf8_encode((uint32_t)cp, o);
-            break;
-        }
-        default:
-            return j_fail(j, J_ESCAPE);
-        }
     }
 }
 
@@ -415,52 +419,17 @@ static long j_decode(const char *p, size_t n, char *out)
         p += run;
         if (!bs)
             break;
-        /* the scan checked the escape syntax */
-        char c = p[1];
-        p += 2;
-        switch (c) {
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        case 'u': {
-            if (e - p < 4)
-                return -1;
-            uint32_t cp = 0;
-            for (int k = 0; k < 4; k++) {
-                int h = j_hex((unsigned char)p[k]);
-                if (h < 0)
-                    return -1;
-                cp = cp << 4 | (uint32_t)h;
-            }
-            p += 4;
-            if (cp >= 0xDC00 && cp <= 0xDFFF)
-                return -1; /* lone low surrogate */
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (e - p < 6 || p[0] != '\\' || p[1] != 'u')
-                    return -1; /* lone high surrogate */
-                uint32_t lo = 0;
-                for (int k = 2; k < 6; k++) {
-                    int h = j_hex((unsigned char)p[k]);
-                    if (h < 0)
-                        return -1;
-                    lo = lo << 4 | (uint32_t)h;
-                }
-                if (lo < 0xDC00 || lo > 0xDFFF)
-                    return -1;
-                p += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
-            o += ndd_utf8_encode(cp, o);
-            break;
-        }
-        case '"': case '\\': case '/':
-            *o++ = c;
-            break;
-        default:
+        long cp;
+        int l = j_escape(p, e, &cp); /* (the scan checked its syntax) */
+        if (l <= 0)
             return -1;
-        }
+        p += l;
+        if (l == 2)
+            *o++ = (char)cp;
+        else if (j_pair(&p, e, &cp))
+            return -1;
+        else
+            o += ndd_utf8_encode((uint32_t)cp, o);
     }
     return (long)(o - out);
 }
