@@ -353,15 +353,8 @@ size_t ndd_fmt_f6(char out[32], double v)
         unsigned __int128 r = p - ((unsigned __int128)q << k);
         q += r > half || (r == half && (q & 1));
     }
-    uint64_t ip = q / 1000000u;
     unsigned fr = (unsigned)(q % 1000000u);
-    char tmp[24];
-    size_t n = 0, t = 0;
-    do
-        tmp[t++] = (char)('0' + ip % 10);
-    while ((ip /= 10) != 0);
-    while (t)
-        out[n++] = tmp[--t];
+    size_t n = ndd_fmt_u64(out, q / 1000000u); /* the integer part */
     out[n++] = '.';
     for (int d = 5; d >= 0; d--, fr /= 10)
         out[n + (size_t)d] = (char)('0' + fr % 10);
